@@ -1,0 +1,24 @@
+/* crt.c: C half of process start-up: unpack the initial stack, run main, exit. */
+#include <stdlib.h>
+#include "internal.h"
+
+char **environ;
+
+extern int main(int argc, char **argv, char **envp);
+extern void (*__init_array_start[])(void) __attribute__((weak));
+extern void (*__init_array_end[])(void) __attribute__((weak));
+
+void __garm_start(long *sp) __attribute__((noreturn, used));
+
+void __garm_start(long *sp)
+{
+    int argc = (int)sp[0];
+    char **argv = (char **)(sp + 1);
+    char **envp = argv + argc + 1;  /* skip argv's NULL terminator */
+    environ = envp;
+
+    for (void (**f)(void) = __init_array_start; f < __init_array_end; f++)
+        (*f)();
+
+    exit(main(argc, argv, envp));
+}

@@ -1,0 +1,17 @@
+/* ctype.c: ASCII character classes; EOF and bytes >= 128 belong to no class. */
+#include <ctype.h>
+
+int isupper(int c) { return c >= 'A' && c <= 'Z'; }
+int islower(int c) { return c >= 'a' && c <= 'z'; }
+int isalpha(int c) { return isupper(c) || islower(c); }
+int isdigit(int c) { return c >= '0' && c <= '9'; }
+int isalnum(int c) { return isalpha(c) || isdigit(c); }
+int isspace(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+int isblank(int c) { return c == ' ' || c == '\t'; }
+int isprint(int c) { return c >= 0x20 && c < 0x7f; }
+int isgraph(int c) { return c > 0x20 && c < 0x7f; }
+int iscntrl(int c) { return (c >= 0 && c < 0x20) || c == 0x7f; }
+int ispunct(int c) { return isgraph(c) && !isalnum(c); }
+int isxdigit(int c) { return isdigit(c) || ((c | 32) >= 'a' && (c | 32) <= 'f'); }
+int toupper(int c) { return islower(c) ? c - 32 : c; }
+int tolower(int c) { return isupper(c) ? c + 32 : c; }

@@ -1,0 +1,42 @@
+/* internal.h: declarations shared between the garm runtime's own source files (not installed). */
+#ifndef GARM_RT_INTERNAL_H
+#define GARM_RT_INTERNAL_H
+#include <stddef.h>
+#include <stdio.h>
+#include <garm.h>
+
+/* Linux aarch64 (asm-generic) syscall numbers. */
+#define SYS_openat        56
+#define SYS_close         57
+#define SYS_lseek         62
+#define SYS_read          63
+#define SYS_write         64
+#define SYS_exit          93
+#define SYS_exit_group    94
+#define SYS_clock_gettime 113
+#define SYS_kill          129
+#define SYS_getpid        172
+#define SYS_brk           214
+
+/* Map a raw syscall result to the POSIX convention (-1 and errno). */
+long __garm_ret(long r);
+
+/* Stream state; the three standard streams are the only ones. */
+enum { GARM_UNBUF, GARM_LINEBUF, GARM_FULLBUF };
+struct __garm_file {
+    int fd;
+    int mode;           /* GARM_UNBUF / GARM_LINEBUF / GARM_FULLBUF */
+    int eof, err;
+    unsigned char *buf; /* output: pending bytes; input: read-ahead */
+    size_t cap;
+    size_t len;         /* output: bytes pending; input: bytes valid */
+    size_t pos;         /* input: next byte to return */
+};
+
+/* Append bytes to an output stream, honouring its buffering mode. */
+int __garm_fwrite_bytes(FILE *f, const void *p, size_t n);
+/* Flush the standard output streams (used by exit). */
+void __garm_stdio_flush_all(void);
+
+void __garm_exit_group(int status) __attribute__((noreturn));
+#endif

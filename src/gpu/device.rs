@@ -1,0 +1,122 @@
+//! Adapter choice and device creation: the best adapter by default (a real GPU before a software
+//! one), or the one `--adapter NAME` / `GARM_ADAPTER` names.
+
+use std::fmt::Write as _;
+
+/// An open device with what garm needs to know about it.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub limits: wgpu::Limits,
+    pub int64: bool,
+}
+
+fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::all(),
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    })
+}
+
+fn rank(t: wgpu::DeviceType) -> u32 {
+    match t {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    }
+}
+
+fn backend_rank(b: wgpu::Backend) -> u32 {
+    match b {
+        wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
+        _ => 1,
+    }
+}
+
+fn adapters() -> Vec<wgpu::Adapter> {
+    let mut v = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
+    v.sort_by_key(|a| {
+        let i = a.get_info();
+        (rank(i.device_type), backend_rank(i.backend))
+    });
+    v
+}
+
+/// A human-readable list of adapters with backend, type, key limits and features (`garm info`).
+pub fn describe_adapters() -> String {
+    let mut s = String::new();
+    let list = adapters();
+    if list.is_empty() {
+        s.push_str("no adapters found (install mesa-vulkan-drivers and libvulkan1 for lavapipe)\n");
+    }
+    for (i, a) in list.iter().enumerate() {
+        let info = a.get_info();
+        let l = a.limits();
+        let _ = writeln!(
+            s,
+            "[{i}] {} ({:?}, {:?}){}",
+            info.name,
+            info.backend,
+            info.device_type,
+            if i == 0 { "  <- default" } else { "" }
+        );
+        let _ = writeln!(s, "    driver: {} {}", info.driver, info.driver_info);
+        let _ = writeln!(
+            s,
+            "    limits: max_storage_buffer_binding_size {} MiB, max_buffer_size {} MiB, max_compute_invocations_per_workgroup {}",
+            l.max_storage_buffer_binding_size >> 20,
+            l.max_buffer_size >> 20,
+            l.max_compute_invocations_per_workgroup
+        );
+        let _ = writeln!(s, "    features: {:?}", a.features());
+    }
+    s
+}
+
+impl Gpu {
+    /// Opens the adapter whose name contains `want` (case-insensitive), else the best one.
+    pub fn open(want: Option<&str>, allow_int64: bool) -> Result<Gpu, String> {
+        let list = adapters();
+        let adapter = match want {
+            Some(w) => {
+                let lw = w.to_lowercase();
+                list.into_iter()
+                    .find(|a| {
+                        let i = a.get_info();
+                        i.name.to_lowercase().contains(&lw)
+                            || format!("{:?}", i.backend).to_lowercase() == lw
+                    })
+                    .ok_or_else(|| format!("no adapter matches '{w}' (see `garm info`)"))?
+            }
+            None => list.into_iter().next().ok_or(
+                "no GPU adapter found: install a Vulkan driver (on Debian: mesa-vulkan-drivers libvulkan1)",
+            )?,
+        };
+        let info = adapter.get_info();
+        let int64 = allow_int64 && adapter.features().contains(wgpu::Features::SHADER_INT64);
+        let mut features = wgpu::Features::empty();
+        if int64 {
+            features |= wgpu::Features::SHADER_INT64;
+        }
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("garm"),
+            required_features: features,
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .map_err(|e| format!("cannot open {}: {e}", info.name))?;
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+            limits,
+            int64,
+        })
+    }
+}

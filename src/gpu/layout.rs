@@ -1,0 +1,46 @@
+//! Per-instance state words and stop reasons, mirrored from the constants at the top of
+//! shaders/cpu.wgsl (a test checks the two agree).
+
+pub const STATE_WORDS: usize = 96;
+pub const S_PC: usize = 64;
+pub const S_NZCV: usize = 66;
+pub const S_STATUS: usize = 67;
+pub const S_TPIDR: usize = 68;
+pub const S_COUNT: usize = 72;
+pub const S_LIMIT: usize = 74;
+pub const S_FAULT_ADDR: usize = 80;
+pub const S_FAULT_KIND: usize = 82;
+pub const S_BRK: usize = 83;
+pub const S_BRK_MIN: usize = 84;
+pub const S_BRK_MAX: usize = 85;
+pub const S_OUT_LEN: usize = 86;
+pub const S_EXIT_CODE: usize = 90;
+pub const S_FD1: usize = 91;
+pub const S_FD2: usize = 92;
+
+/// Why an instance stopped (S_STATUS).
+pub mod st {
+    pub const RUNNING: u32 = 0;
+    pub const EXITED: u32 = 1;
+    pub const SYSCALL: u32 = 2;
+    pub const MEMFAULT: u32 = 3;
+    pub const ILLEGAL: u32 = 4;
+    pub const NEEDCODE: u32 = 5;
+    pub const CODEMOD: u32 = 6;
+    pub const LIMIT: u32 = 7;
+    pub const BRK: u32 = 8;
+    pub const WRITE: u32 = 9;
+    pub const FETCHFAULT: u32 = 10;
+    pub const LIMIT_RETRY: u32 = 11;
+    pub const DCZVA: u32 = 12;
+}
+
+pub const FAULT_READ: u32 = 0;
+pub const FAULT_WRITE: u32 = 1;
+
+/// Code-map entry for a page with no decoded code.
+pub const NO_CODE: u32 = u32::MAX;
+/// Output ring per instance, in words (records: header `fd << 28 | len`, then the bytes).
+pub const OUT_WORDS: u32 = 4096;
+/// Steps per invocation per dispatch; lavapipe's loop limiter caps a dispatch near 65 535.
+pub const ITERS: u32 = 60_000;

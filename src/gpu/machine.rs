@@ -1,0 +1,468 @@
+//! The device-side machine: guest memory, state, decoded code and output rings for N instances,
+//! and the submit loop (many dispatches recorded per submit, one readback per submit).
+
+use super::device::Gpu;
+use super::layout::*;
+use super::shader::{self, Prelude};
+use crate::isa::{Decoded, DECODED_WORDS};
+use std::time::{Duration, Instant};
+
+/// Words after the last instance's memory, so an unaligned 8-byte read at the end stays in bounds.
+const MEM_PAD_WORDS: u64 = 4;
+const PAGE: u32 = 4096;
+const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    n_instances: u32,
+    mem_bytes: u32,
+    mem_words: u32,
+    lo_bound: u32,
+    map_pages: u32,
+    iters: u32,
+    out_words: u32,
+    _pad: u32,
+}
+
+/// Sizes fixed when the machine is built.
+#[derive(Clone, Copy, Debug)]
+pub struct MachineConfig {
+    pub instances: u32,
+    pub mem_bytes: u32,
+    pub lo_bound: u32,
+    pub prelude: Prelude,
+}
+
+/// Counters for `--stats`.
+#[derive(Default, Debug, Clone)]
+pub struct MachineStats {
+    pub dispatches: u64,
+    pub submits: u64,
+    pub pipeline_time: Duration,
+    pub gpu_time: Duration,
+    pub readback_time: Duration,
+}
+
+pub struct Machine {
+    pub gpu: Gpu,
+    pub cfg: MachineConfig,
+    pub map_pages: u32,
+    pipeline: wgpu::ComputePipeline,
+    bgl: wgpu::BindGroupLayout,
+    bind_group: wgpu::BindGroup,
+    params: wgpu::Buffer,
+    state_buf: wgpu::Buffer,
+    mem: wgpu::Buffer,
+    codemap_buf: wgpu::Buffer,
+    dec: wgpu::Buffer,
+    out: wgpu::Buffer,
+    state_rb: wgpu::Buffer,
+    out_rb: wgpu::Buffer,
+    /// Host copy of every instance's state words, current after each submit.
+    pub state: Vec<u32>,
+    /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
+    pub codemap: Vec<u32>,
+    codemap_dirty: bool,
+    state_dirty: bool,
+    dec_slots: u32,
+    dec_capacity: u32,
+    pub stats: MachineStats,
+}
+
+fn storage(device: &wgpu::Device, label: &str, size: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size.max(16),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC | extra,
+        mapped_at_creation: false,
+    })
+}
+
+fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size.max(16),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+impl Machine {
+    /// Builds the buffers and the pipeline. Fails with a clear message when the memory of all
+    /// instances does not fit the adapter's largest storage binding.
+    pub fn new(gpu: Gpu, cfg: MachineConfig) -> Result<Machine, String> {
+        if cfg.prelude == Prelude::U64 && !gpu.int64 {
+            return Err("the u64 prelude needs SHADER_INT64, which this adapter lacks".into());
+        }
+        let n = cfg.instances as u64;
+        let mem_total = n * cfg.mem_bytes as u64 + MEM_PAD_WORDS * 4;
+        let max_bind = gpu.limits.max_storage_buffer_binding_size as u64;
+        if mem_total > max_bind || mem_total > gpu.limits.max_buffer_size {
+            return Err(format!(
+                "guest memory for {} instance(s) of {} KiB needs {} MiB, but {} binds at most {} MiB: lower --mem or --instances",
+                cfg.instances,
+                cfg.mem_bytes >> 10,
+                mem_total >> 20,
+                gpu.info.name,
+                max_bind >> 20
+            ));
+        }
+        let map_pages = cfg.mem_bytes / PAGE;
+        let device = &gpu.device;
+        let t0 = Instant::now();
+        let src = shader::source(cfg.prelude);
+        let module = if std::env::var_os("GARM_CHECKED").is_some() {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("cpu"),
+                source: wgpu::ShaderSource::Wgsl(src.into()),
+            })
+        } else {
+            // SAFETY: every memory access in the shader is bounds-checked by its own code (mem_ok,
+            // the pad words, register selectors below 34 by construction of the decoder), and
+            // the loop limiter is handled explicitly, so naga's injected checks are redundant.
+            unsafe {
+                device.create_shader_module_trusted(
+                    wgpu::ShaderModuleDescriptor {
+                        label: Some("cpu"),
+                        source: wgpu::ShaderSource::Wgsl(src.into()),
+                    },
+                    wgpu::ShaderRuntimeChecks::unchecked(),
+                )
+            }
+        };
+        let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let rw = wgpu::BufferBindingType::Storage { read_only: false };
+        let ro = wgpu::BufferBindingType::Storage { read_only: true };
+        let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("cpu"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform),
+                entry(1, rw),
+                entry(2, rw),
+                entry(3, ro),
+                entry(4, ro),
+                entry(5, rw),
+            ],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("cpu"),
+            bind_group_layouts: &[Some(&bgl)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("cpu"),
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("params"),
+            size: std::mem::size_of::<Params>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let p = Params {
+            n_instances: cfg.instances,
+            mem_bytes: cfg.mem_bytes,
+            mem_words: cfg.mem_bytes / 4,
+            lo_bound: cfg.lo_bound,
+            map_pages,
+            iters: ITERS,
+            out_words: OUT_WORDS,
+            _pad: 0,
+        };
+        gpu.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
+        let state_size = n * STATE_WORDS as u64 * 4;
+        let out_size = n * OUT_WORDS as u64 * 4;
+        let state_buf = storage(device, "state", state_size, wgpu::BufferUsages::empty());
+        let mem = storage(device, "mem", mem_total, wgpu::BufferUsages::empty());
+        let codemap_buf = storage(device, "codemap", n * map_pages as u64 * 4, wgpu::BufferUsages::empty());
+        let dec_capacity = 16;
+        let dec = storage(device, "dec", dec_capacity as u64 * INSNS_PER_PAGE * 32, wgpu::BufferUsages::empty());
+        let out = storage(device, "out", out_size, wgpu::BufferUsages::empty());
+        let state_rb = readback(device, "state-rb", state_size);
+        let out_rb = readback(device, "out-rb", out_size);
+        let bind_group = Self::bind(device, &bgl, &params, &state_buf, &mem, &codemap_buf, &dec, &out);
+        let mut m = Machine {
+            map_pages,
+            pipeline,
+            bgl,
+            bind_group,
+            params,
+            state_buf,
+            mem,
+            codemap_buf,
+            dec,
+            out,
+            state_rb,
+            out_rb,
+            state: vec![0; n as usize * STATE_WORDS],
+            codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
+            codemap_dirty: true,
+            state_dirty: true,
+            dec_slots: 0,
+            dec_capacity,
+            stats: MachineStats::default(),
+            cfg,
+            gpu,
+        };
+        // Force the pipeline compile now so its cost is measured apart from execution; every
+        // instance is parked as exited until the loader gives it a program.
+        for i in 0..m.instances() {
+            m.state[i * STATE_WORDS + S_STATUS] = st::EXITED;
+        }
+        m.submit(1, true)?;
+        m.stats = MachineStats {
+            pipeline_time: t0.elapsed(),
+            ..Default::default()
+        };
+        Ok(m)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bind(
+        device: &wgpu::Device,
+        bgl: &wgpu::BindGroupLayout,
+        params: &wgpu::Buffer,
+        state: &wgpu::Buffer,
+        mem: &wgpu::Buffer,
+        codemap: &wgpu::Buffer,
+        dec: &wgpu::Buffer,
+        out: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let e = |binding: u32, b: &wgpu::Buffer| wgpu::BindGroupEntry {
+            binding,
+            resource: b.as_entire_binding(),
+        };
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cpu"),
+            layout: bgl,
+            entries: &[e(0, params), e(1, state), e(2, mem), e(3, codemap), e(4, dec), e(5, out)],
+        })
+    }
+
+    pub fn instances(&self) -> usize {
+        self.cfg.instances as usize
+    }
+
+    /// One instance's state words.
+    pub fn st(&self, inst: usize) -> &[u32] {
+        &self.state[inst * STATE_WORDS..(inst + 1) * STATE_WORDS]
+    }
+
+    /// One instance's state words, for changing; uploaded before the next submit.
+    pub fn st_mut(&mut self, inst: usize) -> &mut [u32] {
+        self.state_dirty = true;
+        &mut self.state[inst * STATE_WORDS..(inst + 1) * STATE_WORDS]
+    }
+
+    pub fn reg(&self, inst: usize, r: usize) -> u64 {
+        let s = self.st(inst);
+        s[r * 2] as u64 | (s[r * 2 + 1] as u64) << 32
+    }
+
+    pub fn set_reg(&mut self, inst: usize, r: usize, v: u64) {
+        let s = self.st_mut(inst);
+        s[r * 2] = v as u32;
+        s[r * 2 + 1] = (v >> 32) as u32;
+    }
+
+    pub fn word64(&self, inst: usize, i: usize) -> u64 {
+        let s = self.st(inst);
+        s[i] as u64 | (s[i + 1] as u64) << 32
+    }
+
+    pub fn set_word64(&mut self, inst: usize, i: usize, v: u64) {
+        let s = self.st_mut(inst);
+        s[i] = v as u32;
+        s[i + 1] = (v >> 32) as u32;
+    }
+
+    fn mem_offset(&self, inst: usize, addr: u64) -> u64 {
+        inst as u64 * self.cfg.mem_bytes as u64 + addr
+    }
+
+    fn check_range(&self, addr: u64, len: usize) -> Result<(), String> {
+        if addr.checked_add(len as u64).is_none_or(|end| end > self.cfg.mem_bytes as u64) {
+            return Err(format!("guest range {addr:#x}+{len:#x} is outside guest memory"));
+        }
+        Ok(())
+    }
+
+    /// Writes bytes into one instance's memory; unaligned edges are merged with what is there.
+    pub fn write_mem(&mut self, inst: usize, addr: u64, data: &[u8]) -> Result<(), String> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        self.check_range(addr, data.len())?;
+        let start = addr & !3;
+        let end = (addr + data.len() as u64 + 3) & !3;
+        let mut buf = if start == addr && end == addr + data.len() as u64 {
+            vec![0u8; (end - start) as usize]
+        } else {
+            let mut b = self.read_mem(inst, start, (end - start) as usize)?;
+            b.resize((end - start) as usize, 0);
+            b
+        };
+        let off = (addr - start) as usize;
+        buf[off..off + data.len()].copy_from_slice(data);
+        self.gpu.queue.write_buffer(&self.mem, self.mem_offset(inst, start), &buf);
+        Ok(())
+    }
+
+    /// Reads bytes from one instance's memory (a map round trip: use sparingly).
+    pub fn read_mem(&mut self, inst: usize, addr: u64, len: usize) -> Result<Vec<u8>, String> {
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        self.check_range(addr, len)?;
+        let start = addr & !3;
+        let end = (addr + len as u64 + 3) & !3;
+        let size = end - start;
+        let rb = readback(&self.gpu.device, "mem-rb", size);
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(&self.mem, self.mem_offset(inst, start), &rb, 0, size);
+        self.gpu.queue.submit([enc.finish()]);
+        let bytes = self.map_read(&rb, size)?;
+        let off = (addr - start) as usize;
+        Ok(bytes[off..off + len].to_vec())
+    }
+
+    fn map_read(&self, buf: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, String> {
+        let slice = buf.slice(..size);
+        slice.map_async(wgpu::MapMode::Read, |_| {});
+        self.gpu
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("GPU wait failed: {e}"))?;
+        let data = slice.get_mapped_range().to_vec();
+        buf.unmap();
+        Ok(data)
+    }
+
+    /// Adds one decoded page to the code buffer, growing it when full; returns its slot.
+    pub fn add_code_page(&mut self, page: &[Decoded]) -> u32 {
+        assert_eq!(page.len() as u64, INSNS_PER_PAGE);
+        if self.dec_slots == self.dec_capacity {
+            let cap = self.dec_capacity * 2;
+            let bytes = cap as u64 * INSNS_PER_PAGE * (DECODED_WORDS as u64 * 4);
+            let dec = storage(&self.gpu.device, "dec", bytes, wgpu::BufferUsages::empty());
+            let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+            enc.copy_buffer_to_buffer(&self.dec, 0, &dec, 0, self.dec.size());
+            self.gpu.queue.submit([enc.finish()]);
+            self.dec = dec;
+            self.dec_capacity = cap;
+            self.bind_group = Self::bind(
+                &self.gpu.device,
+                &self.bgl,
+                &self.params,
+                &self.state_buf,
+                &self.mem,
+                &self.codemap_buf,
+                &self.dec,
+                &self.out,
+            );
+        }
+        let slot = self.dec_slots;
+        self.dec_slots += 1;
+        let off = slot as u64 * INSNS_PER_PAGE * DECODED_WORDS as u64 * 4;
+        self.gpu.queue.write_buffer(&self.dec, off, bytemuck::cast_slice(page));
+        slot
+    }
+
+    /// Points one instance's page at a decoded slot (or `NO_CODE`).
+    pub fn map_code(&mut self, inst: usize, page: u32, slot: u32) {
+        if page < self.map_pages {
+            self.codemap[inst * self.map_pages as usize + page as usize] = slot;
+            self.codemap_dirty = true;
+        }
+    }
+
+    pub fn code_slot(&self, inst: usize, page: u32) -> u32 {
+        self.codemap
+            .get(inst * self.map_pages as usize + page as usize)
+            .copied()
+            .unwrap_or(NO_CODE)
+    }
+
+    /// Records `dispatches` dispatches in one submit, then reads back state and output rings.
+    /// Returns the output words per instance (records, see [`OUT_WORDS`]).
+    pub fn submit(&mut self, dispatches: u32, quiet: bool) -> Result<Vec<Vec<u32>>, String> {
+        let q = &self.gpu.queue;
+        if self.state_dirty {
+            q.write_buffer(&self.state_buf, 0, bytemuck::cast_slice(&self.state));
+            self.state_dirty = false;
+        }
+        if self.codemap_dirty {
+            q.write_buffer(&self.codemap_buf, 0, bytemuck::cast_slice(&self.codemap));
+            self.codemap_dirty = false;
+        }
+        let t0 = Instant::now();
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("cpu"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            let groups = self.cfg.instances.div_ceil(8);
+            for _ in 0..dispatches {
+                pass.dispatch_workgroups(groups, 1, 1);
+            }
+        }
+        let ssize = self.state_buf.size();
+        let osize = self.out.size();
+        enc.copy_buffer_to_buffer(&self.state_buf, 0, &self.state_rb, 0, ssize);
+        enc.copy_buffer_to_buffer(&self.out, 0, &self.out_rb, 0, osize);
+        self.gpu.queue.submit([enc.finish()]);
+        let s = self.state_rb.slice(..);
+        s.map_async(wgpu::MapMode::Read, |_| {});
+        let o = self.out_rb.slice(..);
+        o.map_async(wgpu::MapMode::Read, |_| {});
+        self.gpu
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("GPU wait failed: {e}"))?;
+        let t1 = Instant::now();
+        {
+            let data = s.get_mapped_range();
+            self.state.copy_from_slice(bytemuck::cast_slice(&data));
+        }
+        self.state_rb.unmap();
+        let mut outs = vec![Vec::new(); self.instances()];
+        {
+            let data = o.get_mapped_range();
+            let words: &[u32] = bytemuck::cast_slice(&data);
+            for (i, out) in outs.iter_mut().enumerate() {
+                let len = self.state[i * STATE_WORDS + S_OUT_LEN] as usize;
+                if len > 0 {
+                    let base = i * OUT_WORDS as usize;
+                    out.extend_from_slice(&words[base..base + len.min(OUT_WORDS as usize)]);
+                    self.state[i * STATE_WORDS + S_OUT_LEN] = 0;
+                    self.state_dirty = true;
+                }
+            }
+        }
+        self.out_rb.unmap();
+        if !quiet {
+            self.stats.dispatches += dispatches as u64;
+            self.stats.submits += 1;
+            self.stats.gpu_time += t1 - t0;
+            self.stats.readback_time += t1.elapsed();
+        }
+        Ok(outs)
+    }
+}

@@ -1,0 +1,404 @@
+//! The decoded form: what the Rust decoder writes and the shader's step executes.
+//!
+//! Every A64 word decodes to [`Decoded`], eight `u32`s. The shader never looks at the original
+//! encoding (word 7 keeps it only for fault reports): it reads a unit, a few flags, register
+//! selectors and a pre-computed 64-bit immediate, and drives one shared datapath. The constants
+//! here are emitted into the shader source by [`wgsl_constants`], so Rust and WGSL cannot disagree.
+
+/// Register selector for the zero register (reads 0).
+pub const R_ZR: u32 = 32;
+/// Register selector that discards writes (the zero register as a destination).
+pub const R_SINK: u32 = 33;
+/// Register selector for the stack pointer.
+pub const R_SP: u32 = 31;
+
+/// Execution units (w0 bits 0-3).
+pub mod unit {
+    pub const TRAP: u32 = 0;
+    pub const ALU: u32 = 1;
+    pub const CSEL: u32 = 2;
+    pub const CCMP: u32 = 3;
+    pub const BFM: u32 = 4;
+    pub const MUL: u32 = 5;
+    pub const DIV: u32 = 6;
+    pub const ONE: u32 = 7;
+    pub const MEM: u32 = 8;
+    pub const BR: u32 = 9;
+    pub const SYS: u32 = 10;
+}
+
+/// Unit-specific operations (w0 bits 4-7).
+pub mod op {
+    // ALU
+    pub const ADD: u32 = 0;
+    pub const AND: u32 = 1;
+    pub const ORR: u32 = 2;
+    pub const EOR: u32 = 3;
+    // MUL
+    pub const MADD: u32 = 0;
+    pub const SMADDL: u32 = 1;
+    pub const UMADDL: u32 = 2;
+    pub const SMULH: u32 = 3;
+    pub const UMULH: u32 = 4;
+    // DIV
+    pub const UDIV: u32 = 0;
+    pub const SDIV: u32 = 1;
+    // ONE
+    pub const RBIT: u32 = 0;
+    pub const REV16: u32 = 1;
+    pub const REV32: u32 = 2;
+    pub const REV64: u32 = 3;
+    pub const CLZ: u32 = 4;
+    pub const CLS: u32 = 5;
+    // BR
+    pub const B: u32 = 0;
+    pub const BL: u32 = 1;
+    pub const BCOND: u32 = 2;
+    pub const BZERO: u32 = 3;
+    pub const BNONZERO: u32 = 4;
+    pub const BREG: u32 = 5;
+    pub const BLREG: u32 = 6;
+    // SYS
+    pub const NOP: u32 = 0;
+    pub const SVC: u32 = 1;
+    pub const MRS: u32 = 2;
+    pub const MSR: u32 = 3;
+    pub const BRK: u32 = 4;
+    pub const CLREX: u32 = 5;
+    pub const DCZVA: u32 = 6;
+    // TRAP
+    pub const ILLEGAL: u32 = 0;
+    pub const HLT: u32 = 1;
+}
+
+/// w0 field positions.
+pub mod f {
+    pub const OP_SHIFT: u32 = 4;
+    pub const W: u32 = 1 << 8;
+    pub const S: u32 = 1 << 9;
+    pub const INVB: u32 = 1 << 10;
+    pub const CIN_SHIFT: u32 = 11;
+    pub const EXT_SHIFT: u32 = 13;
+    pub const SHT_SHIFT: u32 = 16;
+    pub const SHAMT_SHIFT: u32 = 18;
+    pub const BSRC_SHIFT: u32 = 24;
+    pub const COND_SHIFT: u32 = 26;
+    pub const SHVAR: u32 = 1 << 30;
+}
+
+/// Carry-in selection.
+pub mod cin {
+    pub const ZERO: u32 = 0;
+    pub const ONE: u32 = 1;
+    pub const CARRY: u32 = 2;
+}
+
+/// Operand-B extension applied before the shift.
+pub mod ext {
+    pub const NONE: u32 = 0;
+    pub const UXTB: u32 = 1;
+    pub const UXTH: u32 = 2;
+    pub const UXTW: u32 = 3;
+    pub const SXTB: u32 = 4;
+    pub const SXTH: u32 = 5;
+    pub const SXTW: u32 = 6;
+    /// Low word copied into the high word, so a 64-bit rotate gives a 32-bit rotate.
+    pub const REP32: u32 = 7;
+}
+
+/// Operand-B shift kinds (the A64 `shift` field order).
+pub mod sht {
+    pub const LSL: u32 = 0;
+    pub const LSR: u32 = 1;
+    pub const ASR: u32 = 2;
+    pub const ROR: u32 = 3;
+}
+
+/// Operand-B source.
+pub mod bsrc {
+    pub const RM: u32 = 0;
+    pub const IMM: u32 = 1;
+    pub const RN: u32 = 2;
+}
+
+/// Memory unit word (w4) fields.
+pub mod mem {
+    pub const SIZE_MASK: u32 = 3;
+    /// Load result sign-extended to 64 bits.
+    pub const SX64: u32 = 1 << 2;
+    /// Load result sign-extended to 32 bits (upper word zero).
+    pub const SX32: u32 = 1 << 3;
+    pub const STORE: u32 = 1 << 4;
+    pub const IDX_SHIFT: u32 = 5;
+    pub const IDX_OFFSET: u32 = 0;
+    pub const IDX_PRE: u32 = 1;
+    pub const IDX_POST: u32 = 2;
+    pub const PAIR: u32 = 1 << 7;
+    /// Load-exclusive (sets the monitor) or store-exclusive (checks it, writes status to rd).
+    pub const EXCL: u32 = 1 << 8;
+    /// Prefetch: computes nothing, touches nothing.
+    pub const PRFM: u32 = 1 << 9;
+}
+
+/// Bitfield unit word (w4) fields.
+pub mod bfm {
+    pub const LSB_SHIFT: u32 = 0;
+    pub const POS_SHIFT: u32 = 6;
+    pub const WIDTH_SHIFT: u32 = 12;
+    pub const MODE_SHIFT: u32 = 19;
+    pub const MODE_ZERO: u32 = 0;
+    pub const MODE_SIGN: u32 = 1;
+    pub const MODE_INSERT: u32 = 2;
+    pub const MODE_EXTR: u32 = 3;
+}
+
+/// System registers the shader reads and writes (w4 of MRS/MSR).
+pub mod sysreg {
+    pub const NZCV: u32 = 0;
+    pub const TPIDR_EL0: u32 = 1;
+    pub const FPCR: u32 = 2;
+    pub const FPSR: u32 = 3;
+    pub const CNTVCT_EL0: u32 = 4;
+    pub const CNTFRQ_EL0: u32 = 5;
+    pub const CTR_EL0: u32 = 6;
+    pub const DCZID_EL0: u32 = 7;
+    pub const TPIDRRO_EL0: u32 = 8;
+}
+
+/// Values of the read-only system registers garm defines.
+pub const CTR_EL0_VALUE: u64 = 0x8444_c004;
+/// DC ZVA zeroes 64-byte blocks (log2 of 16 words).
+pub const DCZID_EL0_VALUE: u64 = 4;
+/// CNTVCT_EL0 counts retired instructions; CNTFRQ_EL0 claims this rate so time stays plausible.
+pub const CNTFRQ_EL0_VALUE: u64 = 100_000_000;
+
+/// One decoded instruction, the unit of the decoded code buffer.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Decoded {
+    pub w: [u32; 8],
+}
+
+/// Number of `u32` words in one decoded instruction.
+pub const DECODED_WORDS: usize = 8;
+
+impl Decoded {
+    pub fn unit(&self) -> u32 {
+        self.w[0] & 15
+    }
+    pub fn op(&self) -> u32 {
+        (self.w[0] >> f::OP_SHIFT) & 15
+    }
+    pub fn raw(&self) -> u32 {
+        self.w[7]
+    }
+    pub fn imm(&self) -> u64 {
+        self.w[2] as u64 | (self.w[3] as u64) << 32
+    }
+    pub fn is_trap(&self) -> bool {
+        self.unit() == unit::TRAP
+    }
+}
+
+/// Builder used by the decoder's table entries.
+#[derive(Clone, Copy, Debug)]
+pub struct Form {
+    pub unit: u32,
+    pub op: u32,
+    pub w32: bool,
+    pub setflags: bool,
+    pub invb: bool,
+    pub cin: u32,
+    pub ext: u32,
+    pub sht: u32,
+    pub shamt: u32,
+    pub bsrc: u32,
+    pub cond: u32,
+    pub shvar: bool,
+    pub rd: u32,
+    pub rn: u32,
+    pub rm: u32,
+    pub rc: u32,
+    pub rc2: u32,
+    pub imm: u64,
+    pub aux: u32,
+}
+
+impl Form {
+    pub fn new(unit: u32, op: u32) -> Form {
+        Form {
+            unit,
+            op,
+            w32: false,
+            setflags: false,
+            invb: false,
+            cin: cin::ZERO,
+            ext: ext::NONE,
+            sht: sht::LSL,
+            shamt: 0,
+            bsrc: bsrc::RM,
+            cond: 0,
+            shvar: false,
+            rd: R_SINK,
+            rn: R_ZR,
+            rm: R_ZR,
+            rc: R_ZR,
+            rc2: R_ZR,
+            imm: 0,
+            aux: 0,
+        }
+    }
+
+    pub fn build(&self, raw: u32) -> Decoded {
+        let w0 = self.unit
+            | self.op << f::OP_SHIFT
+            | if self.w32 { f::W } else { 0 }
+            | if self.setflags { f::S } else { 0 }
+            | if self.invb { f::INVB } else { 0 }
+            | self.cin << f::CIN_SHIFT
+            | self.ext << f::EXT_SHIFT
+            | self.sht << f::SHT_SHIFT
+            | (self.shamt & 63) << f::SHAMT_SHIFT
+            | self.bsrc << f::BSRC_SHIFT
+            | (self.cond & 15) << f::COND_SHIFT
+            | if self.shvar { f::SHVAR } else { 0 };
+        let w1 = self.rd | self.rn << 6 | self.rm << 12 | self.rc << 18 | self.rc2 << 24;
+        Decoded {
+            w: [
+                w0,
+                w1,
+                self.imm as u32,
+                (self.imm >> 32) as u32,
+                self.aux,
+                0,
+                0,
+                raw,
+            ],
+        }
+    }
+}
+
+/// The decoded form of a word no table row accepts.
+pub fn illegal(raw: u32) -> Decoded {
+    Form::new(unit::TRAP, op::ILLEGAL).build(raw)
+}
+
+/// WGSL `const` declarations mirroring this module, prepended to the shader.
+pub fn wgsl_constants() -> String {
+    let mut s = String::from("// Generated from src/isa/form.rs: do not edit by hand.\n");
+    let mut c = |name: &str, v: u32| s.push_str(&format!("const {name}: u32 = {v}u;\n"));
+    c("R_ZR", R_ZR);
+    c("R_SINK", R_SINK);
+    c("R_SP", R_SP);
+    for (n, v) in [
+        ("TRAP", unit::TRAP),
+        ("ALU", unit::ALU),
+        ("CSEL", unit::CSEL),
+        ("CCMP", unit::CCMP),
+        ("BFM", unit::BFM),
+        ("MUL", unit::MUL),
+        ("DIV", unit::DIV),
+        ("ONE", unit::ONE),
+        ("MEM", unit::MEM),
+        ("BR", unit::BR),
+        ("SYS", unit::SYS),
+    ] {
+        c(&format!("U_{n}"), v);
+    }
+    for (n, v) in [
+        ("ADD", op::ADD),
+        ("AND", op::AND),
+        ("ORR", op::ORR),
+        ("EOR", op::EOR),
+        ("MADD", op::MADD),
+        ("SMADDL", op::SMADDL),
+        ("UMADDL", op::UMADDL),
+        ("SMULH", op::SMULH),
+        ("UMULH", op::UMULH),
+        ("UDIV", op::UDIV),
+        ("SDIV", op::SDIV),
+        ("RBIT", op::RBIT),
+        ("REV16", op::REV16),
+        ("REV32", op::REV32),
+        ("REV64", op::REV64),
+        ("CLZ", op::CLZ),
+        ("CLS", op::CLS),
+        ("B", op::B),
+        ("BL", op::BL),
+        ("BCOND", op::BCOND),
+        ("BZERO", op::BZERO),
+        ("BNONZERO", op::BNONZERO),
+        ("BREG", op::BREG),
+        ("BLREG", op::BLREG),
+        ("NOP", op::NOP),
+        ("SVC", op::SVC),
+        ("MRS", op::MRS),
+        ("MSR", op::MSR),
+        ("BRK", op::BRK),
+        ("CLREX", op::CLREX),
+        ("DCZVA", op::DCZVA),
+        ("ILLEGAL", op::ILLEGAL),
+        ("HLT", op::HLT),
+    ] {
+        c(&format!("OP_{n}"), v);
+    }
+    for (n, v) in [
+        ("F_OP_SHIFT", f::OP_SHIFT),
+        ("F_W", f::W),
+        ("F_S", f::S),
+        ("F_INVB", f::INVB),
+        ("F_CIN_SHIFT", f::CIN_SHIFT),
+        ("F_EXT_SHIFT", f::EXT_SHIFT),
+        ("F_SHT_SHIFT", f::SHT_SHIFT),
+        ("F_SHAMT_SHIFT", f::SHAMT_SHIFT),
+        ("F_BSRC_SHIFT", f::BSRC_SHIFT),
+        ("F_COND_SHIFT", f::COND_SHIFT),
+        ("F_SHVAR", f::SHVAR),
+        ("CIN_ONE", cin::ONE),
+        ("CIN_CARRY", cin::CARRY),
+        ("EXT_UXTB", ext::UXTB),
+        ("EXT_UXTH", ext::UXTH),
+        ("EXT_UXTW", ext::UXTW),
+        ("EXT_SXTB", ext::SXTB),
+        ("EXT_SXTH", ext::SXTH),
+        ("EXT_SXTW", ext::SXTW),
+        ("EXT_REP32", ext::REP32),
+        ("SHT_LSL", sht::LSL),
+        ("SHT_LSR", sht::LSR),
+        ("SHT_ASR", sht::ASR),
+        ("SHT_ROR", sht::ROR),
+        ("BSRC_RM", bsrc::RM),
+        ("BSRC_IMM", bsrc::IMM),
+        ("BSRC_RN", bsrc::RN),
+        ("M_SX64", mem::SX64),
+        ("M_SX32", mem::SX32),
+        ("M_STORE", mem::STORE),
+        ("M_IDX_SHIFT", mem::IDX_SHIFT),
+        ("M_IDX_PRE", mem::IDX_PRE),
+        ("M_IDX_POST", mem::IDX_POST),
+        ("M_PAIR", mem::PAIR),
+        ("M_EXCL", mem::EXCL),
+        ("M_PRFM", mem::PRFM),
+        ("BF_POS_SHIFT", bfm::POS_SHIFT),
+        ("BF_WIDTH_SHIFT", bfm::WIDTH_SHIFT),
+        ("BF_MODE_SHIFT", bfm::MODE_SHIFT),
+        ("BF_SIGN", bfm::MODE_SIGN),
+        ("BF_INSERT", bfm::MODE_INSERT),
+        ("BF_EXTR", bfm::MODE_EXTR),
+        ("SR_NZCV", sysreg::NZCV),
+        ("SR_TPIDR_EL0", sysreg::TPIDR_EL0),
+        ("SR_FPCR", sysreg::FPCR),
+        ("SR_FPSR", sysreg::FPSR),
+        ("SR_CNTVCT_EL0", sysreg::CNTVCT_EL0),
+        ("SR_CNTFRQ_EL0", sysreg::CNTFRQ_EL0),
+        ("SR_CTR_EL0", sysreg::CTR_EL0),
+        ("SR_DCZID_EL0", sysreg::DCZID_EL0),
+        ("SR_TPIDRRO_EL0", sysreg::TPIDRRO_EL0),
+        ("CTR_EL0_VALUE", CTR_EL0_VALUE as u32),
+        ("DCZID_EL0_VALUE", DCZID_EL0_VALUE as u32),
+        ("CNTFRQ_EL0_VALUE", CNTFRQ_EL0_VALUE as u32),
+    ] {
+        c(n, v);
+    }
+    s
+}

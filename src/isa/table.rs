@@ -1,0 +1,766 @@
+//! The table of A64 encodings garm executes: one row per encoding group, in the manner of QEMU's
+//! decodetree. Each row is a fixed-bit pattern (`mask`/`value`), the ISA.md class it belongs to,
+//! and the function that maps its fields to the decoded form. The decoder, its tests and the
+//! documentation all walk this one table; a word that matches no row, or that a row rejects as
+//! unallocated, decodes to a trap.
+
+use super::form::*;
+
+/// One row of the encoding table.
+pub struct Encoding {
+    /// Mnemonic group, as reports and docs show it.
+    pub name: &'static str,
+    /// ISA.md Tier-1 class.
+    pub class: &'static str,
+    pub mask: u32,
+    pub value: u32,
+    /// Maps a matching word at `pc` to its decoded form; `None` for unallocated field values.
+    pub decode: fn(u32, u64) -> Option<Form>,
+}
+
+#[inline]
+fn bits(w: u32, lo: u32, n: u32) -> u32 {
+    (w >> lo) & ((1u32 << n) - 1)
+}
+
+#[inline]
+fn bit(w: u32, b: u32) -> bool {
+    (w >> b) & 1 != 0
+}
+
+fn sext(v: u64, width: u32) -> i64 {
+    ((v << (64 - width)) as i64) >> (64 - width)
+}
+
+fn rd(w: u32) -> u32 {
+    bits(w, 0, 5)
+}
+fn rn(w: u32) -> u32 {
+    bits(w, 5, 5)
+}
+fn rm(w: u32) -> u32 {
+    bits(w, 16, 5)
+}
+
+/// Register 31 as the zero register, as a source.
+fn zr(r: u32) -> u32 {
+    if r == 31 {
+        R_ZR
+    } else {
+        r
+    }
+}
+/// Register 31 as the zero register, as a destination (writes discarded).
+fn zw(r: u32) -> u32 {
+    if r == 31 {
+        R_SINK
+    } else {
+        r
+    }
+}
+
+/// A64 `DecodeBitMasks`: (wmask, tmask) for logical immediates and bitfields; `None` if reserved.
+pub fn decode_bit_masks(n: u32, imms: u32, immr: u32, immediate: bool, datasize: u32) -> Option<(u64, u64)> {
+    let combined = (n << 6) | (!imms & 0x3f);
+    if combined == 0 {
+        return None;
+    }
+    let len = 31 - combined.leading_zeros();
+    if len < 1 || (1u32 << len) > datasize {
+        return None;
+    }
+    let levels = (1u32 << len) - 1;
+    if immediate && (imms & levels) == levels {
+        return None;
+    }
+    let s = imms & levels;
+    let r = immr & levels;
+    let diff = s.wrapping_sub(r) & levels;
+    let esize = 1u32 << len;
+    let d = diff & levels;
+    let ones = |k: u32| if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+    let welem = ones(s + 1);
+    let telem = ones(d + 1);
+    let ror = |x: u64, r: u32| {
+        let x = x & ones(esize);
+        if r == 0 {
+            x
+        } else {
+            ((x >> r) | (x << (esize - r))) & ones(esize)
+        }
+    };
+    let rep = |x: u64| {
+        let mut v = 0u64;
+        let mut i = 0;
+        while i < datasize {
+            v |= x << i;
+            i += esize;
+        }
+        v & ones(datasize)
+    };
+    Some((rep(ror(welem, r)), rep(telem)))
+}
+
+fn alu(opc: u32, w32: bool) -> Form {
+    let mut f = Form::new(unit::ALU, opc);
+    f.w32 = w32;
+    f
+}
+
+// ---------------------------------------------------------------- data processing, immediate
+
+fn dec_adr(w: u32, pc: u64) -> Option<Form> {
+    let imm = ((bits(w, 5, 19) << 2) | bits(w, 29, 2)) as u64;
+    let v = if bit(w, 31) {
+        (pc & !0xfff).wrapping_add((sext(imm, 21) << 12) as u64)
+    } else {
+        pc.wrapping_add(sext(imm, 21) as u64)
+    };
+    let mut f = alu(op::ORR, false);
+    f.bsrc = bsrc::IMM;
+    f.imm = v;
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn dec_addsub_imm(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let sub = bit(w, 30);
+    let s = bit(w, 29);
+    let mut f = alu(op::ADD, !sf);
+    f.setflags = s;
+    f.bsrc = bsrc::IMM;
+    let sh = if bit(w, 22) { 12 } else { 0 };
+    f.imm = (bits(w, 10, 12) as u64) << sh;
+    f.invb = sub;
+    f.cin = if sub { cin::ONE } else { cin::ZERO };
+    f.rn = rn(w); // 31 is SP
+    f.rd = if s { zw(rd(w)) } else { rd(w) };
+    Some(f)
+}
+
+fn dec_logic_imm(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let n = bits(w, 22, 1);
+    if !sf && n == 1 {
+        return None;
+    }
+    let size = if sf { 64 } else { 32 };
+    let (wmask, _) = decode_bit_masks(n, bits(w, 10, 6), bits(w, 16, 6), true, size)?;
+    let opc = bits(w, 29, 2);
+    let mut f = alu([op::AND, op::ORR, op::EOR, op::AND][opc as usize], !sf);
+    f.setflags = opc == 3;
+    f.bsrc = bsrc::IMM;
+    f.imm = wmask;
+    f.rn = zr(rn(w));
+    f.rd = if opc == 3 { zw(rd(w)) } else { rd(w) };
+    Some(f)
+}
+
+fn dec_movewide(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let opc = bits(w, 29, 2);
+    let hw = bits(w, 21, 2);
+    if opc == 1 || (!sf && hw >= 2) {
+        return None;
+    }
+    let imm16 = bits(w, 5, 16) as u64;
+    let sh = hw * 16;
+    let d = zw(rd(w));
+    if opc == 3 {
+        // MOVK: insert imm16 at sh, keeping the rest of Rd.
+        let mut f = Form::new(unit::BFM, 0);
+        f.w32 = !sf;
+        f.bsrc = bsrc::IMM;
+        f.imm = imm16;
+        f.rd = d;
+        f.rc = zr(rd(w));
+        f.aux = sh << bfm::POS_SHIFT | 16 << bfm::WIDTH_SHIFT | bfm::MODE_INSERT << bfm::MODE_SHIFT;
+        return Some(f);
+    }
+    let v = imm16 << sh;
+    let mut f = alu(op::ORR, !sf);
+    f.bsrc = bsrc::IMM;
+    f.imm = if opc == 0 { !v } else { v };
+    f.rd = d;
+    Some(f)
+}
+
+/// The bitfield unit parameters for (S|U)BFM/BFM with immr/imms on `size` bits.
+fn bitfield(immr: u32, imms: u32, size: u32, mode: u32) -> u32 {
+    let (lsb, pos, width) = if imms >= immr {
+        (immr, 0, imms - immr + 1)
+    } else {
+        (0, size - immr, imms + 1)
+    };
+    lsb << bfm::LSB_SHIFT | pos << bfm::POS_SHIFT | width << bfm::WIDTH_SHIFT | mode << bfm::MODE_SHIFT
+}
+
+fn dec_bitfield(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let opc = bits(w, 29, 2);
+    let n = bit(w, 22);
+    let immr = bits(w, 16, 6);
+    let imms = bits(w, 10, 6);
+    if opc == 3 || n != sf || (!sf && (immr >= 32 || imms >= 32)) {
+        return None;
+    }
+    let size = if sf { 64 } else { 32 };
+    let mode = [bfm::MODE_SIGN, bfm::MODE_INSERT, bfm::MODE_ZERO][opc as usize];
+    let mut f = Form::new(unit::BFM, 0);
+    f.w32 = !sf;
+    f.bsrc = bsrc::RN;
+    f.rn = zr(rn(w));
+    f.rd = zw(rd(w));
+    f.rc = zr(rd(w));
+    f.aux = bitfield(immr, imms, size, mode);
+    Some(f)
+}
+
+fn dec_extr(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let imms = bits(w, 10, 6);
+    if bit(w, 22) != sf || (!sf && imms >= 32) {
+        return None;
+    }
+    let mut f = Form::new(unit::BFM, 0);
+    f.w32 = !sf;
+    f.rn = zr(rn(w));
+    f.rm = zr(rm(w));
+    f.rd = zw(rd(w));
+    f.aux = imms << bfm::LSB_SHIFT | bfm::MODE_EXTR << bfm::MODE_SHIFT;
+    Some(f)
+}
+
+// ---------------------------------------------------------------- branches and system
+
+fn branch(opn: u32, target: u64) -> Form {
+    let mut f = Form::new(unit::BR, opn);
+    // Guest memory lies below 4 GiB; a target past it wraps to an address the fetch rejects.
+    f.aux = target as u32;
+    f
+}
+
+fn dec_b(w: u32, pc: u64) -> Option<Form> {
+    let off = sext((bits(w, 0, 26) as u64) << 2, 28) as u64;
+    let link = bit(w, 31);
+    let mut f = branch(if link { op::BL } else { op::B }, pc.wrapping_add(off));
+    if link {
+        f.rd = 30;
+    }
+    Some(f)
+}
+
+fn dec_bcond(w: u32, pc: u64) -> Option<Form> {
+    let off = sext((bits(w, 5, 19) as u64) << 2, 21) as u64;
+    let mut f = branch(op::BCOND, pc.wrapping_add(off));
+    f.cond = bits(w, 0, 4);
+    Some(f)
+}
+
+/// CBZ/CBNZ and TBZ/TBNZ share one test: branch on `(Rt & imm) == 0` (or `!= 0`).
+fn test_branch(w: u32, pc: u64, off: u64, mask: u64) -> Option<Form> {
+    let nz = bit(w, 24);
+    let mut f = branch(if nz { op::BNONZERO } else { op::BZERO }, pc.wrapping_add(off));
+    f.rn = zr(rd(w));
+    f.imm = mask;
+    Some(f)
+}
+
+fn dec_cbz(w: u32, pc: u64) -> Option<Form> {
+    let off = sext((bits(w, 5, 19) as u64) << 2, 21) as u64;
+    let mask = if bit(w, 31) { u64::MAX } else { 0xffff_ffff };
+    test_branch(w, pc, off, mask)
+}
+
+fn dec_tbz(w: u32, pc: u64) -> Option<Form> {
+    let off = sext((bits(w, 5, 14) as u64) << 2, 16) as u64;
+    let b = bits(w, 19, 5) | (bits(w, 31, 1) << 5);
+    test_branch(w, pc, off, 1u64 << b)
+}
+
+fn dec_br(w: u32, _pc: u64) -> Option<Form> {
+    let opc = bits(w, 21, 2);
+    let mut f = Form::new(unit::BR, if opc == 1 { op::BLREG } else { op::BREG });
+    f.rn = zr(rn(w));
+    if opc == 1 {
+        f.rd = 30;
+    }
+    Some(f)
+}
+
+fn sys(opn: u32) -> Form {
+    Form::new(unit::SYS, opn)
+}
+
+fn dec_svc(_w: u32, _pc: u64) -> Option<Form> {
+    // The result (x0) of a syscall the shader answers goes through the ordinary write port.
+    let mut f = sys(op::SVC);
+    f.rd = 0;
+    Some(f)
+}
+fn dec_brk(_w: u32, _pc: u64) -> Option<Form> {
+    Some(sys(op::BRK))
+}
+fn dec_hlt(_w: u32, _pc: u64) -> Option<Form> {
+    Some(Form::new(unit::TRAP, op::HLT))
+}
+fn dec_nop(_w: u32, _pc: u64) -> Option<Form> {
+    Some(sys(op::NOP))
+}
+fn dec_clrex(_w: u32, _pc: u64) -> Option<Form> {
+    Some(sys(op::CLREX))
+}
+
+/// op0:op1:CRn:CRm:op2 of a system register, as bits 19:5 of MRS/MSR hold them (op0 is 2 + o0).
+const fn sr(op0: u32, op1: u32, crn: u32, crm: u32, op2: u32) -> u32 {
+    (op0 - 2) << 14 | op1 << 11 | crn << 7 | crm << 3 | op2
+}
+
+fn sysreg_id(key: u32, write: bool) -> Option<u32> {
+    let id = match key {
+        k if k == sr(3, 3, 4, 2, 0) => sysreg::NZCV,
+        k if k == sr(3, 3, 13, 0, 2) => sysreg::TPIDR_EL0,
+        k if k == sr(3, 3, 4, 4, 0) => sysreg::FPCR,
+        k if k == sr(3, 3, 4, 4, 1) => sysreg::FPSR,
+        k if k == sr(3, 3, 14, 0, 2) && !write => sysreg::CNTVCT_EL0,
+        k if k == sr(3, 3, 14, 0, 0) && !write => sysreg::CNTFRQ_EL0,
+        k if k == sr(3, 3, 0, 0, 1) && !write => sysreg::CTR_EL0,
+        k if k == sr(3, 3, 0, 0, 7) && !write => sysreg::DCZID_EL0,
+        k if k == sr(3, 3, 13, 0, 3) && !write => sysreg::TPIDRRO_EL0,
+        _ => return None,
+    };
+    Some(id)
+}
+
+fn dec_mrs(w: u32, _pc: u64) -> Option<Form> {
+    let mut f = sys(op::MRS);
+    f.aux = sysreg_id(bits(w, 5, 15), false)?;
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn dec_msr(w: u32, _pc: u64) -> Option<Form> {
+    let mut f = sys(op::MSR);
+    f.aux = sysreg_id(bits(w, 5, 15), true)?;
+    f.rm = zr(rd(w));
+    Some(f)
+}
+
+fn dec_dc_zva(w: u32, _pc: u64) -> Option<Form> {
+    let mut f = sys(op::DCZVA);
+    f.rn = zr(rd(w));
+    Some(f)
+}
+
+// ---------------------------------------------------------------- data processing, register
+
+fn shifted_operand(f: &mut Form, w: u32, w32: bool, logical: bool) -> Option<()> {
+    let shift = bits(w, 22, 2);
+    let amt = bits(w, 10, 6);
+    if (w32 && amt >= 32) || (!logical && shift == 3) {
+        return None;
+    }
+    f.rm = zr(rm(w));
+    f.sht = shift;
+    f.shamt = amt;
+    if w32 {
+        // W operands shift the 32-bit value: feed in what the shift brings down from bit 31.
+        f.ext = match shift {
+            sht::LSR => ext::UXTW,
+            sht::ASR => ext::SXTW,
+            sht::ROR => ext::REP32,
+            _ => ext::NONE,
+        };
+    }
+    Some(())
+}
+
+fn dec_logic_reg(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let opc = bits(w, 29, 2);
+    let mut f = alu([op::AND, op::ORR, op::EOR, op::AND][opc as usize], !sf);
+    shifted_operand(&mut f, w, !sf, true)?;
+    f.invb = bit(w, 21);
+    f.setflags = opc == 3;
+    f.rn = zr(rn(w));
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn addsub(f: &mut Form, sub: bool) {
+    f.invb = sub;
+    f.cin = if sub { cin::ONE } else { cin::ZERO };
+}
+
+fn dec_addsub_shift(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let mut f = alu(op::ADD, !sf);
+    shifted_operand(&mut f, w, !sf, false)?;
+    addsub(&mut f, bit(w, 30));
+    f.setflags = bit(w, 29);
+    f.rn = zr(rn(w));
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn dec_addsub_ext(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let amt = bits(w, 10, 3);
+    if amt > 4 {
+        return None;
+    }
+    let s = bit(w, 29);
+    let mut f = alu(op::ADD, !sf);
+    addsub(&mut f, bit(w, 30));
+    f.setflags = s;
+    f.ext = [
+        ext::UXTB,
+        ext::UXTH,
+        ext::UXTW,
+        ext::NONE,
+        ext::SXTB,
+        ext::SXTH,
+        ext::SXTW,
+        ext::NONE,
+    ][bits(w, 13, 3) as usize];
+    f.shamt = amt;
+    f.rm = zr(rm(w));
+    f.rn = rn(w); // SP
+    f.rd = if s { zw(rd(w)) } else { rd(w) };
+    Some(f)
+}
+
+fn dec_adc(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let mut f = alu(op::ADD, !sf);
+    f.invb = bit(w, 30);
+    f.cin = cin::CARRY;
+    f.setflags = bit(w, 29);
+    f.rm = zr(rm(w));
+    f.rn = zr(rn(w));
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn dec_ccmp(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let mut f = Form::new(unit::CCMP, 0);
+    f.w32 = !sf;
+    addsub(&mut f, bit(w, 30));
+    f.cond = bits(w, 12, 4);
+    f.rn = zr(rn(w));
+    if bit(w, 11) {
+        f.bsrc = bsrc::IMM;
+        f.imm = rm(w) as u64;
+    } else {
+        f.rm = zr(rm(w));
+    }
+    f.aux = bits(w, 0, 4);
+    f.setflags = true;
+    Some(f)
+}
+
+fn dec_csel(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let inv = bit(w, 30);
+    let inc = bit(w, 10);
+    let mut f = Form::new(unit::CSEL, 0);
+    f.w32 = !sf;
+    f.cond = bits(w, 12, 4);
+    f.invb = inv;
+    f.cin = if inc { cin::ONE } else { cin::ZERO };
+    f.rn = zr(rn(w));
+    f.rm = zr(rm(w));
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn dec_dp2(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let opcode = bits(w, 10, 6);
+    let mut f = match opcode {
+        2 | 3 => Form::new(unit::DIV, if opcode == 2 { op::UDIV } else { op::SDIV }),
+        8..=11 => {
+            // Variable shift: operand B is Rn shifted by Rm, then ORR with zero.
+            let mut f = alu(op::ORR, !sf);
+            f.bsrc = bsrc::RN;
+            f.shvar = true;
+            f.sht = opcode - 8;
+            if !sf {
+                f.ext = [ext::NONE, ext::UXTW, ext::SXTW, ext::REP32][(opcode - 8) as usize];
+            }
+            f
+        }
+        _ => return None,
+    };
+    f.w32 = !sf;
+    f.rn = zr(rn(w));
+    f.rm = zr(rm(w));
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn dec_dp1(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    let opc = bits(w, 10, 6);
+    let o = match (opc, sf) {
+        (0, _) => op::RBIT,
+        (1, _) => op::REV16,
+        (2, false) => op::REV32, // REV Wd
+        (2, true) => op::REV32,
+        (3, true) => op::REV64,
+        (4, _) => op::CLZ,
+        (5, _) => op::CLS,
+        _ => return None,
+    };
+    let mut f = Form::new(unit::ONE, o);
+    f.w32 = !sf;
+    f.rn = zr(rn(w));
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+fn dec_dp3(w: u32, _pc: u64) -> Option<Form> {
+    let sf = bit(w, 31);
+    if bits(w, 29, 2) != 0 {
+        return None;
+    }
+    let op31 = bits(w, 21, 3);
+    let o0 = bit(w, 15);
+    let o = match (op31, o0, sf) {
+        (0, _, _) => op::MADD,
+        (1, _, true) => op::SMADDL,
+        (5, _, true) => op::UMADDL,
+        (2, false, true) => op::SMULH,
+        (6, false, true) => op::UMULH,
+        _ => return None,
+    };
+    let mut f = Form::new(unit::MUL, o);
+    f.w32 = !sf;
+    f.invb = o0 && (o == op::MADD || o == op::SMADDL || o == op::UMADDL);
+    f.rn = zr(rn(w));
+    f.rm = zr(rm(w));
+    f.rc = if o == op::SMULH || o == op::UMULH { R_ZR } else { zr(bits(w, 10, 5)) };
+    f.rd = zw(rd(w));
+    Some(f)
+}
+
+// ---------------------------------------------------------------- loads and stores
+
+/// Memory form: `size` log2 bytes, Rt in rc, Rn base (SP) in rn.
+fn memf(w: u32, size: u32, flags: u32, idx: u32) -> Form {
+    let mut f = Form::new(unit::MEM, 0);
+    f.rn = rn(w);
+    f.rc = zr(rd(w));
+    f.aux = size | flags | idx << mem::IDX_SHIFT;
+    f
+}
+
+/// size/opc of the single-register forms: (flags, valid). `prfm` true when it is a prefetch.
+fn ldst_kind(size: u32, opc: u32) -> Option<(u32, bool)> {
+    Some(match (size, opc) {
+        (_, 0) => (mem::STORE, false),
+        (_, 1) => (0, false),
+        (3, 2) => (mem::PRFM, true),
+        (2, 2) => (mem::SX64, false),
+        (_, 2) => (mem::SX64, false),
+        (2, 3) | (3, 3) => return None,
+        (_, 3) => (mem::SX32, false),
+        _ => return None,
+    })
+}
+
+fn dec_ld_literal(w: u32, pc: u64) -> Option<Form> {
+    let opc = bits(w, 30, 2);
+    let addr = pc.wrapping_add(sext((bits(w, 5, 19) as u64) << 2, 21) as u64);
+    let (size, flags) = match opc {
+        0 => (2, 0),
+        1 => (3, 0),
+        2 => (2, mem::SX64),
+        _ => (3, mem::PRFM),
+    };
+    let mut f = memf(w, size, flags, mem::IDX_OFFSET);
+    f.rn = R_ZR;
+    f.bsrc = bsrc::IMM;
+    f.imm = addr;
+    Some(f)
+}
+
+fn dec_ldst_imm9(w: u32, _pc: u64) -> Option<Form> {
+    let size = bits(w, 30, 2);
+    let (flags, prfm) = ldst_kind(size, bits(w, 22, 2))?;
+    let idx = match bits(w, 10, 2) {
+        0 | 2 => mem::IDX_OFFSET,
+        1 => mem::IDX_POST,
+        _ => mem::IDX_PRE,
+    };
+    if prfm && idx != mem::IDX_OFFSET {
+        return None;
+    }
+    let mut f = memf(w, size, flags, idx);
+    f.bsrc = bsrc::IMM;
+    f.imm = sext(bits(w, 12, 9) as u64, 9) as u64;
+    if idx != mem::IDX_OFFSET {
+        f.rd = rn(w);
+    }
+    Some(f)
+}
+
+fn dec_ldst_uimm(w: u32, _pc: u64) -> Option<Form> {
+    let size = bits(w, 30, 2);
+    let (flags, _) = ldst_kind(size, bits(w, 22, 2))?;
+    let mut f = memf(w, size, flags, mem::IDX_OFFSET);
+    f.bsrc = bsrc::IMM;
+    f.imm = (bits(w, 10, 12) as u64) << size;
+    Some(f)
+}
+
+fn dec_ldst_reg(w: u32, _pc: u64) -> Option<Form> {
+    let size = bits(w, 30, 2);
+    let (flags, _) = ldst_kind(size, bits(w, 22, 2))?;
+    let option = bits(w, 13, 3);
+    let e = match option {
+        2 => ext::UXTW,
+        3 | 7 => ext::NONE,
+        6 => ext::SXTW,
+        _ => return None,
+    };
+    let mut f = memf(w, size, flags, mem::IDX_OFFSET);
+    f.rm = zr(rm(w));
+    f.ext = e;
+    f.shamt = if bit(w, 12) { size } else { 0 };
+    Some(f)
+}
+
+fn dec_ldst_pair(w: u32, _pc: u64) -> Option<Form> {
+    let opc = bits(w, 30, 2);
+    let load = bit(w, 22);
+    let idx_bits = bits(w, 23, 2);
+    let (size, flags) = match (opc, load) {
+        (0, _) => (2, 0),
+        (1, true) if idx_bits != 0 => (2, mem::SX64),
+        (2, _) => (3, 0),
+        _ => return None,
+    };
+    let idx = match idx_bits {
+        0 | 2 => mem::IDX_OFFSET,
+        1 => mem::IDX_POST,
+        _ => mem::IDX_PRE,
+    };
+    let mut f = memf(w, size, flags | mem::PAIR | if load { 0 } else { mem::STORE }, idx);
+    f.rc2 = zr(bits(w, 10, 5));
+    f.bsrc = bsrc::IMM;
+    f.imm = (sext(bits(w, 15, 7) as u64, 7) << size) as u64;
+    if idx != mem::IDX_OFFSET {
+        f.rd = rn(w);
+    }
+    Some(f)
+}
+
+fn dec_ldst_excl(w: u32, _pc: u64) -> Option<Form> {
+    let size = bits(w, 30, 2);
+    let o2 = bit(w, 23);
+    let load = bit(w, 22);
+    let o1 = bit(w, 21);
+    let o0 = bit(w, 15);
+    if o1 {
+        // Exclusive pairs (LDXP/STXP) and CAS are not executed yet: trap.
+        return None;
+    }
+    let _ = o0; // acquire/release ordering is moot with one thread per address space
+    let status = !o2 && !load;
+    if bits(w, 10, 5) != 31 || (!status && rm(w) != 31) {
+        return None;
+    }
+    let mut f = if o2 {
+        // LDAR/STLR (and the LORegion forms LDLAR/STLLR): plain ordered accesses.
+        memf(w, size, if load { 0 } else { mem::STORE }, mem::IDX_OFFSET)
+    } else {
+        let mut f = memf(w, size, mem::EXCL | if load { 0 } else { mem::STORE }, mem::IDX_OFFSET);
+        if !load {
+            f.rd = zw(rm(w)); // status register Ws
+        }
+        f
+    };
+    f.bsrc = bsrc::IMM;
+    f.imm = 0;
+    Some(f)
+}
+
+fn dec_ldapr(w: u32, _pc: u64) -> Option<Form> {
+    let mut f = memf(w, bits(w, 30, 2), 0, mem::IDX_OFFSET);
+    f.bsrc = bsrc::IMM;
+    Some(f)
+}
+
+macro_rules! row {
+    ($name:expr, $class:expr, $mask:expr, $value:expr, $f:ident) => {
+        Encoding { name: $name, class: $class, mask: $mask, value: $value, decode: $f }
+    };
+}
+
+/// The table. Order matters only where patterns nest (a more specific row comes first).
+pub static ENCODINGS: &[Encoding] = &[
+    row!("ADR/ADRP", "PC-relative", 0x1f00_0000, 0x1000_0000, dec_adr),
+    row!("ADD/SUB (immediate)", "add/sub immediate", 0x1f80_0000, 0x1100_0000, dec_addsub_imm),
+    row!("AND/ORR/EOR/ANDS (immediate)", "logical immediate", 0x1f80_0000, 0x1200_0000, dec_logic_imm),
+    row!("MOVN/MOVZ/MOVK", "move wide", 0x1f80_0000, 0x1280_0000, dec_movewide),
+    row!("SBFM/BFM/UBFM", "bitfield", 0x1f80_0000, 0x1300_0000, dec_bitfield),
+    row!("EXTR", "bitfield", 0x7fa0_0000, 0x1380_0000, dec_extr),
+    row!("B/BL", "branches", 0x7c00_0000, 0x1400_0000, dec_b),
+    row!("B.cond", "branches", 0xff00_0010, 0x5400_0000, dec_bcond),
+    row!("CBZ/CBNZ", "branches", 0x7e00_0000, 0x3400_0000, dec_cbz),
+    row!("TBZ/TBNZ", "branches", 0x7e00_0000, 0x3600_0000, dec_tbz),
+    row!("BR", "branches", 0xffff_fc1f, 0xd61f_0000, dec_br),
+    row!("BLR", "branches", 0xffff_fc1f, 0xd63f_0000, dec_br),
+    row!("RET", "branches", 0xffff_fc1f, 0xd65f_0000, dec_br),
+    row!("SVC", "system", 0xffe0_001f, 0xd400_0001, dec_svc),
+    row!("BRK", "traps", 0xffe0_001f, 0xd420_0000, dec_brk),
+    row!("HLT", "traps", 0xffe0_001f, 0xd440_0000, dec_hlt),
+    row!("HINT (NOP, YIELD, ...)", "system", 0xffff_f01f, 0xd503_201f, dec_nop),
+    row!("CLREX", "system", 0xffff_f0ff, 0xd503_305f, dec_clrex),
+    row!("DSB", "system", 0xffff_f0ff, 0xd503_309f, dec_nop),
+    row!("DMB", "system", 0xffff_f0ff, 0xd503_30bf, dec_nop),
+    row!("ISB", "system", 0xffff_f0ff, 0xd503_30df, dec_nop),
+    row!("DC ZVA", "system", 0xffff_ffe0, 0xd50b_7420, dec_dc_zva),
+    row!("DC CVAU", "system", 0xffff_ffe0, 0xd50b_7b20, dec_nop),
+    row!("DC CIVAC", "system", 0xffff_ffe0, 0xd50b_7e20, dec_nop),
+    row!("DC CVAC", "system", 0xffff_ffe0, 0xd50b_7a20, dec_nop),
+    row!("IC IVAU", "system", 0xffff_ffe0, 0xd50b_7520, dec_nop),
+    row!("MRS", "system", 0xfff0_0000, 0xd530_0000, dec_mrs),
+    row!("MSR (register)", "system", 0xfff0_0000, 0xd510_0000, dec_msr),
+    row!("AND/BIC/ORR/ORN/EOR/EON/ANDS/BICS (shifted register)", "logical register", 0x1f00_0000, 0x0a00_0000, dec_logic_reg),
+    row!("ADD/SUB (shifted register)", "add/sub register", 0x1f20_0000, 0x0b00_0000, dec_addsub_shift),
+    row!("ADD/SUB (extended register)", "add/sub register", 0x1fe0_0000, 0x0b20_0000, dec_addsub_ext),
+    row!("ADC/ADCS/SBC/SBCS", "with carry", 0x1fe0_fc00, 0x1a00_0000, dec_adc),
+    row!("CCMN/CCMP (register)", "conditional", 0x3fe0_0c10, 0x3a40_0000, dec_ccmp),
+    row!("CCMN/CCMP (immediate)", "conditional", 0x3fe0_0c10, 0x3a40_0800, dec_ccmp),
+    row!("CSEL/CSINC/CSINV/CSNEG", "conditional", 0x3fe0_0800, 0x1a80_0000, dec_csel),
+    row!("UDIV/SDIV/LSLV/LSRV/ASRV/RORV", "shifts/divide", 0x7fe0_0000, 0x1ac0_0000, dec_dp2),
+    row!("RBIT/REV16/REV32/REV/CLZ/CLS", "one source", 0x7fff_0000, 0x5ac0_0000, dec_dp1),
+    row!("MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH", "multiply", 0x1f00_0000, 0x1b00_0000, dec_dp3),
+    row!("LDR/LDRSW/PRFM (literal)", "literal", 0x3f00_0000, 0x1800_0000, dec_ld_literal),
+    row!("LDAPR", "exclusive/ordered", 0x3fff_fc00, 0x38bf_c000, dec_ldapr),
+    row!("LDXR/STXR/LDAXR/STLXR/LDAR/STLR", "exclusive/ordered", 0x3f00_0000, 0x0800_0000, dec_ldst_excl),
+    row!("LDP/STP/LDPSW/LDNP/STNP", "pair", 0x3e00_0000, 0x2800_0000, dec_ldst_pair),
+    row!("LDR/STR (register offset)", "load/store single", 0x3f20_0c00, 0x3820_0800, dec_ldst_reg),
+    row!("LDUR/STUR/LDR/STR (pre/post-index)", "load/store single", 0x3f20_0000, 0x3800_0000, dec_ldst_imm9),
+    row!("LDR/STR (unsigned offset)", "load/store single", 0x3f00_0000, 0x3900_0000, dec_ldst_uimm),
+];
+
+/// Decodes one word at `pc`: the first matching row whose decoder accepts it, else a trap.
+pub fn decode(word: u32, pc: u64) -> Decoded {
+    match lookup(word, pc) {
+        Some((_, f)) => f.build(word),
+        None => illegal(word),
+    }
+}
+
+/// The row that accepts `word`, with its form.
+pub fn lookup(word: u32, pc: u64) -> Option<(&'static Encoding, Form)> {
+    ENCODINGS
+        .iter()
+        .filter(|e| word & e.mask == e.value)
+        .find_map(|e| (e.decode)(word, pc).map(|f| (e, f)))
+}

@@ -1,0 +1,7 @@
+//! garm runs AArch64 programs on a GPU: A64 code is decoded once in Rust ([`isa`]) and executed by
+//! a WGSL compute shader ([`gpu`]), one guest per invocation; the host loads ELF files
+//! ([`loader`]), answers the syscalls the shader cannot ([`os`]) and builds guest C programs
+//! ([`toolchain`]). [`run`] ties them together for the command line.
+
+pub mod gpu;
+pub mod isa;
