@@ -5,3 +5,7 @@
 
 pub mod gpu;
 pub mod isa;
+pub mod loader;
+pub mod os;
+pub mod run;
+pub mod toolchain;

@@ -1,1 +1,204 @@
-fn main() {}
+//! The `garm` command line, in qemu-user's manner: `garm run [OPTIONS] PROGRAM [ARGS...]`.
+
+use clap::{Parser, Subcommand};
+use garm::gpu::shader::Prelude;
+use garm::run::{self, Outcome, RunOptions};
+use garm::toolchain::Toolchain;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(name = "garm", version, about = "Run AArch64 programs on a GPU (any adapter wgpu reaches; lavapipe without one)")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Args, Clone)]
+struct RunArgs {
+    /// Run N copies in one dispatch; each sees GARM_INSTANCE=i and GARM_INSTANCES=N.
+    #[arg(long, default_value_t = 1)]
+    instances: u32,
+    /// Guest memory per instance (e.g. 8M, 512K). Default 8M, shrunk to fit the adapter.
+    #[arg(long)]
+    mem: Option<String>,
+    /// Stop a guest after N instructions (exit status 124).
+    #[arg(long)]
+    max_insns: Option<u64>,
+    /// Adapter whose name (or backend) contains NAME; also env GARM_ADAPTER. See `garm info`.
+    #[arg(long)]
+    adapter: Option<String>,
+    /// 64-bit representation in the shader: u64 (needs SHADER_INT64) or vec2.
+    #[arg(long)]
+    prelude: Option<String>,
+    /// Log each host-handled syscall to stderr.
+    #[arg(long)]
+    strace: bool,
+    /// Print instructions, dispatches, syscall round trips, time split and MIPS to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Set a guest environment variable (repeatable).
+    #[arg(short = 'E', value_name = "VAR=VALUE")]
+    set_env: Vec<String>,
+    /// Remove a guest environment variable (repeatable).
+    #[arg(short = 'U', value_name = "VAR")]
+    unset_env: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run an AArch64 ELF, or a C file (compiled first), on the GPU.
+    Run {
+        #[command(flatten)]
+        args: RunArgs,
+        /// The program: an AArch64 static ELF or a .c file.
+        program: PathBuf,
+        /// Arguments passed to the guest.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        guest_args: Vec<String>,
+    },
+    /// Compile C files with the guest runtime into a static AArch64 ELF.
+    Cc {
+        sources: Vec<PathBuf>,
+        #[arg(short = 'o')]
+        output: PathBuf,
+        /// Extra flags for clang (e.g. -DNAME=1), repeatable.
+        #[arg(long = "cflag", allow_hyphen_values = true)]
+        cflags: Vec<String>,
+    },
+    /// List adapters with backend, type, limits and features.
+    Info,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match real_main(cli) {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) => {
+            eprintln!("garm: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn parse_prelude(s: &str) -> Result<Prelude, String> {
+    match s {
+        "u64" => Ok(Prelude::U64),
+        "vec2" | "vec2<u32>" => Ok(Prelude::Vec2),
+        _ => Err(format!("unknown prelude '{s}' (u64 or vec2)")),
+    }
+}
+
+fn options(a: &RunArgs) -> Result<RunOptions, String> {
+    let mut env: Vec<String> = run::DEFAULT_ENV.iter().map(|s| s.to_string()).collect();
+    for u in &a.unset_env {
+        env.retain(|e| e.split('=').next() != Some(u.as_str()));
+    }
+    for s in &a.set_env {
+        let name = s.split('=').next().unwrap_or("");
+        if !s.contains('=') || name.is_empty() {
+            return Err(format!("-E expects VAR=VALUE, got '{s}'"));
+        }
+        env.retain(|e| e.split('=').next() != Some(name));
+        env.push(s.clone());
+    }
+    Ok(RunOptions {
+        instances: a.instances.max(1),
+        mem: a.mem.as_deref().map(run::parse_size).transpose()?,
+        max_insns: a.max_insns,
+        adapter: a.adapter.clone(),
+        prelude: a.prelude.as_deref().map(parse_prelude).transpose()?,
+        strace: a.strace,
+        env,
+    })
+}
+
+/// Compiles a .c program into the cache (by content) and returns the ELF path and compile time.
+fn compile_c(src: &Path) -> Result<(PathBuf, Duration), String> {
+    let tc = Toolchain::find()?;
+    let dir = garm::toolchain::cache_dir().join("bin");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stem = src.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let out = dir.join(format!("{stem}-{}.elf", std::process::id()));
+    let t = tc.build(&[src.to_path_buf()], &out, &[])?;
+    Ok((out, t))
+}
+
+fn real_main(cli: Cli) -> Result<i32, String> {
+    match cli.cmd {
+        Cmd::Info => {
+            print!("{}", garm::gpu::device::describe_adapters());
+            Ok(0)
+        }
+        Cmd::Cc { sources, output, cflags } => {
+            if sources.is_empty() {
+                return Err("garm cc: no input files".into());
+            }
+            Toolchain::find()?.build(&sources, &output, &cflags)?;
+            Ok(0)
+        }
+        Cmd::Run { args, program, guest_args } => {
+            let opts = options(&args)?;
+            let is_c = program.extension().is_some_and(|e| e == "c");
+            let (elf_path, compile_time) = if is_c {
+                compile_c(&program)?
+            } else {
+                (program.clone(), Duration::ZERO)
+            };
+            let elf = std::fs::read(&elf_path).map_err(|e| format!("cannot read {}: {e}", elf_path.display()));
+            if is_c {
+                let _ = std::fs::remove_file(&elf_path);
+            }
+            let elf = elf?;
+            let mut argv = vec![program.to_string_lossy().into_owned()];
+            argv.extend(guest_args);
+            let rep = run::run(&elf, &argv, &opts, true)
+                .map_err(|e| format!("{}: {e}", program.display()))?;
+            if rep.outcomes.len() > 1 {
+                rep.output.print_prefixed();
+                for (i, o) in rep.outcomes.iter().enumerate() {
+                    run::report(o, Some(i));
+                }
+            }
+            if args.stats {
+                print_stats(&rep, compile_time);
+            }
+            let status = rep
+                .outcomes
+                .iter()
+                .map(Outcome::exit_status)
+                .find(|&s| s != 0)
+                .unwrap_or(0);
+            Ok(status)
+        }
+    }
+}
+
+fn print_stats(rep: &run::RunReport, compile: Duration) {
+    let insns: u64 = rep.instructions.iter().sum();
+    let exec = rep.exec_time.as_secs_f64();
+    let s = &rep.stats;
+    eprintln!(
+        "garm: stats: adapter {}, prelude {}, {} instance(s), {} KiB each",
+        rep.adapter,
+        rep.prelude.name(),
+        rep.outcomes.len(),
+        rep.mem >> 10
+    );
+    eprintln!(
+        "garm: stats: {insns} instructions retired, {} dispatches in {} submits, {} host syscall round trips",
+        s.dispatches, s.submits, rep.host_syscalls
+    );
+    let host = exec - s.gpu_time.as_secs_f64() - s.readback_time.as_secs_f64();
+    eprintln!(
+        "garm: stats: time compile {:.3} s, pipeline {:.3} s, execution {:.3} s (gpu wait {:.3} s, readback {:.3} s, host {:.3} s)",
+        compile.as_secs_f64(),
+        s.pipeline_time.as_secs_f64(),
+        exec,
+        s.gpu_time.as_secs_f64(),
+        s.readback_time.as_secs_f64(),
+        host.max(0.0)
+    );
+    eprintln!("garm: stats: {:.2} guest MIPS", insns as f64 / exec.max(1e-9) / 1e6);
+}

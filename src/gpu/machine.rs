@@ -242,10 +242,12 @@ impl Machine {
         dec: &wgpu::Buffer,
         out: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let e = |binding: u32, b: &wgpu::Buffer| wgpu::BindGroupEntry {
-            binding,
-            resource: b.as_entire_binding(),
-        };
+        fn e(binding: u32, b: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+            wgpu::BindGroupEntry {
+                binding,
+                resource: b.as_entire_binding(),
+            }
+        }
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("cpu"),
             layout: bgl,
@@ -347,7 +349,10 @@ impl Machine {
             .device
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| format!("GPU wait failed: {e}"))?;
-        let data = slice.get_mapped_range().to_vec();
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| format!("cannot map readback: {e}"))?
+            .to_vec();
         buf.unmap();
         Ok(data)
     }
@@ -438,13 +443,13 @@ impl Machine {
             .map_err(|e| format!("GPU wait failed: {e}"))?;
         let t1 = Instant::now();
         {
-            let data = s.get_mapped_range();
+            let data = s.get_mapped_range().map_err(|e| format!("cannot map readback: {e}"))?;
             self.state.copy_from_slice(bytemuck::cast_slice(&data));
         }
         self.state_rb.unmap();
         let mut outs = vec![Vec::new(); self.instances()];
         {
-            let data = o.get_mapped_range();
+            let data = o.get_mapped_range().map_err(|e| format!("cannot map readback: {e}"))?;
             let words: &[u32] = bytemuck::cast_slice(&data);
             for (i, out) in outs.iter_mut().enumerate() {
                 let len = self.state[i * STATE_WORDS + S_OUT_LEN] as usize;

@@ -1,4 +1,7 @@
-//! The GPU side: adapter choice, the CPU shader and the dispatch loop over guest instances.
+//! The GPU side: adapter choice ([`device`]), the CPU shader ([`shader`]), the state layout it
+//! shares with the host ([`layout`]) and the submit loop over guest instances ([`machine`]).
 
+pub mod device;
 pub mod layout;
+pub mod machine;
 pub mod shader;

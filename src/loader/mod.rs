@@ -64,7 +64,7 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         return Err(format!(
             "ELF machine is {} ({}), not AArch64",
             machine_name(machine),
-            machine
+            machine.0
         ));
     }
     let ty = hdr.e_type(en);
@@ -123,8 +123,8 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
             vaddr,
             memsz,
             data: bytes.to_vec(),
-            exec: flags & elf::PF_X != 0,
-            write: flags & elf::PF_W != 0,
+            exec: flags.contains(elf::PF_X),
+            write: flags.contains(elf::PF_W),
         });
     }
     if segments.is_empty() {
@@ -144,7 +144,7 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
     })
 }
 
-fn machine_name(m: u16) -> &'static str {
+fn machine_name(m: elf::Machine) -> &'static str {
     match m {
         elf::EM_X86_64 => "x86-64",
         elf::EM_386 => "i386",

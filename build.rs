@@ -1,0 +1,35 @@
+//! Embeds the guest runtime (guest/rt, guest/include) and the linker script in the binary, so
+//! `garm cc` works from any directory.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn walk(dir: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p.to_string_lossy().into_owned());
+        }
+    }
+}
+
+fn main() {
+    let root = std::env::var("CARGO_MANIFEST_DIR").unwrap();
+    let mut files = Vec::new();
+    for d in ["guest/rt", "guest/include", "linker"] {
+        walk(&Path::new(&root).join(d), &mut files);
+        println!("cargo:rerun-if-changed={d}");
+    }
+    let mut s = String::from("/// (path relative to the repository, contents) of every runtime file.\npub static RUNTIME_FILES: &[(&str, &[u8])] = &[\n");
+    for f in &files {
+        let rel = f.strip_prefix(&format!("{root}/")).unwrap();
+        writeln!(s, "    ({rel:?}, include_bytes!({f:?})),").unwrap();
+    }
+    s.push_str("];\n");
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("runtime_files.rs");
+    std::fs::write(out, s).unwrap();
+}

@@ -1,0 +1,386 @@
+//! Running a program: load the ELF into every instance, then submit, drain output and answer
+//! host work until every instance has exited or faulted.
+
+use crate::gpu::device::Gpu;
+use crate::gpu::layout::{self, st, STATE_WORDS};
+use crate::gpu::machine::{Machine, MachineConfig, MachineStats};
+use crate::gpu::shader::Prelude;
+use crate::isa;
+use crate::loader::{self, Image, LO_BOUND};
+use crate::os::{HostOs, Output};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Default guest memory per instance, when it fits the adapter (see [`choose_mem`]).
+pub const DEFAULT_MEM: u64 = 8 << 20;
+/// Exit status garm gives a guest stopped by `--max-insns` (as timeout(1) does).
+pub const LIMIT_EXIT: i32 = 124;
+
+/// The guest environment when none is given: small and fixed, so runs are reproducible.
+pub const DEFAULT_ENV: &[&str] = &["PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/", "LANG=C"];
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub instances: u32,
+    pub mem: Option<u64>,
+    pub max_insns: Option<u64>,
+    pub adapter: Option<String>,
+    pub prelude: Option<Prelude>,
+    pub strace: bool,
+    pub env: Vec<String>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            instances: 1,
+            mem: None,
+            max_insns: None,
+            adapter: None,
+            prelude: None,
+            strace: false,
+            env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+/// How one instance ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Exited(u8),
+    /// Killed by a fault: the signal number and the one-line report.
+    Signaled(i32, String),
+    /// Stopped by `--max-insns`.
+    Limit(String),
+}
+
+impl Outcome {
+    /// The status a shell would show.
+    pub fn exit_status(&self) -> i32 {
+        match self {
+            Outcome::Exited(c) => *c as i32,
+            Outcome::Signaled(sig, _) => 128 + sig,
+            Outcome::Limit(_) => LIMIT_EXIT,
+        }
+    }
+}
+
+pub struct RunReport {
+    pub outcomes: Vec<Outcome>,
+    pub instructions: Vec<u64>,
+    pub output: Output,
+    pub stats: MachineStats,
+    pub host_syscalls: u64,
+    pub exec_time: Duration,
+    pub adapter: String,
+    pub prelude: Prelude,
+    pub mem: u64,
+}
+
+pub const SIGILL: i32 = 4;
+pub const SIGTRAP: i32 = 5;
+pub const SIGBUS: i32 = 7;
+pub const SIGSEGV: i32 = 11;
+
+/// Parses sizes such as `8M`, `512K`, `1G` or plain bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mul) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let m = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                _ => return Err(format!("bad size '{s}' (use e.g. 8M, 512K)")),
+            };
+            (&t[..i], m)
+        }
+        _ => (t, 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mul))
+        .ok_or_else(|| format!("bad size '{s}' (use e.g. 8M, 512K)"))
+}
+
+/// Memory per instance: the request, else 8 MiB shrunk (to a 64 KiB multiple) until all
+/// instances fit the adapter's largest storage binding.
+pub fn choose_mem(requested: Option<u64>, instances: u32, max_binding: u64) -> Result<u64, String> {
+    let m = match requested {
+        Some(m) => m,
+        None => {
+            let fit = (max_binding.saturating_sub(64) / instances.max(1) as u64) & !0xffff;
+            DEFAULT_MEM.min(fit)
+        }
+    };
+    if m < 256 << 10 {
+        return Err(format!("guest memory {m} bytes is too small (at least 256K)"));
+    }
+    if m > 3 << 30 {
+        return Err("guest memory above 3G is not supported".into());
+    }
+    Ok(m & !0xfff)
+}
+
+/// Runs `elf` with `argv` on the GPU. `stream` sends a single instance's output straight to the
+/// host's stdout/stderr; otherwise output is kept per instance in the report.
+pub fn run(elf: &[u8], argv: &[String], opts: &RunOptions, stream: bool) -> Result<RunReport, String> {
+    let n = opts.instances.max(1);
+    let adapter = opts.adapter.clone().or_else(|| std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty()));
+    let want_prelude = opts.prelude;
+    let gpu = Gpu::open(adapter.as_deref(), want_prelude != Some(Prelude::Vec2))?;
+    let prelude = want_prelude.unwrap_or(if gpu.int64 { Prelude::U64 } else { Prelude::Vec2 });
+    let mem = choose_mem(opts.mem, n, gpu.limits.max_storage_buffer_binding_size as u64)?;
+    let image = loader::load_elf(elf, mem)?;
+    let stack_reserve = (mem / 4).min(1 << 20);
+    if image.brk_start + stack_reserve > mem {
+        return Err(format!("program needs more guest memory than --mem {mem} leaves beside the stack"));
+    }
+    let adapter_name = gpu.info.name.clone();
+    let mut m = Machine::new(
+        gpu,
+        MachineConfig {
+            instances: n,
+            mem_bytes: mem as u32,
+            lo_bound: LO_BOUND,
+            prelude,
+        },
+    )?;
+    let mut code = CodeCache::default();
+    load_instances(&mut m, &image, argv, opts, &mut code)?;
+
+    let mut out = Output::new(n as usize, stream && n == 1);
+    let mut os = HostOs::new(n as usize, opts.strace);
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];
+    let t0 = Instant::now();
+    let mut batch = 4u32;
+    loop {
+        let ts = Instant::now();
+        let rings = m.submit(batch, false)?;
+        let submit_time = ts.elapsed();
+        for (i, words) in rings.iter().enumerate() {
+            if !words.is_empty() {
+                out.drain_ring(i, words);
+            }
+        }
+        if out.stream {
+            out.flush();
+        }
+        let mut host_work = false;
+        let mut live = false;
+        for i in 0..n as usize {
+            if outcomes[i].is_some() {
+                continue;
+            }
+            let status = m.st(i)[layout::S_STATUS];
+            match status {
+                st::RUNNING | st::WRITE | st::LIMIT_RETRY => live = true,
+                st::EXITED => outcomes[i] = Some(Outcome::Exited(m.st(i)[layout::S_EXIT_CODE] as u8)),
+                st::SYSCALL => {
+                    os.syscall(&mut m, i, &mut out)?;
+                    resume(&mut m, i);
+                    host_work = true;
+                    live = true;
+                }
+                st::NEEDCODE => {
+                    let pc = m.word64(i, layout::S_PC);
+                    if image.is_exec(pc) {
+                        let page = pc & !0xfff;
+                        let bytes = m.read_mem(i, page, 4096)?;
+                        let slot = code.slot(&mut m, page, &bytes);
+                        m.map_code(i, (page >> 12) as u32, slot);
+                        resume(&mut m, i);
+                        host_work = true;
+                        live = true;
+                    } else {
+                        outcomes[i] = Some(Outcome::Signaled(
+                            SIGSEGV,
+                            format!("guest memory fault: execute at address {pc:#x} (pc {pc:#x})"),
+                        ));
+                    }
+                }
+                st::CODEMOD => {
+                    let addr = m.word64(i, layout::S_FAULT_ADDR);
+                    for p in [addr >> 12, (addr + 7) >> 12] {
+                        m.map_code(i, p as u32, layout::NO_CODE);
+                    }
+                    resume(&mut m, i);
+                    host_work = true;
+                    live = true;
+                }
+                st::DCZVA => {
+                    let addr = m.word64(i, layout::S_FAULT_ADDR);
+                    m.write_mem(i, addr, &[0u8; 64])?;
+                    if m.code_slot(i, (addr >> 12) as u32) != layout::NO_CODE {
+                        m.map_code(i, (addr >> 12) as u32, layout::NO_CODE);
+                    }
+                    resume(&mut m, i);
+                    host_work = true;
+                    live = true;
+                }
+                _ => outcomes[i] = Some(fault_outcome(&m, i, status, opts.max_insns)),
+            }
+            if let (Some(o), true) = (&outcomes[i], out.stream) {
+                report(o, None);
+            }
+        }
+        if !live {
+            break;
+        }
+        // Grow the batch while nothing needs the host, keeping one submit near 100 ms so output
+        // stays timely and a real GPU's watchdog never sees a long submit.
+        if host_work {
+            batch = 4;
+        } else if submit_time < Duration::from_millis(50) {
+            batch = (batch * 2).min(1024);
+        } else if submit_time > Duration::from_millis(200) && batch > 1 {
+            batch /= 2;
+        }
+    }
+    let exec_time = t0.elapsed();
+    let instructions = (0..n as usize).map(|i| m.word64(i, layout::S_COUNT)).collect();
+    Ok(RunReport {
+        outcomes: outcomes.into_iter().map(|o| o.unwrap()).collect(),
+        instructions,
+        output: out,
+        stats: m.stats.clone(),
+        host_syscalls: os.round_trips,
+        exec_time,
+        adapter: adapter_name,
+        prelude,
+        mem,
+    })
+}
+
+/// Prints an outcome's report line to stderr (nothing for a normal exit).
+pub fn report(o: &Outcome, inst: Option<usize>) {
+    let prefix = inst.map(|i| format!("[{i}] ")).unwrap_or_default();
+    match o {
+        Outcome::Exited(_) => {}
+        Outcome::Signaled(_, msg) | Outcome::Limit(msg) => eprintln!("{prefix}garm: {msg}"),
+    }
+}
+
+fn resume(m: &mut Machine, i: usize) {
+    m.st_mut(i)[layout::S_STATUS] = st::RUNNING;
+}
+
+fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outcome {
+    let s = m.st(i);
+    let pc = m.word64(i, layout::S_PC);
+    let addr = m.word64(i, layout::S_FAULT_ADDR);
+    match status {
+        st::MEMFAULT => {
+            let kind = if s[layout::S_FAULT_KIND] == layout::FAULT_WRITE { "write" } else { "read" };
+            Outcome::Signaled(SIGSEGV, format!("guest memory fault: {kind} at address {addr:#x} (pc {pc:#x})"))
+        }
+        st::FETCHFAULT if addr & 3 != 0 => {
+            Outcome::Signaled(SIGBUS, format!("misaligned pc {addr:#x}: bus error"))
+        }
+        st::FETCHFAULT => Outcome::Signaled(
+            SIGSEGV,
+            format!("guest memory fault: execute at address {addr:#x} (pc {addr:#x})"),
+        ),
+        st::ILLEGAL => {
+            let word = s[layout::S_FAULT_KIND];
+            Outcome::Signaled(
+                SIGILL,
+                format!("illegal instruction at pc {pc:#x}: word {word:#010x} ({})", isa::describe(word)),
+            )
+        }
+        st::BRK => Outcome::Signaled(SIGTRAP, format!("breakpoint (BRK) at pc {pc:#x}")),
+        st::LIMIT => Outcome::Limit(format!(
+            "instruction limit reached: {} instructions retired (pc {pc:#x}); raise --max-insns",
+            limit.unwrap_or(0)
+        )),
+        other => Outcome::Signaled(SIGILL, format!("internal error: unknown stop reason {other} at pc {pc:#x}")),
+    }
+}
+
+/// Decoded pages, shared between instances whose page bytes are the same.
+#[derive(Default)]
+pub struct CodeCache {
+    slots: HashMap<(u64, Vec<u8>), u32>,
+}
+
+impl CodeCache {
+    fn slot(&mut self, m: &mut Machine, page: u64, bytes: &[u8]) -> u32 {
+        if let Some(&s) = self.slots.get(&(page, bytes.to_vec())) {
+            return s;
+        }
+        let s = m.add_code_page(&isa::decode_page(bytes, page));
+        self.slots.insert((page, bytes.to_vec()), s);
+        s
+    }
+}
+
+fn pad4(mut v: Vec<u8>) -> Vec<u8> {
+    v.resize(v.len().div_ceil(4) * 4, 0);
+    v
+}
+
+fn load_instances(
+    m: &mut Machine,
+    image: &Image,
+    argv: &[String],
+    opts: &RunOptions,
+    code: &mut CodeCache,
+) -> Result<(), String> {
+    let mem = m.cfg.mem_bytes as u64;
+    let n = m.instances();
+    let mut segs = image.segments.clone();
+    segs.sort_by_key(|s| s.vaddr);
+    // Decode the executable pages once from the file image; all instances share the slots.
+    let mut pages: Vec<(u32, u32)> = Vec::new();
+    for s in segs.iter().filter(|s| s.exec) {
+        let mut p = s.vaddr & !0xfff;
+        while p < s.vaddr + s.memsz {
+            let mut bytes = vec![0u8; 4096];
+            for (k, b) in bytes.iter_mut().enumerate() {
+                let a = p + k as u64;
+                if a >= s.vaddr && a < s.vaddr + s.data.len() as u64 {
+                    *b = s.data[(a - s.vaddr) as usize];
+                }
+            }
+            pages.push(((p >> 12) as u32, code.slot(m, p, &bytes)));
+            p += 4096;
+        }
+    }
+    let stack_reserve = (mem / 4).min(1 << 20);
+    for i in 0..n {
+        for s in &segs {
+            m.write_mem(i, s.vaddr, &pad4(s.data.clone()))?;
+        }
+        let mut env = opts.env.clone();
+        if n > 1 {
+            env.push(format!("GARM_INSTANCE={i}"));
+            env.push(format!("GARM_INSTANCES={n}"));
+        }
+        let mut random = [0u8; 16];
+        for (k, b) in random.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(31).wrapping_add(k as u8 * 7 + 1);
+        }
+        let stack = loader::build_stack(image, mem, argv, &env, random);
+        if stack.base < mem - stack_reserve {
+            return Err("arguments and environment do not fit the stack".into());
+        }
+        m.write_mem(i, stack.base, &pad4(stack.bytes))?;
+        for &(page, slot) in &pages {
+            m.map_code(i, page, slot);
+        }
+        let limit = opts.max_insns.unwrap_or(u64::MAX);
+        let s = m.st_mut(i);
+        s.fill(0);
+        s[layout::S_STATUS] = st::RUNNING;
+        s[layout::S_BRK] = image.brk_start as u32;
+        s[layout::S_BRK_MIN] = image.brk_start as u32;
+        s[layout::S_BRK_MAX] = (mem - stack_reserve) as u32;
+        s[layout::S_FD1] = 1;
+        s[layout::S_FD2] = 2;
+        debug_assert_eq!(s.len(), STATE_WORDS);
+        m.set_word64(i, layout::S_PC, image.entry);
+        m.set_word64(i, layout::S_LIMIT, limit);
+        m.set_reg(i, 31, stack.sp);
+    }
+    Ok(())
+}
