@@ -213,7 +213,7 @@ fn step() {
     // Operand B: source, extension, shift, inversion.
     let bs = (c0 >> F_BSRC_SHIFT) & 3u;
     var b = select(bm, imm, bs == BSRC_IMM);
-    if bs == BSRC_RN { b = a; }
+    if bs == BSRC_RC { b = c; }
     let amt = select((c0 >> F_SHAMT_SHIFT) & 63u, vlo(bm) & select(63u, 31u, w), (c0 & F_SHVAR) != 0u);
     b = shift(extend(b, (c0 >> F_EXT_SHIFT) & 7u), (c0 >> F_SHT_SHIFT) & 3u, amt);
     let bsrc_val = b;

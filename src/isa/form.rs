@@ -118,7 +118,8 @@ pub mod sht {
 pub mod bsrc {
     pub const RM: u32 = 0;
     pub const IMM: u32 = 1;
-    pub const RN: u32 = 2;
+    /// The third read port (rc): the source of variable shifts.
+    pub const RC: u32 = 2;
 }
 
 /// Memory unit word (w4) fields.
@@ -369,7 +370,7 @@ pub fn wgsl_constants() -> String {
         ("SHT_ROR", sht::ROR),
         ("BSRC_RM", bsrc::RM),
         ("BSRC_IMM", bsrc::IMM),
-        ("BSRC_RN", bsrc::RN),
+        ("BSRC_RC", bsrc::RC),
         ("M_SX64", mem::SX64),
         ("M_SX32", mem::SX32),
         ("M_STORE", mem::STORE),

@@ -209,8 +209,7 @@ fn dec_bitfield(w: u32, _pc: u64) -> Option<Form> {
     let mode = [bfm::MODE_SIGN, bfm::MODE_INSERT, bfm::MODE_ZERO][opc as usize];
     let mut f = Form::new(unit::BFM, 0);
     f.w32 = !sf;
-    f.bsrc = bsrc::RN;
-    f.rn = zr(rn(w));
+    f.rm = zr(rn(w)); // the source rides in operand B; rc holds Rd for BFM's insert
     f.rd = zw(rd(w));
     f.rc = zr(rd(w));
     f.aux = bitfield(immr, imms, size, mode);
@@ -482,9 +481,10 @@ fn dec_dp2(w: u32, _pc: u64) -> Option<Form> {
     let mut f = match opcode {
         2 | 3 => Form::new(unit::DIV, if opcode == 2 { op::UDIV } else { op::SDIV }),
         8..=11 => {
-            // Variable shift: operand B is Rn shifted by Rm, then ORR with zero.
+            // Variable shift: operand B is Rn (via rc) shifted by Rm, then ORR with zero.
             let mut f = alu(op::ORR, !sf);
-            f.bsrc = bsrc::RN;
+            f.bsrc = bsrc::RC;
+            f.rc = zr(rn(w));
             f.shvar = true;
             f.sht = opcode - 8;
             if !sf {
@@ -495,7 +495,9 @@ fn dec_dp2(w: u32, _pc: u64) -> Option<Form> {
         _ => return None,
     };
     f.w32 = !sf;
-    f.rn = zr(rn(w));
+    if f.unit == unit::DIV {
+        f.rn = zr(rn(w));
+    }
     f.rm = zr(rm(w));
     f.rd = zw(rd(w));
     Some(f)
