@@ -47,8 +47,8 @@ const S_OUT_LEN: u32 = 86u;
 const S_EXCL_VALID: u32 = 87u;
 const S_EXCL_ADDR: u32 = 88u;
 const S_EXIT_CODE: u32 = 90u;
-const S_FD1: u32 = 91u;
-const S_FD2: u32 = 92u;
+const S_CODE_LO: u32 = 93u;
+const S_CODE_HI: u32 = 94u;
 
 // Stop reasons (S_STATUS).
 const ST_RUNNING: u32 = 0u;
@@ -70,28 +70,41 @@ const FAULT_WRITE: u32 = 1u;
 const FAULT_EXEC: u32 = 2u;
 const NO_CODE: u32 = 0xffffffffu;
 
+// The guest's registers and hot state live in private variables for a whole dispatch: on
+// lavapipe every storage access in the step costs a gather on every step, taken or not.
 var<private> R: array<V, 34>;
 var<private> g_pc: V;
 var<private> g_nzcv: u32;
 var<private> g_status: u32;
 var<private> g_ustep: u32;
+var<private> g_executed: u32;
+var<private> g_tpidr: V;
+var<private> g_fpcr: u32;
+var<private> g_fpsr: u32;
+var<private> g_tmp_addr: u32;
+var<private> g_tmp_wb: V;
+var<private> g_excl_valid: u32;
+var<private> g_excl_addr: u32;
+var<private> g_brk: u32;
+var<private> g_out_len: u32;
+var<private> g_fault_addr: V;
+var<private> g_fault_kind: u32;
+var<private> g_exit_code: u32;
+var<private> g_code_lo: u32;
+var<private> g_code_hi: u32;
+var<private> g_count0: V;
 var<private> g_base: u32;   // this instance's first state word
 var<private> g_mbase: u32;  // this instance's first memory word
 var<private> g_inst: u32;
 
-// Condition codes as a 16-bit truth table over NZCV (bit index N<<3|Z<<2|C<<1|V).
+// Condition codes as 16-bit truth tables over NZCV (bit index N<<3|Z<<2|C<<1|V), two per
+// word so the lookup is a shift, not an array (lavapipe would rebuild an array every step).
 fn cond_holds(c: u32, nzcv: u32) -> bool {
-    let t = array<u32, 8>(
-        0xf0f0u, // EQ: Z
-        0xccccu, // CS: C
-        0xff00u, // MI: N
-        0xaaaau, // VS: V
-        0x0c0cu, // HI: C && !Z
-        0xaa55u, // GE: N == V
-        0x0a05u, // GT: !Z && N == V
-        0xffffu, // AL
-    );
-    var r = (t[c >> 1u] >> nzcv) & 1u;
+    let k = c >> 1u;
+    // EQ Z, CS C | MI N, VS V | HI C&&!Z, GE N==V | GT !Z&&N==V, AL.
+    let j = k >> 1u;
+    let word = select(select(0xccccf0f0u, 0xaaaaff00u, j == 1u), select(0xaa550c0cu, 0xffff0a05u, j == 3u), j >= 2u);
+    var r = (word >> ((k & 1u) * 16u + nzcv)) & 1u;
     if (c & 1u) == 1u && c != 15u { r = r ^ 1u; }
     return r == 1u;
 }
@@ -106,7 +119,9 @@ fn nz_flags(r: V, w: bool) -> u32 {
 
 fn extend(x: V, e: u32) -> V {
     // Shift the field up to bit 63 and back down, logically (UXT*) or arithmetically (SXT*).
-    let sh = array<u32, 8>(0u, 56u, 48u, 32u, 56u, 48u, 32u, 0u)[e];
+    // Field width code: 1 byte, 2 half, 3 word; SXT* are UXT* + 3.
+    let kk = select(e, e - 3u, e >= EXT_SXTB && e != EXT_REP32);
+    let sh = select(64u - (8u << (kk - 1u)), 0u, e == 0u || e == EXT_REP32);
     let t = vshl(x, sh);
     var r = select(vshr(t, sh), vsar(t, sh), e >= EXT_SXTB);
     if e == EXT_REP32 { r = vw(vlo(x), vlo(x)); }
@@ -114,20 +129,17 @@ fn extend(x: V, e: u32) -> V {
 }
 
 fn shift(x: V, kind: u32, amt: u32) -> V {
-    var r = vshl(x, amt);
-    if kind == SHT_LSR { r = vshr(x, amt); }
-    if kind == SHT_ASR { r = vsar(x, amt); }
-    if kind == SHT_ROR { r = vor(vshr(x, amt), vshl(x, (64u - amt) & 63u)); }
-    return r;
+    // ROR is LSR of the value with its own low bits above it; W forms arrive replicated (REP32).
+    let right = select(vshr(x, amt), vsar(x, amt), kind == SHT_ASR);
+    let rot = select(vz(), vshl(x, (64u - amt) & 63u), kind == SHT_ROR && amt != 0u);
+    return select(vor(right, rot), vshl(x, amt), kind == SHT_LSL);
 }
+
+fn sext32(x: u32) -> V { return vw(x, u32(i32(x) >> 31u)); }
 
 fn mem_ok(addr: V, n: u32) -> bool {
     let lo = vlo(addr);
     return vhi(addr) == 0u && lo >= P.lo_bound && lo <= P.mem_bytes - n;
-}
-
-fn is_code(addr: u32) -> bool {
-    return codemap[g_inst * P.map_pages + (addr >> 12u)] != NO_CODE;
 }
 
 // Two adjacent words funnel-shifted right by `sh` bits (0..24, a multiple of 8).
@@ -139,28 +151,8 @@ fn funnel(x: u32, y: u32, sh: u32) -> u32 {
 fn load8(addr: u32) -> V {
     let i = g_mbase + (addr >> 2u);
     let sh = (addr & 3u) * 8u;
-    let w0 = mem[i];
     let w1 = mem[i + 1u];
-    let w2 = mem[i + 2u];
-    return vw(funnel(w0, w1, sh), funnel(w1, w2, sh));
-}
-
-// Writes the low `nbytes` of v at a byte address, touching only the words it covers.
-fn store(addr: u32, v: V, nbytes: u32) {
-    let i = g_mbase + (addr >> 2u);
-    let sh = (addr & 3u) * 8u;
-    let m = vones(nbytes * 8u);
-    let d = vand(v, m);
-    let inv = (32u - sh) & 31u;
-    let p0 = vlo(d) << sh;
-    let p1 = select((vhi(d) << sh) | (vlo(d) >> inv), vhi(d), sh == 0u);
-    let p2 = select(vhi(d) >> inv, 0u, sh == 0u);
-    let m0 = vlo(m) << sh;
-    let m1 = select((vhi(m) << sh) | (vlo(m) >> inv), vhi(m), sh == 0u);
-    let m2 = select(vhi(m) >> inv, 0u, sh == 0u);
-    mem[i] = (mem[i] & ~m0) | p0;
-    if m1 != 0u { mem[i + 1u] = (mem[i + 1u] & ~m1) | p1; }
-    if m2 != 0u { mem[i + 2u] = (mem[i + 2u] & ~m2) | p2; }
+    return vw(funnel(mem[i], w1, sh), funnel(w1, mem[i + 2u], sh));
 }
 
 fn sreg(i: u32) -> u32 { return state[g_base + i]; }
@@ -168,11 +160,10 @@ fn sset(i: u32, v: u32) { state[g_base + i] = v; }
 fn sreg64(i: u32) -> V { return vw(state[g_base + i], state[g_base + i + 1u]); }
 fn sset64(i: u32, v: V) { state[g_base + i] = vlo(v); state[g_base + i + 1u] = vhi(v); }
 
-fn stop(reason: u32) { g_status = reason; }
 fn fault(reason: u32, addr: V, kind: u32) {
     g_status = reason;
-    sset64(S_FAULT_ADDR, addr);
-    sset(S_FAULT_KIND, kind);
+    g_fault_addr = addr;
+    g_fault_kind = kind;
 }
 
 fn step() {
@@ -184,26 +175,25 @@ fn step() {
     }
     let slot = codemap[g_inst * P.map_pages + (pcl >> 12u)];
     if slot == NO_CODE {
-        stop(ST_NEEDCODE);
+        g_status = ST_NEEDCODE;
         return;
     }
-    let di = (slot * 1024u + ((pcl & 4095u) >> 2u)) * 2u;
-    let d0 = dec[di];
-    let d1 = dec[di + 1u];
-    let c0 = d0.x;
+    let d = dec[slot * 1024u + ((pcl & 4095u) >> 2u)];
+    let c0 = d.x;
     let unit = c0 & 15u;
     let opn = (c0 >> F_OP_SHIFT) & 15u;
     let w = (c0 & F_W) != 0u;
-    let setflags = (c0 & F_S) != 0u;
     let cond = (c0 >> F_COND_SHIFT) & 15u;
-    let imm = vw(d0.z, d0.w);
-    let aux = d1.x;
-    let rd = d0.y & 63u;
-    let rn = (d0.y >> 6u) & 63u;
-    let rm = (d0.y >> 12u) & 63u;
-    let pair = unit == U_MEM && (aux & M_PAIR) != 0u;
+    let wide = unit == U_ALU || unit == U_CSEL;
+    let imm = select(sext32(d.z), vw(d.z, d.w), wide);
+    let aux = select(d.w, 0u, wide);
+    let rd = d.y & 63u;
+    let rn = (d.y >> 6u) & 63u;
+    let rm = (d.y >> 12u) & 63u;
+    let is_mem = unit == U_MEM;
+    let pair = is_mem && (aux & M_PAIR) != 0u;
     let second = pair && g_ustep == 1u;
-    let rt = select((d0.y >> 18u) & 63u, (d0.y >> 24u) & 63u, second);
+    let rt = select((d.y >> 18u) & 63u, (d.y >> 24u) & 63u, second);
 
     let a = R[rn];
     let bm = R[rm];
@@ -212,8 +202,7 @@ fn step() {
 
     // Operand B: source, extension, shift, inversion.
     let bs = (c0 >> F_BSRC_SHIFT) & 3u;
-    var b = select(bm, imm, bs == BSRC_IMM);
-    if bs == BSRC_RC { b = c; }
+    var b = select(select(bm, imm, bs == BSRC_IMM), c, bs == BSRC_RC);
     let amt = select((c0 >> F_SHAMT_SHIFT) & 63u, vlo(bm) & select(63u, 31u, w), (c0 & F_SHVAR) != 0u);
     b = shift(extend(b, (c0 >> F_EXT_SHIFT) & 7u), (c0 >> F_SHT_SHIFT) & 3u, amt);
     let bsrc_val = b;
@@ -224,219 +213,222 @@ fn step() {
     let cinm = (c0 >> F_CIN_SHIFT) & 3u;
     let cin = select(select(0u, 1u, cinm == CIN_ONE), (g_nzcv >> 1u) & 1u, cinm == CIN_CARRY);
     let aa = select(a, vz(), unit == U_CSEL);
-    let wa = w && unit != U_MEM;
-    let a2 = select(aa, vshl(aa, 32u), wa);
-    let b2 = select(b, vshl(b, 32u), wa);
-    let c2 = select(vw(cin, 0u), vw(0u, cin), wa);
+    let a2 = select(aa, vshl(aa, 32u), w);
+    let b2 = select(b, vshl(b, 32u), w);
     let s1 = vadd(a2, b2);
-    let s2 = vadd(s1, c2);
+    let s2 = vadd(s1, select(vw(cin, 0u), vw(0u, cin), w));
     let carry = vult(s1, a2) || vult(s2, s1);
     let ovf = top_bit(vand(vxor(a2, s2), vxor(b2, s2)));
     let add_flags = (top_bit(s2) << 3u) | select(0u, 4u, veq(s2, vz())) | select(0u, 2u, carry) | ovf;
-    let sum = select(s2, vshr(s2, 32u), wa);
+    let sum = select(s2, vshr(s2, 32u), w);
 
     var res = sum;
     var flags = add_flags;
     var next = vadd(pc, vw(4u, 0u));
+    var wi1 = rd;
     var wi2 = R_SINK;   // second register write (memory writeback / store status)
     var r2 = vz();
     var ustep_next = 0u;
 
-    switch unit {
-        case 1u: { // U_ALU
-            if opn != OP_ADD {
-                var l = vand(a, b);
-                if opn == OP_ORR { l = vor(a, b); }
-                if opn == OP_EOR { l = vxor(a, b); }
-                res = l;
-                flags = nz_flags(l, w);
-            }
+    // Logic unit (ALU AND/ORR/EOR).
+    if unit == U_ALU && opn != OP_ADD {
+        var l = vand(a, b);
+        if opn == OP_ORR { l = vor(a, b); }
+        if opn == OP_EOR { l = vxor(a, b); }
+        res = l;
+        flags = nz_flags(l, w);
+    }
+    // CSEL: Rn if the condition holds, else the adder's Rm (+1, inverted, negated).
+    if unit == U_CSEL && holds { res = a; }
+    if unit == U_CCMP { flags = select(aux & 15u, add_flags, holds); }
+
+    // Bitfield unit: UBFM/SBFM/BFM as (field >> lsb) << pos, EXTR, MOVK.
+    if unit == U_BFM {
+        let lsb = aux & 63u;
+        let pos = (aux >> BF_POS_SHIFT) & 63u;
+        let width = (aux >> BF_WIDTH_SHIFT) & 127u;
+        let mode = (aux >> BF_MODE_SHIFT) & 3u;
+        let ones = vones(width);
+        var v = vshl(vand(vshr(bsrc_val, lsb), ones), pos);
+        if mode == BF_INSERT { v = vor(vand(c, vnot(vshl(ones, pos))), v); }
+        let topb = pos + width;
+        if mode == BF_SIGN && topb < 64u && (vlo(vshr(v, topb - 1u)) & 1u) == 1u {
+            v = vor(v, vnot(vones(topb)));
         }
-        case 2u: { // U_CSEL: Rn if the condition holds, else Rm (+1, inverted, negated)
-            if holds { res = a; }
+        if mode == BF_EXTR {
+            // (Rn:Rm) >> lsb; in W form the two words are packed into one 64-bit value.
+            let hi = select(a, vshl(a, 32u), w);
+            let lo = select(bm, vand(bm, vw(0xffffffffu, 0u)), w);
+            let wide_v = select(vor(vshr(lo, lsb), vshl(hi, 64u - lsb)), lo, lsb == 0u);
+            v = select(wide_v, vshr(vor(hi, lo), lsb), w);
         }
-        case 3u: { // U_CCMP
-            flags = select(aux & 15u, add_flags, holds);
+        res = v;
+    }
+
+    // Multiplier: MADD/MSUB (also widening) and the high halves.
+    if unit == U_MUL {
+        let e = select(select(0u, EXT_UXTW, opn == OP_UMADDL), EXT_SXTW, opn == OP_SMADDL);
+        let p = vmul(extend(a, e), extend(bm, e));
+        res = select(vadd(c, p), vsub(c, p), (c0 & F_INVB) != 0u);
+        if opn >= OP_SMULH {
+            var h = vmulhu(a, bm);
+            if opn == OP_SMULH {
+                // Signed high half from the unsigned one: subtract the other operand per sign.
+                h = vsub(vsub(h, vand(vsar(a, 63u), bm)), vand(vsar(bm, 63u), a));
+            }
+            res = h;
         }
-        case 4u: { // U_BFM
-            let lsb = aux & 63u;
-            let pos = (aux >> BF_POS_SHIFT) & 63u;
-            let width = (aux >> BF_WIDTH_SHIFT) & 127u;
-            let mode = (aux >> BF_MODE_SHIFT) & 3u;
-            let ones = vones(width);
-            var v = vshl(vand(vshr(bsrc_val, lsb), ones), pos);
-            if mode == BF_INSERT { v = vor(vand(c, vnot(vshl(ones, pos))), v); }
-            let topb = pos + width;
-            if mode == BF_SIGN && topb < 64u && vlo(vand(vshr(v, topb - 1u), vw(1u, 0u))) == 1u {
-                v = vor(v, vnot(vones(topb)));
-            }
-            if mode == BF_EXTR {
-                if w {
-                    v = vshr(vor(vshl(a, 32u), vand(bm, vw(0xffffffffu, 0u))), lsb);
-                } else {
-                    v = select(vor(vshr(bm, lsb), vshl(a, 64u - lsb)), bm, lsb == 0u);
-                }
-            }
-            res = v;
+    }
+
+    // Divider: x/0 = 0, INT_MIN/-1 = INT_MIN by wrapping.
+    if unit == U_DIV {
+        let sgn = opn == OP_SDIV;
+        let e = select(0u, select(EXT_UXTW, EXT_SXTW, sgn), w);
+        let x = extend(a, e);
+        let y = extend(bm, e);
+        let nx = sgn && top_bit(x) == 1u;
+        let ny = sgn && top_bit(y) == 1u;
+        var q = vdivu(select(x, vneg(x), nx), select(y, vneg(y), ny));
+        if nx != ny { q = vneg(q); }
+        res = select(q, vz(), veq(y, vz()));
+    }
+
+    // One-source unit: RBIT, REV16, REV32, REV, CLZ, CLS.
+    if unit == U_ONE {
+        let lo = vlo(a);
+        let hi = vhi(a);
+        var v = select(vw(reverseBits(hi), reverseBits(lo)), vw(reverseBits(lo), 0u), w);
+        if opn == OP_REV16 {
+            v = vw(((lo >> 8u) & 0x00ff00ffu) | ((lo << 8u) & 0xff00ff00u),
+                   ((hi >> 8u) & 0x00ff00ffu) | ((hi << 8u) & 0xff00ff00u));
         }
-        case 5u: { // U_MUL
-            var x = a;
-            var y = bm;
-            if opn == OP_SMADDL { x = extend(a, EXT_SXTW); y = extend(bm, EXT_SXTW); }
-            if opn == OP_UMADDL { x = extend(a, EXT_UXTW); y = extend(bm, EXT_UXTW); }
-            let p = vmul(x, y);
-            res = select(vadd(c, p), vsub(c, p), (c0 & F_INVB) != 0u);
-            if opn >= OP_SMULH {
-                var h = vmulhu(a, bm);
-                if opn == OP_SMULH {
-                    h = vsub(h, vand(b_sign_mask(a), bm));
-                    h = vsub(h, vand(b_sign_mask(bm), a));
-                }
-                res = h;
-            }
+        if opn == OP_REV32 { v = vw(bswap(lo), bswap(hi)); }
+        if opn == OP_REV64 { v = vw(bswap(hi), bswap(lo)); }
+        if opn >= OP_CLZ {
+            // W form: the low word moves to the top so the count runs over 32 bits.
+            // CLS counts leading copies of the sign bit: CLZ of x ^ (x >> 1), minus one.
+            let t0 = select(a, vshl(a, 32u), w);
+            let t = select(t0, vxor(t0, vsar(t0, 1u)), opn == OP_CLS);
+            var z = select(countLeadingZeros(vhi(t)), 32u + countLeadingZeros(vlo(t)), vhi(t) == 0u);
+            if w { z = min(z, 32u); }
+            if opn == OP_CLS { z = z - 1u; }
+            v = vw(z, 0u);
         }
-        case 6u: { // U_DIV: x/0 = 0, INT_MIN/-1 = INT_MIN by wrapping
-            let sgn = opn == OP_SDIV;
-            var x = a;
-            var y = bm;
-            if w {
-                x = extend(a, select(EXT_UXTW, EXT_SXTW, sgn));
-                y = extend(bm, select(EXT_UXTW, EXT_SXTW, sgn));
-            }
-            let nx = sgn && top_bit(x) == 1u;
-            let ny = sgn && top_bit(y) == 1u;
-            let ux = select(x, vneg(x), nx);
-            let uy = select(y, vneg(y), ny);
-            var q = vdivu(ux, uy);
-            if nx != ny { q = vneg(q); }
-            res = select(q, vz(), veq(y, vz()));
+        res = v;
+    }
+
+    // Memory unit: one access of 1-8 bytes per step through a three-word window; pairs take two
+    // steps (ustep), the second at the saved address + size.
+    if is_mem {
+        let size = aux & 3u;
+        let nb = 1u << size;
+        let idx = (aux >> M_IDX_SHIFT) & 3u;
+        let store = (aux & M_STORE) != 0u;
+        let excl = (aux & M_EXCL) != 0u;
+        var addr = select(sum, a, idx == M_IDX_POST);
+        var wb = sum;
+        if second {
+            addr = vw(g_tmp_addr + nb, 0u);
+            wb = g_tmp_wb;
         }
-        case 7u: { // U_ONE
-            let lo = vlo(a);
-            let hi = vhi(a);
-            var v = vw(reverseBits(hi), reverseBits(lo));
-            if w { v = vw(reverseBits(lo), 0u); }
-            if opn == OP_REV16 {
-                v = vw(((lo >> 8u) & 0x00ff00ffu) | ((lo << 8u) & 0xff00ff00u),
-                       ((hi >> 8u) & 0x00ff00ffu) | ((hi << 8u) & 0xff00ff00u));
-            }
-            if opn == OP_REV32 { v = vw(bswap(lo), bswap(hi)); }
-            if opn == OP_REV64 { v = vw(bswap(hi), bswap(lo)); }
-            if opn >= OP_CLZ {
-                // W form: the low word moves to the top so the count runs over 32 bits.
-                // CLS counts leading copies of the sign bit: CLZ of x ^ (x >> 1), minus one.
-                let t0 = select(a, vshl(a, 32u), w);
-                let t = select(t0, vxor(t0, vsar(t0, 1u)), opn == OP_CLS);
-                var z = select(countLeadingZeros(vhi(t)), 32u + countLeadingZeros(vlo(t)), vhi(t) == 0u);
-                if w { z = min(z, 32u); }
-                if opn == OP_CLS { z = z - 1u; }
-                v = vw(z, 0u);
-            }
-            res = v;
-        }
-        case 8u: { // U_MEM
-            let size = aux & 3u;
-            let nb = 1u << size;
-            let idx = (aux >> M_IDX_SHIFT) & 3u;
-            var addr = select(sum, a, idx == M_IDX_POST);
-            var wb = sum;
-            if second {
-                addr = vw(sreg(S_TMP_ADDR) + nb, 0u);
-                wb = sreg64(S_TMP_WB);
-            }
-            if (aux & M_PRFM) != 0u {
-                res = c;
-            } else if !mem_ok(addr, nb) {
-                fault(ST_MEMFAULT, addr, select(FAULT_READ, FAULT_WRITE, (aux & M_STORE) != 0u));
-                return;
-            } else {
-                let al = vlo(addr);
-                let excl = (aux & M_EXCL) != 0u;
-                if (aux & M_STORE) != 0u {
-                    var ok = true;
-                    if excl {
-                        ok = sreg(S_EXCL_VALID) == 1u && sreg(S_EXCL_ADDR) == al;
-                        sset(S_EXCL_VALID, 0u);
-                        r2 = vw(select(1u, 0u, ok), 0u);
-                    }
-                    if ok {
-                        store(al, c, nb);
-                        if is_code(al) || is_code(al + nb - 1u) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
-                    }
-                    res = c;
-                } else {
-                    var v = vand(load8(al), vones(nb * 8u));
-                    let sb = 64u - nb * 8u;
-                    if (aux & M_SX64) != 0u { v = vsar(vshl(v, sb), sb); }
-                    if (aux & M_SX32) != 0u { v = vw(vlo(vsar(vshl(v, sb), sb)), 0u); }
-                    if excl { sset(S_EXCL_VALID, 1u); sset(S_EXCL_ADDR, al); }
-                    res = v;
-                }
-                if !excl && idx != 0u { r2 = wb; }
-                if pair && !second {
-                    sset(S_TMP_ADDR, al);
-                    sset64(S_TMP_WB, wb);
-                    ustep_next = 1u;
-                    next = pc;
-                    r2 = vz();
-                }
-            }
-            wi2 = select(rd, R_SINK, pair && !second);
-        }
-        case 9u: { // U_BR
-            let dest = vw(aux, 0u);
-            var taken = opn <= OP_BL || (opn == OP_BCOND && holds);
-            let tested = veq(vand(a, imm), vz());
-            if opn == OP_BZERO { taken = tested; }
-            if opn == OP_BNONZERO { taken = !tested; }
-            res = next;
-            if taken { next = dest; }
-            if opn >= OP_BREG { next = a; }
-        }
-        case 10u: { // U_SYS
-            if opn == OP_SVC {
-                res = syscall();
-                if g_status == ST_WRITE { next = pc; }
-            }
-            if opn == OP_MRS {
-                var v = vz();
-                switch aux {
-                    case 0u: { v = vw(g_nzcv << 28u, 0u); }
-                    case 1u: { v = sreg64(S_TPIDR); }
-                    case 2u: { v = vw(sreg(S_FPCR), 0u); }
-                    case 3u: { v = vw(sreg(S_FPSR), 0u); }
-                    case 4u: { v = vadd(sreg64(S_COUNT), vw(g_executed, 0u)); }
-                    case 5u: { v = vw(CNTFRQ_EL0_VALUE, 0u); }
-                    case 6u: { v = vw(CTR_EL0_VALUE, 0u); }
-                    case 7u: { v = vw(DCZID_EL0_VALUE, 0u); }
-                    default: {}
-                }
-                res = v;
-            }
-            if opn == OP_MSR {
-                switch aux {
-                    case 0u: { g_nzcv = (vlo(bm) >> 28u) & 15u; }
-                    case 1u: { sset64(S_TPIDR, bm); }
-                    case 2u: { sset(S_FPCR, vlo(bm)); }
-                    case 3u: { sset(S_FPSR, vlo(bm)); }
-                    default: {}
-                }
-            }
-            if opn == OP_BRK {
-                fault(ST_BRK, pc, FAULT_EXEC);
-                return;
-            }
-            if opn == OP_CLREX { sset(S_EXCL_VALID, 0u); }
-            if opn == OP_DCZVA {
-                // Rare, and sixteen stores would cost every step on lavapipe: the host zeroes it.
-                fault(ST_DCZVA, vand(a, vnot(vw(63u, 0u))), FAULT_WRITE);
-            }
-        }
-        default: { // U_TRAP: unallocated, HLT, UDF
-            fault(ST_ILLEGAL, pc, FAULT_EXEC);
-            sset(S_FAULT_KIND, d1.w);
+        let prfm = (aux & M_PRFM) != 0u;
+        if !prfm && !mem_ok(addr, nb) {
+            fault(ST_MEMFAULT, addr, select(FAULT_READ, FAULT_WRITE, store));
             return;
         }
+        let al = select(vlo(addr), P.lo_bound, prfm);
+        let i = g_mbase + (al >> 2u);
+        let sh = (al & 3u) * 8u;
+        let m0w = mem[i];
+        let m1w = mem[i + 1u];
+        let m2w = mem[i + 2u];
+        let loaded = vand(vw(funnel(m0w, m1w, sh), funnel(m1w, m2w, sh)), vones(nb * 8u));
+        let sb = 64u - nb * 8u;
+        var v = loaded;
+        if (aux & M_SX64) != 0u { v = vsar(vshl(loaded, sb), sb); }
+        if (aux & M_SX32) != 0u { v = vw(vlo(vsar(vshl(loaded, sb), sb)), 0u); }
+        res = v;
+        wi1 = rt;
+        if excl && !store { g_excl_valid = 1u; g_excl_addr = al; }
+        if store {
+            let ok = !excl || (g_excl_valid == 1u && g_excl_addr == al);
+            if excl { g_excl_valid = 0u; r2 = vw(select(1u, 0u, ok), 0u); }
+            wi1 = R_SINK;
+            if ok {
+                // Spread value and byte mask over the window as a 96-bit shift left by sh.
+                let m = vones(nb * 8u);
+                let dv = vand(c, m);
+                let inv = (32u - sh) & 31u;
+                let z = sh == 0u;
+                mem[i] = (m0w & ~(vlo(m) << sh)) | (vlo(dv) << sh);
+                let m1 = select((vhi(m) << sh) | (vlo(m) >> inv), vhi(m), z);
+                let m2 = select(vhi(m) >> inv, 0u, z);
+                if m1 != 0u { mem[i + 1u] = (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z); }
+                if m2 != 0u { mem[i + 2u] = (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z); }
+                // A store near decoded code stops the guest so the host can re-decode.
+                if al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            }
+        }
+        if !excl && idx != 0u { r2 = wb; }
+        wi2 = rd;
+        if pair && !second {
+            g_tmp_addr = al;
+            g_tmp_wb = wb;
+            ustep_next = 1u;
+            next = pc;
+            wi2 = R_SINK;
+        }
+    }
+
+    // Branch unit: B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ, BR, BLR, RET.
+    if unit == U_BR {
+        let mask = select(select(vnot(vz()), vw(0xffffffffu, 0u), w), vshl(vw(1u, 0u), (c0 >> F_SHAMT_SHIFT) & 63u), opn >= OP_BTZ);
+        let zero = veq(vand(a, mask), vz());
+        var taken = opn <= OP_BL || (opn == OP_BCOND && holds);
+        if opn == OP_BZERO || opn == OP_BTZ { taken = zero; }
+        if opn == OP_BNONZERO || opn == OP_BTNZ { taken = !zero; }
+        res = next;
+        if taken { next = vw(vlo(imm), 0u); }
+        if opn == OP_BREG || opn == OP_BLREG { next = a; }
+    }
+
+    // System unit: SVC, MRS/MSR, BRK, CLREX, DC ZVA; hints and barriers do nothing.
+    if unit == U_SYS {
+        if opn == OP_SVC {
+            res = syscall();
+            if g_status == ST_WRITE { next = pc; }
+        }
+        if opn == OP_MRS {
+            var v = vw(g_nzcv << 28u, 0u);
+            if aux == SR_TPIDR_EL0 { v = g_tpidr; }
+            if aux == SR_FPCR { v = vw(g_fpcr, 0u); }
+            if aux == SR_FPSR { v = vw(g_fpsr, 0u); }
+            if aux == SR_CNTVCT_EL0 { v = vadd(g_count0, vw(g_executed, 0u)); }
+            if aux == SR_CNTFRQ_EL0 { v = vw(CNTFRQ_EL0_VALUE, 0u); }
+            if aux == SR_CTR_EL0 { v = vw(CTR_EL0_VALUE, 0u); }
+            if aux == SR_DCZID_EL0 { v = vw(DCZID_EL0_VALUE, 0u); }
+            if aux == SR_TPIDRRO_EL0 { v = vz(); }
+            res = v;
+        }
+        if opn == OP_MSR {
+            if aux == SR_NZCV { g_nzcv = (vlo(bm) >> 28u) & 15u; }
+            if aux == SR_TPIDR_EL0 { g_tpidr = bm; }
+            if aux == SR_FPCR { g_fpcr = vlo(bm); }
+            if aux == SR_FPSR { g_fpsr = vlo(bm); }
+        }
+        if opn == OP_BRK {
+            fault(ST_BRK, pc, FAULT_EXEC);
+            return;
+        }
+        if opn == OP_CLREX { g_excl_valid = 0u; }
+        // Rare, and sixteen stores would cost every step on lavapipe: the host zeroes the block.
+        if opn == OP_DCZVA { fault(ST_DCZVA, vand(a, vnot(vw(63u, 0u))), FAULT_WRITE); }
+    }
+
+    if unit == U_TRAP {
+        // Unallocated, HLT, UDF: the raw word rides in the immediate.
+        fault(ST_ILLEGAL, pc, d.z);
+        return;
     }
     if unit == U_DIV && !vdiv_ok() {
         // The loop limiter cut the divider short: leave the instruction for the next dispatch.
@@ -444,25 +436,18 @@ fn step() {
         return;
     }
 
-    if w && unit != U_MEM && unit != U_BR && unit != U_SYS { res = vw(vlo(res), 0u); }
-    let wi1 = select(rd, rt, unit == U_MEM && (aux & M_STORE) == 0u);
-    if setflags { g_nzcv = flags; }
+    if w && unit != U_BR { res = vw(vlo(res), 0u); }
+    if (c0 & F_S) != 0u { g_nzcv = flags; }
     R[wi1] = res;
     R[wi2] = r2;
-    R[R_ZR] = vz();
     g_ustep = ustep_next;
     g_pc = next;
     g_executed = g_executed + 1u;
 }
 
-// All ones if v is negative.
-fn b_sign_mask(v: V) -> V { return vsar(v, 63u); }
-
 fn bswap(x: u32) -> u32 {
     return (x >> 24u) | ((x >> 8u) & 0xff00u) | ((x << 8u) & 0xff0000u) | (x << 24u);
 }
-
-var<private> g_executed: u32;
 
 // Syscalls the shader answers itself: exit, exit_group, brk, and write to fds 1 and 2 while the
 // output ring has room (ST_WRITE: the copy happens at the start of the next dispatch). Anything
@@ -470,29 +455,26 @@ var<private> g_executed: u32;
 fn syscall() -> V {
     let nr = vlo(R[8]);
     let x0 = R[0];
+    var r = x0;
+    g_status = ST_SYSCALL;
     if nr == 93u || nr == 94u {
-        sset(S_EXIT_CODE, vlo(x0) & 255u);
+        g_exit_code = vlo(x0) & 255u;
         g_status = ST_EXITED;
-        return x0;
     }
     if nr == 214u {
-        let want = vlo(x0);
-        if vhi(x0) == 0u && want >= sreg(S_BRK_MIN) && want <= sreg(S_BRK_MAX) {
-            sset(S_BRK, want);
-        }
-        return vw(sreg(S_BRK), 0u);
+        if vhi(x0) == 0u && vlo(x0) >= sreg(S_BRK_MIN) && vlo(x0) <= sreg(S_BRK_MAX) { g_brk = vlo(x0); }
+        r = vw(g_brk, 0u);
+        g_status = ST_RUNNING;
     }
     if nr == 64u && vhi(x0) == 0u && (vlo(x0) == 1u || vlo(x0) == 2u) {
         let len = R[2];
-        let room = (P.out_words - sreg(S_OUT_LEN)) * 4u;
+        let room = (P.out_words - g_out_len) * 4u;
         if vhi(len) == 0u && vlo(len) + 4u <= room && mem_ok(R[1], vlo(len)) {
-            if vlo(len) == 0u { return vz(); }
-            g_status = ST_WRITE;
-            return x0;
+            g_status = select(ST_WRITE, ST_RUNNING, vlo(len) == 0u);
+            r = select(x0, vz(), vlo(len) == 0u);
         }
     }
-    g_status = ST_SYSCALL;
-    return x0;
+    return r;
 }
 
 // Copies a pending write (fd x0, buffer x1, length x2) into this instance's output ring as one
@@ -501,19 +483,18 @@ fn finish_write() {
     let fd = vlo(R[0]);
     let src = vlo(R[1]);
     let len = vlo(R[2]);
-    let pos = sreg(S_OUT_LEN);
+    let pos = g_out_len;
     let ob = g_inst * P.out_words;
     let n = (len + 3u) / 4u;
     var k = 0u;
     loop {
         if k >= n { break; }
-        let v = load8(src + k * 4u);
-        outbuf[ob + pos + 1u + k] = vlo(v);
+        outbuf[ob + pos + 1u + k] = vlo(load8(src + k * 4u));
         k = k + 1u;
     }
     if k != n { return; }
     outbuf[ob + pos] = (fd << 28u) | len;
-    sset(S_OUT_LEN, pos + 1u + n);
+    g_out_len = pos + 1u + n;
     R[0] = vw(len, 0u);
     g_pc = vadd(g_pc, vw(4u, 0u));
     g_status = ST_RUNNING;
@@ -535,18 +516,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_pc = sreg64(S_PC);
     g_nzcv = sreg(S_NZCV);
     g_ustep = sreg(S_USTEP);
+    g_tpidr = sreg64(S_TPIDR);
+    g_fpcr = sreg(S_FPCR);
+    g_fpsr = sreg(S_FPSR);
+    g_tmp_addr = sreg(S_TMP_ADDR);
+    g_tmp_wb = sreg64(S_TMP_WB);
+    g_excl_valid = sreg(S_EXCL_VALID);
+    g_excl_addr = sreg(S_EXCL_ADDR);
+    g_brk = sreg(S_BRK);
+    g_out_len = sreg(S_OUT_LEN);
+    g_code_lo = sreg(S_CODE_LO);
+    g_code_hi = sreg(S_CODE_HI);
+    g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
     if g_status == ST_WRITE { finish_write(); }
 
-    let count = sreg64(S_COUNT);
     let limit = sreg64(S_LIMIT);
     var budget = P.iters;
-    if vult(vsub(limit, count), vw(budget, 0u)) { budget = vlo(vsub(limit, count)); }
+    if vult(vsub(limit, g_count0), vw(budget, 0u)) { budget = vlo(vsub(limit, g_count0)); }
     for (var i = 0u; i < budget; i = i + 1u) {
         if g_status != ST_RUNNING { break; }
         step();
     }
-    let total = vadd(count, vw(g_executed, 0u));
+    let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
 
     for (var r = 0u; r < 32u; r = r + 1u) { sset64(r * 2u, R[r]); }
@@ -555,4 +547,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset(S_USTEP, g_ustep);
     sset(S_STATUS, g_status);
     sset64(S_COUNT, total);
+    sset64(S_TPIDR, g_tpidr);
+    sset(S_FPCR, g_fpcr);
+    sset(S_FPSR, g_fpsr);
+    sset(S_TMP_ADDR, g_tmp_addr);
+    sset64(S_TMP_WB, g_tmp_wb);
+    sset(S_EXCL_VALID, g_excl_valid);
+    sset(S_EXCL_ADDR, g_excl_addr);
+    sset(S_BRK, g_brk);
+    sset(S_OUT_LEN, g_out_len);
+    sset(S_EXIT_CODE, g_exit_code);
+    if g_status == ST_MEMFAULT || g_status == ST_FETCHFAULT || g_status == ST_ILLEGAL || g_status == ST_BRK
+        || g_status == ST_CODEMOD || g_status == ST_DCZVA {
+        sset64(S_FAULT_ADDR, g_fault_addr);
+        sset(S_FAULT_KIND, g_fault_kind);
+    }
 }

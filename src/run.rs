@@ -200,9 +200,13 @@ pub fn run(elf: &[u8], argv: &[String], opts: &RunOptions, stream: bool) -> Resu
                     }
                 }
                 st::CODEMOD => {
+                    // The store landed in the code range; forget the decode of the pages it
+                    // touched, if they had one (the next fetch there decodes afresh).
                     let addr = m.word64(i, layout::S_FAULT_ADDR);
                     for p in [addr >> 12, (addr + 7) >> 12] {
-                        m.map_code(i, p as u32, layout::NO_CODE);
+                        if m.code_slot(i, p as u32) != layout::NO_CODE {
+                            m.map_code(i, p as u32, layout::NO_CODE);
+                        }
                     }
                     resume(&mut m, i);
                     host_work = true;
@@ -365,12 +369,10 @@ fn load_instances(
             return Err("arguments and environment do not fit the stack".into());
         }
         m.write_mem(i, stack.base, &pad4(stack.bytes))?;
-        for &(page, slot) in &pages {
-            m.map_code(i, page, slot);
-        }
         let limit = opts.max_insns.unwrap_or(u64::MAX);
         let s = m.st_mut(i);
         s.fill(0);
+        s[layout::S_CODE_LO] = u32::MAX;
         s[layout::S_STATUS] = st::RUNNING;
         s[layout::S_BRK] = image.brk_start as u32;
         s[layout::S_BRK_MIN] = image.brk_start as u32;
@@ -381,6 +383,9 @@ fn load_instances(
         m.set_word64(i, layout::S_PC, image.entry);
         m.set_word64(i, layout::S_LIMIT, limit);
         m.set_reg(i, 31, stack.sp);
+        for &(page, slot) in &pages {
+            m.map_code(i, page, slot);
+        }
     }
     Ok(())
 }

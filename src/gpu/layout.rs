@@ -17,6 +17,9 @@ pub const S_OUT_LEN: usize = 86;
 pub const S_EXIT_CODE: usize = 90;
 pub const S_FD1: usize = 91;
 pub const S_FD2: usize = 92;
+/// Byte range holding decoded code: a store inside it stops the guest (ST_CODEMOD).
+pub const S_CODE_LO: usize = 93;
+pub const S_CODE_HI: usize = 94;
 
 /// Why an instance stopped (S_STATUS).
 pub mod st {

@@ -387,11 +387,17 @@ impl Machine {
         slot
     }
 
-    /// Points one instance's page at a decoded slot (or `NO_CODE`).
+    /// Points one instance's page at a decoded slot (or `NO_CODE`), widening the instance's
+    /// code range (stores inside it stop the guest for a re-decode check).
     pub fn map_code(&mut self, inst: usize, page: u32, slot: u32) {
         if page < self.map_pages {
             self.codemap[inst * self.map_pages as usize + page as usize] = slot;
             self.codemap_dirty = true;
+            if slot != NO_CODE {
+                let s = self.st_mut(inst);
+                s[S_CODE_LO] = s[S_CODE_LO].min(page * PAGE);
+                s[S_CODE_HI] = s[S_CODE_HI].max((page + 1) * PAGE);
+            }
         }
     }
 

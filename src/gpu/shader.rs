@@ -27,6 +27,17 @@ impl Prelude {
 
 /// The complete WGSL source of the CPU shader.
 pub fn source(prelude: Prelude) -> String {
+    // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
+    // without a rebuild.
+    if let Some(dir) = std::env::var_os("GARM_SHADER_DIR") {
+        let dir = std::path::PathBuf::from(dir);
+        let read = |n: &str| std::fs::read_to_string(dir.join(n)).unwrap_or_default();
+        let p = read(match prelude {
+            Prelude::U64 => "prelude_u64.wgsl",
+            Prelude::Vec2 => "prelude_vec2.wgsl",
+        });
+        return format!("{p}\n{}\n{}", wgsl_constants(), read("cpu.wgsl"));
+    }
     let p = match prelude {
         Prelude::U64 => PRELUDE_U64,
         Prelude::Vec2 => PRELUDE_VEC2,

@@ -58,6 +58,8 @@ pub mod op {
     pub const BNONZERO: u32 = 4;
     pub const BREG: u32 = 5;
     pub const BLREG: u32 = 6;
+    pub const BTZ: u32 = 7;
+    pub const BTNZ: u32 = 8;
     // SYS
     pub const NOP: u32 = 0;
     pub const SVC: u32 = 1;
@@ -173,15 +175,25 @@ pub const DCZID_EL0_VALUE: u64 = 4;
 /// CNTVCT_EL0 counts retired instructions; CNTFRQ_EL0 claims this rate so time stays plausible.
 pub const CNTFRQ_EL0_VALUE: u64 = 100_000_000;
 
-/// One decoded instruction, the unit of the decoded code buffer.
+/// One decoded instruction, the unit of the decoded code buffer: one `vec4<u32>` in the shader.
+///
+/// w0 control (unit, op, flags, operand-B recipe, condition), w1 register selectors
+/// (rd, rn, rm, rc, rc2: six bits each), w2/w3 the immediate. Units other than ALU, CSEL and
+/// CCMP use only a 32-bit immediate (sign-extended from w2) and keep their parameters in w3 (aux);
+/// a trap keeps the raw word in w2 for the report.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Decoded {
-    pub w: [u32; 8],
+    pub w: [u32; 4],
 }
 
 /// Number of `u32` words in one decoded instruction.
-pub const DECODED_WORDS: usize = 8;
+pub const DECODED_WORDS: usize = 4;
+
+/// Whether a unit takes a full 64-bit immediate (else w3 is its aux word).
+pub fn wide_imm(unit: u32) -> bool {
+    matches!(unit, unit::ALU | unit::CSEL)
+}
 
 impl Decoded {
     pub fn unit(&self) -> u32 {
@@ -190,11 +202,19 @@ impl Decoded {
     pub fn op(&self) -> u32 {
         (self.w[0] >> f::OP_SHIFT) & 15
     }
-    pub fn raw(&self) -> u32 {
-        self.w[7]
-    }
     pub fn imm(&self) -> u64 {
-        self.w[2] as u64 | (self.w[3] as u64) << 32
+        if wide_imm(self.unit()) {
+            self.w[2] as u64 | (self.w[3] as u64) << 32
+        } else {
+            self.w[2] as i32 as i64 as u64
+        }
+    }
+    pub fn aux(&self) -> u32 {
+        if wide_imm(self.unit()) {
+            0
+        } else {
+            self.w[3]
+        }
     }
     pub fn is_trap(&self) -> bool {
         self.unit() == unit::TRAP
@@ -264,18 +284,20 @@ impl Form {
             | (self.cond & 15) << f::COND_SHIFT
             | if self.shvar { f::SHVAR } else { 0 };
         let w1 = self.rd | self.rn << 6 | self.rm << 12 | self.rc << 18 | self.rc2 << 24;
-        Decoded {
-            w: [
-                w0,
-                w1,
-                self.imm as u32,
-                (self.imm >> 32) as u32,
-                self.aux,
-                0,
-                0,
-                raw,
-            ],
-        }
+        let (w2, w3) = if self.unit == unit::TRAP {
+            (raw, 0)
+        } else if wide_imm(self.unit) {
+            (self.imm as u32, (self.imm >> 32) as u32)
+        } else {
+            debug_assert_eq!(self.imm as i64, self.imm as u32 as i32 as i64, "imm must fit 32 bits");
+            (self.imm as u32, self.aux)
+        };
+        Decoded { w: [w0, w1, w2, w3] }
+    }
+
+    /// Whether this form's immediate survives the compact encoding (see [`Decoded`]).
+    pub fn fits(&self) -> bool {
+        wide_imm(self.unit) || self.imm as i64 == self.imm as u32 as i32 as i64
     }
 }
 
@@ -331,6 +353,8 @@ pub fn wgsl_constants() -> String {
         ("BNONZERO", op::BNONZERO),
         ("BREG", op::BREG),
         ("BLREG", op::BLREG),
+        ("BTZ", op::BTZ),
+        ("BTNZ", op::BTNZ),
         ("NOP", op::NOP),
         ("SVC", op::SVC),
         ("MRS", op::MRS),

@@ -236,7 +236,7 @@ fn dec_extr(w: u32, _pc: u64) -> Option<Form> {
 fn branch(opn: u32, target: u64) -> Form {
     let mut f = Form::new(unit::BR, opn);
     // Guest memory lies below 4 GiB; a target past it wraps to an address the fetch rejects.
-    f.aux = target as u32;
+    f.imm = target as u32 as i32 as i64 as u64;
     f
 }
 
@@ -257,25 +257,20 @@ fn dec_bcond(w: u32, pc: u64) -> Option<Form> {
     Some(f)
 }
 
-/// CBZ/CBNZ and TBZ/TBNZ share one test: branch on `(Rt & imm) == 0` (or `!= 0`).
-fn test_branch(w: u32, pc: u64, off: u64, mask: u64) -> Option<Form> {
-    let nz = bit(w, 24);
-    let mut f = branch(if nz { op::BNONZERO } else { op::BZERO }, pc.wrapping_add(off));
-    f.rn = zr(rd(w));
-    f.imm = mask;
-    Some(f)
-}
-
 fn dec_cbz(w: u32, pc: u64) -> Option<Form> {
     let off = sext((bits(w, 5, 19) as u64) << 2, 21) as u64;
-    let mask = if bit(w, 31) { u64::MAX } else { 0xffff_ffff };
-    test_branch(w, pc, off, mask)
+    let mut f = branch(if bit(w, 24) { op::BNONZERO } else { op::BZERO }, pc.wrapping_add(off));
+    f.rn = zr(rd(w));
+    f.w32 = !bit(w, 31); // CBZ Wt tests only the low word
+    Some(f)
 }
 
 fn dec_tbz(w: u32, pc: u64) -> Option<Form> {
     let off = sext((bits(w, 5, 14) as u64) << 2, 16) as u64;
-    let b = bits(w, 19, 5) | (bits(w, 31, 1) << 5);
-    test_branch(w, pc, off, 1u64 << b)
+    let mut f = branch(if bit(w, 24) { op::BTNZ } else { op::BTZ }, pc.wrapping_add(off));
+    f.rn = zr(rd(w));
+    f.shamt = bits(w, 19, 5) | (bits(w, 31, 1) << 5);
+    Some(f)
 }
 
 fn dec_br(w: u32, _pc: u64) -> Option<Form> {
@@ -550,11 +545,19 @@ fn dec_dp3(w: u32, _pc: u64) -> Option<Form> {
 
 // ---------------------------------------------------------------- loads and stores
 
-/// Memory form: `size` log2 bytes, Rt in rc, Rn base (SP) in rn.
+/// Memory form: `size` log2 bytes, Rt in rc, Rn base (SP) in rn. Loads name XZR as the sink, so
+/// the zero register is never written; stores read it as zero.
 fn memf(w: u32, size: u32, flags: u32, idx: u32) -> Form {
     let mut f = Form::new(unit::MEM, 0);
     f.rn = rn(w);
-    f.rc = zr(rd(w));
+    let load = flags & mem::STORE == 0;
+    f.rc = if flags & mem::PRFM != 0 {
+        R_SINK
+    } else if load {
+        zw(rd(w))
+    } else {
+        zr(rd(w))
+    };
     f.aux = size | flags | idx << mem::IDX_SHIFT;
     f
 }
@@ -651,7 +654,8 @@ fn dec_ldst_pair(w: u32, _pc: u64) -> Option<Form> {
         _ => mem::IDX_PRE,
     };
     let mut f = memf(w, size, flags | mem::PAIR | if load { 0 } else { mem::STORE }, idx);
-    f.rc2 = zr(bits(w, 10, 5));
+    let rt2 = bits(w, 10, 5);
+    f.rc2 = if load { zw(rt2) } else { zr(rt2) };
     f.bsrc = bsrc::IMM;
     f.imm = (sext(bits(w, 15, 7) as u64, 7) << size) as u64;
     if idx != mem::IDX_OFFSET {
