@@ -2,7 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int main(void)
+/* With an argument K, instance K exits with status 3 (to check how statuses combine). */
+int main(int argc, char **argv)
 {
     const char *idx_s = getenv("GARM_INSTANCE");
     const char *cnt_s = getenv("GARM_INSTANCES");
@@ -14,5 +15,7 @@ int main(void)
     for (unsigned long i = 0; i < n; i++)
         sum += i * i;
     printf("instance %s of %s: sum=%lu\n", idx_s, cnt_s, sum);
+    if (argc > 1 && strtoul(argv[1], NULL, 10) == idx)
+        return 3;
     return 0;
 }

@@ -9,6 +9,9 @@ pub use table::{decode, lookup, ENCODINGS};
 
 /// Names the encoding group of a word for fault reports ("unallocated" when no row takes it).
 pub fn describe(word: u32) -> &'static str {
+    if word >> 16 == 0 {
+        return "UDF";
+    }
     match lookup(word, 0) {
         Some((e, _)) => e.name,
         None => "unallocated",

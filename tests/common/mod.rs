@@ -1,0 +1,116 @@
+//! Shared helpers for the integration tests: build guest programs with `garm cc`, run them on
+//! garm (lavapipe when there is no GPU) and on qemu-aarch64, the oracle.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+pub fn garm_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_garm")
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn tmp() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
+static BUILD_LOCK: Mutex<()> = Mutex::new(());
+
+/// Builds `guest/<rel>.c` into the test tmp dir (once per test process) and returns the ELF.
+pub fn build(rel: &str) -> PathBuf {
+    let _g = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let name = rel.replace('/', "_");
+    let out = tmp().join(format!("{name}-{}.elf", std::process::id()));
+    if !out.exists() {
+        let src = root().join("guest").join(format!("{rel}.c"));
+        let o = Command::new(garm_bin())
+            .args(["cc"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .expect("run garm cc");
+        assert!(o.status.success(), "garm cc {rel} failed: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    out
+}
+
+pub struct Ran {
+    pub status: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn out(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+fn status_of(s: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
+}
+
+fn run_cmd(mut cmd: Command, stdin: &[u8]) -> Ran {
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    {
+        let mut si = child.stdin.take().unwrap();
+        let _ = si.write_all(stdin);
+    }
+    let o = child.wait_with_output().expect("wait");
+    Ran {
+        status: status_of(o.status),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// Runs garm with `args` (options, program, guest args).
+pub fn garm<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8]) -> Ran {
+    let mut cmd = Command::new(garm_bin());
+    cmd.arg("run").args(args);
+    let r = run_cmd(cmd, stdin);
+    assert!(!r.stderr.contains("panicked"), "garm panicked: {}", r.stderr);
+    r
+}
+
+/// Runs the ELF under qemu-aarch64 with garm's default environment plus `env`.
+pub fn qemu(elf: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Ran {
+    let mut cmd = Command::new("qemu-aarch64");
+    cmd.env_clear();
+    for e in garm::run::DEFAULT_ENV {
+        let (k, v) = e.split_once('=').unwrap();
+        cmd.env(k, v);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.arg(elf).args(args);
+    run_cmd(cmd, stdin)
+}
+
+/// Runs `elf` on garm (with `opts` before it) and on qemu; asserts equal stdout and status.
+pub fn same_as_qemu(elf: &Path, opts: &[&str], args: &[&str], stdin: &[u8]) -> Ran {
+    let mut a: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
+    a.push(elf.to_string_lossy().into_owned());
+    a.extend(args.iter().map(|s| s.to_string()));
+    let g = garm(&a, stdin);
+    let q = qemu(elf, args, &[], stdin);
+    assert_eq!(
+        g.out(),
+        q.out(),
+        "stdout differs from qemu-aarch64 for {} {:?}\ngarm stderr: {}",
+        elf.display(),
+        args,
+        g.stderr
+    );
+    assert_eq!(g.status, q.status, "exit status differs from qemu (garm stderr: {})", g.stderr);
+    g
+}
