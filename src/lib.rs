@@ -3,6 +3,7 @@
 //! ([`loader`]), answers the syscalls the shader cannot ([`os`]) and builds guest C programs
 //! ([`toolchain`]). [`run`] ties them together for the command line.
 
+pub mod bench;
 pub mod gpu;
 pub mod isa;
 pub mod loader;

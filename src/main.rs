@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "garm", version, about = "Run AArch64 programs on a GPU (any adapter wgpu reaches; lavapipe without one)")]
+#[command(
+    name = "garm",
+    version,
+    about = "Run AArch64 programs on a GPU (any adapter wgpu reaches; lavapipe without one)"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -69,6 +73,14 @@ enum Cmd {
     },
     /// List adapters with backend, type, limits and features.
     Info,
+    /// Benchmark garm against qemu-aarch64 (SHA-256 and sieve, 1 and 64 instances).
+    Bench {
+        /// `small` for a quick look, `full` for the sizes the reported figures use.
+        #[arg(long, default_value = "full")]
+        size: String,
+        #[arg(long)]
+        adapter: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -131,7 +143,10 @@ fn compile_c(src: &Path) -> Result<(PathBuf, Duration), String> {
     let tc = Toolchain::find()?;
     let dir = garm::toolchain::cache_dir().join("bin");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let stem = src.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = src
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let out = dir.join(format!("{stem}-{}.elf", std::process::id()));
     let t = tc.build(&[src.to_path_buf()], &out, &[])?;
     Ok((out, t))
@@ -143,14 +158,26 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             print!("{}", garm::gpu::device::describe_adapters());
             Ok(0)
         }
-        Cmd::Cc { sources, output, cflags } => {
+        Cmd::Bench { size, adapter } => {
+            garm::bench::bench(size != "small", adapter)?;
+            Ok(0)
+        }
+        Cmd::Cc {
+            sources,
+            output,
+            cflags,
+        } => {
             if sources.is_empty() {
                 return Err("garm cc: no input files".into());
             }
             Toolchain::find()?.build(&sources, &output, &cflags)?;
             Ok(0)
         }
-        Cmd::Run { args, program, guest_args } => {
+        Cmd::Run {
+            args,
+            program,
+            guest_args,
+        } => {
             let opts = options(&args)?;
             let is_c = program.extension().is_some_and(|e| e == "c");
             let (elf_path, compile_time) = if is_c {
@@ -158,7 +185,8 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             } else {
                 (program.clone(), Duration::ZERO)
             };
-            let elf = std::fs::read(&elf_path).map_err(|e| format!("cannot read {}: {e}", elf_path.display()));
+            let elf = std::fs::read(&elf_path)
+                .map_err(|e| format!("cannot read {}: {e}", elf_path.display()));
             if is_c {
                 let _ = std::fs::remove_file(&elf_path);
             }
@@ -212,5 +240,8 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         s.readback_time.as_secs_f64(),
         host.max(0.0)
     );
-    eprintln!("garm: stats: {:.2} guest MIPS", insns as f64 / exec.max(1e-9) / 1e6);
+    eprintln!(
+        "garm: stats: {:.2} guest MIPS",
+        insns as f64 / exec.max(1e-9) / 1e6
+    );
 }

@@ -114,7 +114,9 @@ pub fn choose_mem(requested: Option<u64>, instances: u32, max_binding: u64) -> R
         }
     };
     if m < 256 << 10 {
-        return Err(format!("guest memory {m} bytes is too small (at least 256K)"));
+        return Err(format!(
+            "guest memory {m} bytes is too small (at least 256K)"
+        ));
     }
     if m > 3 << 30 {
         return Err("guest memory above 3G is not supported".into());
@@ -122,19 +124,34 @@ pub fn choose_mem(requested: Option<u64>, instances: u32, max_binding: u64) -> R
     Ok(m & !0xfff)
 }
 
+#[allow(clippy::needless_range_loop)] // `i` names an instance across several tables
 /// Runs `elf` with `argv` on the GPU. `stream` sends a single instance's output straight to the
 /// host's stdout/stderr; otherwise output is kept per instance in the report.
-pub fn run(elf: &[u8], argv: &[String], opts: &RunOptions, stream: bool) -> Result<RunReport, String> {
+pub fn run(
+    elf: &[u8],
+    argv: &[String],
+    opts: &RunOptions,
+    stream: bool,
+) -> Result<RunReport, String> {
     let n = opts.instances.max(1);
-    let adapter = opts.adapter.clone().or_else(|| std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty()));
+    let adapter = opts
+        .adapter
+        .clone()
+        .or_else(|| std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty()));
     let want_prelude = opts.prelude;
     let gpu = Gpu::open(adapter.as_deref(), want_prelude != Some(Prelude::Vec2))?;
-    let prelude = want_prelude.unwrap_or(if gpu.int64 { Prelude::U64 } else { Prelude::Vec2 });
-    let mem = choose_mem(opts.mem, n, gpu.limits.max_storage_buffer_binding_size as u64)?;
+    let prelude = want_prelude.unwrap_or(if gpu.int64 {
+        Prelude::U64
+    } else {
+        Prelude::Vec2
+    });
+    let mem = choose_mem(opts.mem, n, gpu.limits.max_storage_buffer_binding_size)?;
     let image = loader::load_elf(elf, mem)?;
     let stack_reserve = (mem / 4).min(1 << 20);
     if image.brk_start + stack_reserve > mem {
-        return Err(format!("program needs more guest memory than --mem {mem} leaves beside the stack"));
+        return Err(format!(
+            "program needs more guest memory than --mem {mem} leaves beside the stack"
+        ));
     }
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(
@@ -175,7 +192,9 @@ pub fn run(elf: &[u8], argv: &[String], opts: &RunOptions, stream: bool) -> Resu
             let status = m.st(i)[layout::S_STATUS];
             match status {
                 st::RUNNING | st::WRITE | st::LIMIT_RETRY => live = true,
-                st::EXITED => outcomes[i] = Some(Outcome::Exited(m.st(i)[layout::S_EXIT_CODE] as u8)),
+                st::EXITED => {
+                    outcomes[i] = Some(Outcome::Exited(m.st(i)[layout::S_EXIT_CODE] as u8))
+                }
                 st::SYSCALL => {
                     os.syscall(&mut m, i, &mut out)?;
                     resume(&mut m, i);
@@ -242,7 +261,9 @@ pub fn run(elf: &[u8], argv: &[String], opts: &RunOptions, stream: bool) -> Resu
         }
     }
     let exec_time = t0.elapsed();
-    let instructions = (0..n as usize).map(|i| m.word64(i, layout::S_COUNT)).collect();
+    let instructions = (0..n as usize)
+        .map(|i| m.word64(i, layout::S_COUNT))
+        .collect();
     Ok(RunReport {
         outcomes: outcomes.into_iter().map(|o| o.unwrap()).collect(),
         instructions,
@@ -275,8 +296,15 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
     let addr = m.word64(i, layout::S_FAULT_ADDR);
     match status {
         st::MEMFAULT => {
-            let kind = if s[layout::S_FAULT_KIND] == layout::FAULT_WRITE { "write" } else { "read" };
-            Outcome::Signaled(SIGSEGV, format!("guest memory fault: {kind} at address {addr:#x} (pc {pc:#x})"))
+            let kind = if s[layout::S_FAULT_KIND] == layout::FAULT_WRITE {
+                "write"
+            } else {
+                "read"
+            };
+            Outcome::Signaled(
+                SIGSEGV,
+                format!("guest memory fault: {kind} at address {addr:#x} (pc {pc:#x})"),
+            )
         }
         st::FETCHFAULT if addr & 3 != 0 => {
             Outcome::Signaled(SIGBUS, format!("misaligned pc {addr:#x}: bus error"))
@@ -289,7 +317,10 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
             let word = s[layout::S_FAULT_KIND];
             Outcome::Signaled(
                 SIGILL,
-                format!("illegal instruction at pc {pc:#x}: word {word:#010x} ({})", isa::describe(word)),
+                format!(
+                    "illegal instruction at pc {pc:#x}: word {word:#010x} ({})",
+                    isa::describe(word)
+                ),
             )
         }
         st::BRK => Outcome::Signaled(SIGTRAP, format!("breakpoint (BRK) at pc {pc:#x}")),
@@ -297,7 +328,10 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
             "instruction limit reached: {} instructions retired (pc {pc:#x}); raise --max-insns",
             limit.unwrap_or(0)
         )),
-        other => Outcome::Signaled(SIGILL, format!("internal error: unknown stop reason {other} at pc {pc:#x}")),
+        other => Outcome::Signaled(
+            SIGILL,
+            format!("internal error: unknown stop reason {other} at pc {pc:#x}"),
+        ),
     }
 }
 

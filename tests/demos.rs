@@ -38,7 +38,10 @@ fn life_generations() {
 fn exit_status_and_stderr() {
     let r = same_as_qemu(&build("demos/exitcode"), &[], &[], b"");
     assert_eq!(r.status, 42);
-    assert!(!r.stderr.is_empty(), "the guest's stderr reaches the host's stderr");
+    assert!(
+        !r.stderr.is_empty(),
+        "the guest's stderr reaches the host's stderr"
+    );
 }
 
 #[test]
@@ -51,7 +54,11 @@ fn stdin_reaches_the_guest() {
 #[test]
 fn self_modifying_code_is_redecoded() {
     let r = same_as_qemu(&build("demos/selfmod"), &[], &[], b"");
-    assert!(r.out().contains("first call: 1234") && r.out().contains("second call: 4321"), "{}", r.out());
+    assert!(
+        r.out().contains("first call: 1234") && r.out().contains("second call: 4321"),
+        "{}",
+        r.out()
+    );
 }
 
 #[test]

@@ -8,14 +8,23 @@ use common::*;
 fn memory_fault_reports_pc_address_and_access() {
     let r = same_as_qemu(&build("demos/fault"), &[], &[], b"");
     assert_eq!(r.status, 139, "SIGSEGV as a shell shows it");
-    assert!(r.stderr.contains("memory fault: write at address 0x7ffffff0000 (pc 0x"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("memory fault: write at address 0x7ffffff0000 (pc 0x"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
 fn illegal_instruction_reports_pc_and_word() {
     let r = same_as_qemu(&build("demos/illegal"), &[], &[], b"");
     assert_eq!(r.status, 132, "SIGILL as a shell shows it");
-    assert!(r.stderr.contains("illegal instruction at pc 0x") && r.stderr.contains("word 0x00000000"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("illegal instruction at pc 0x") && r.stderr.contains("word 0x00000000"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -23,8 +32,16 @@ fn runaway_guest_is_stopped_by_max_insns() {
     let elf = build("demos/spin");
     let r = garm(&["--max-insns", "300000", elf.to_str().unwrap()], b"");
     assert_eq!(r.status, garm::run::LIMIT_EXIT);
-    assert!(r.stderr.contains("instruction limit reached"), "{}", r.stderr);
-    assert_eq!(r.out(), "spinning forever\n", "output before the limit is kept");
+    assert!(
+        r.stderr.contains("instruction limit reached"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        r.out(),
+        "spinning forever\n",
+        "output before the limit is kept"
+    );
 }
 
 fn refused(bytes: &[u8], name: &str, expect: &str) {
@@ -32,7 +49,11 @@ fn refused(bytes: &[u8], name: &str, expect: &str) {
     std::fs::write(&p, bytes).unwrap();
     let r = garm(&[p.to_str().unwrap()], b"");
     assert_eq!(r.status, 1, "{name}: {}", r.stderr);
-    assert!(r.stderr.starts_with("garm: ") && r.stderr.contains(expect), "{name}: {}", r.stderr);
+    assert!(
+        r.stderr.starts_with("garm: ") && r.stderr.contains(expect),
+        "{name}: {}",
+        r.stderr
+    );
     assert_eq!(r.stderr.lines().count(), 1, "one line: {}", r.stderr);
 }
 
@@ -73,7 +94,14 @@ fn missing_program_is_an_error() {
 #[test]
 fn too_much_memory_is_refused_clearly() {
     let elf = build("demos/hello");
-    let r = garm(&["--instances", "64", "--mem", "64M", elf.to_str().unwrap()], b"");
+    let r = garm(
+        &["--instances", "64", "--mem", "64M", elf.to_str().unwrap()],
+        b"",
+    );
     assert_eq!(r.status, 1);
-    assert!(r.stderr.contains("lower --mem or --instances"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("lower --mem or --instances"),
+        "{}",
+        r.stderr
+    );
 }

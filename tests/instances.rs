@@ -9,18 +9,34 @@ fn sixty_four_instances_each_checked_against_qemu() {
     let elf = build("demos/instance");
     let n = 64;
     let r = garm(&["--instances", "64", elf.to_str().unwrap(), "17"], b"");
-    assert_eq!(r.status, 3, "instance 17 exits 3, the first non-zero status: {}", r.stderr);
+    assert_eq!(
+        r.status, 3,
+        "instance 17 exits 3, the first non-zero status: {}",
+        r.stderr
+    );
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), n, "one line per instance:\n{out}");
     for (i, line) in lines.iter().enumerate() {
         let idx = i.to_string();
-        let q = qemu(&elf, &["17"], &[("GARM_INSTANCE", &idx), ("GARM_INSTANCES", "64")], b"");
-        assert_eq!(*line, format!("[{i}] {}", q.out().trim_end()), "instance {i}");
+        let q = qemu(
+            &elf,
+            &["17"],
+            &[("GARM_INSTANCE", &idx), ("GARM_INSTANCES", "64")],
+            b"",
+        );
+        assert_eq!(
+            *line,
+            format!("[{i}] {}", q.out().trim_end()),
+            "instance {i}"
+        );
         // Known answer too: the sum of k*k for k below 1000*(i+1).
         let m = 1000 * (i as u64 + 1);
         let sum = (m - 1) * m * (2 * m - 1) / 6;
-        assert!(line.ends_with(&format!("sum={sum}")), "instance {i}: {line}");
+        assert!(
+            line.ends_with(&format!("sum={sum}")),
+            "instance {i}: {line}"
+        );
     }
 }
 
@@ -31,8 +47,17 @@ fn instances_keep_stdout_and_stderr_apart() {
     assert_eq!(r.status, 42);
     let q = qemu(&elf, &[], &[], b"");
     let expect: String = (0..3)
-        .flat_map(|i| q.out().lines().map(move |l| format!("[{i}] {l}\n")).collect::<Vec<_>>())
+        .flat_map(|i| {
+            q.out()
+                .lines()
+                .map(move |l| format!("[{i}] {l}\n"))
+                .collect::<Vec<_>>()
+        })
         .collect();
     assert_eq!(r.out(), expect);
-    assert!(r.stderr.contains("[0] ") && r.stderr.contains("[2] "), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("[0] ") && r.stderr.contains("[2] "),
+        "{}",
+        r.stderr
+    );
 }

@@ -14,5 +14,8 @@ fn cpu_shader_validates_with_vec2_prelude() {
 
 #[test]
 fn vec2_prelude_needs_no_int64() {
-    assert!(!source(Prelude::Vec2).contains("u64"), "the portable shader must not use u64");
+    assert!(
+        !source(Prelude::Vec2).contains("u64"),
+        "the portable shader must not use u64"
+    );
 }

@@ -70,11 +70,19 @@ pub struct Machine {
     pub stats: MachineStats,
 }
 
-fn storage(device: &wgpu::Device, label: &str, size: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
+fn storage(
+    device: &wgpu::Device,
+    label: &str,
+    size: u64,
+    extra: wgpu::BufferUsages,
+) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size: size.max(16),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC | extra,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC
+            | extra,
         mapped_at_creation: false,
     })
 }
@@ -97,7 +105,7 @@ impl Machine {
         }
         let n = cfg.instances as u64;
         let mem_total = n * cfg.mem_bytes as u64 + MEM_PAD_WORDS * 4;
-        let max_bind = gpu.limits.max_storage_buffer_binding_size as u64;
+        let max_bind = gpu.limits.max_storage_buffer_binding_size;
         if mem_total > max_bind || mem_total > gpu.limits.max_buffer_size {
             return Err(format!(
                 "guest memory for {} instance(s) of {} KiB needs {} MiB, but {} binds at most {} MiB: lower --mem or --instances",
@@ -188,13 +196,32 @@ impl Machine {
         let out_size = n * OUT_WORDS as u64 * 4;
         let state_buf = storage(device, "state", state_size, wgpu::BufferUsages::empty());
         let mem = storage(device, "mem", mem_total, wgpu::BufferUsages::empty());
-        let codemap_buf = storage(device, "codemap", n * map_pages as u64 * 4, wgpu::BufferUsages::empty());
+        let codemap_buf = storage(
+            device,
+            "codemap",
+            n * map_pages as u64 * 4,
+            wgpu::BufferUsages::empty(),
+        );
         let dec_capacity = 16;
-        let dec = storage(device, "dec", dec_capacity as u64 * INSNS_PER_PAGE * 32, wgpu::BufferUsages::empty());
+        let dec = storage(
+            device,
+            "dec",
+            dec_capacity as u64 * INSNS_PER_PAGE * 32,
+            wgpu::BufferUsages::empty(),
+        );
         let out = storage(device, "out", out_size, wgpu::BufferUsages::empty());
         let state_rb = readback(device, "state-rb", state_size);
         let out_rb = readback(device, "out-rb", out_size);
-        let bind_group = Self::bind(device, &bgl, &params, &state_buf, &mem, &codemap_buf, &dec, &out);
+        let bind_group = Self::bind(
+            device,
+            &bgl,
+            &params,
+            &state_buf,
+            &mem,
+            &codemap_buf,
+            &dec,
+            &out,
+        );
         let mut m = Machine {
             map_pages,
             pipeline,
@@ -251,7 +278,14 @@ impl Machine {
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("cpu"),
             layout: bgl,
-            entries: &[e(0, params), e(1, state), e(2, mem), e(3, codemap), e(4, dec), e(5, out)],
+            entries: &[
+                e(0, params),
+                e(1, state),
+                e(2, mem),
+                e(3, codemap),
+                e(4, dec),
+                e(5, out),
+            ],
         })
     }
 
@@ -297,8 +331,13 @@ impl Machine {
     }
 
     fn check_range(&self, addr: u64, len: usize) -> Result<(), String> {
-        if addr.checked_add(len as u64).is_none_or(|end| end > self.cfg.mem_bytes as u64) {
-            return Err(format!("guest range {addr:#x}+{len:#x} is outside guest memory"));
+        if addr
+            .checked_add(len as u64)
+            .is_none_or(|end| end > self.cfg.mem_bytes as u64)
+        {
+            return Err(format!(
+                "guest range {addr:#x}+{len:#x} is outside guest memory"
+            ));
         }
         Ok(())
     }
@@ -320,7 +359,9 @@ impl Machine {
         };
         let off = (addr - start) as usize;
         buf[off..off + data.len()].copy_from_slice(data);
-        self.gpu.queue.write_buffer(&self.mem, self.mem_offset(inst, start), &buf);
+        self.gpu
+            .queue
+            .write_buffer(&self.mem, self.mem_offset(inst, start), &buf);
         Ok(())
     }
 
@@ -383,7 +424,9 @@ impl Machine {
         let slot = self.dec_slots;
         self.dec_slots += 1;
         let off = slot as u64 * INSNS_PER_PAGE * DECODED_WORDS as u64 * 4;
-        self.gpu.queue.write_buffer(&self.dec, off, bytemuck::cast_slice(page));
+        self.gpu
+            .queue
+            .write_buffer(&self.dec, off, bytemuck::cast_slice(page));
         slot
     }
 
@@ -449,13 +492,17 @@ impl Machine {
             .map_err(|e| format!("GPU wait failed: {e}"))?;
         let t1 = Instant::now();
         {
-            let data = s.get_mapped_range().map_err(|e| format!("cannot map readback: {e}"))?;
+            let data = s
+                .get_mapped_range()
+                .map_err(|e| format!("cannot map readback: {e}"))?;
             self.state.copy_from_slice(bytemuck::cast_slice(&data));
         }
         self.state_rb.unmap();
         let mut outs = vec![Vec::new(); self.instances()];
         {
-            let data = o.get_mapped_range().map_err(|e| format!("cannot map readback: {e}"))?;
+            let data = o
+                .get_mapped_range()
+                .map_err(|e| format!("cannot map readback: {e}"))?;
             let words: &[u32] = bytemuck::cast_slice(&data);
             for (i, out) in outs.iter_mut().enumerate() {
                 let len = self.state[i * STATE_WORDS + S_OUT_LEN] as usize;

@@ -289,10 +289,15 @@ impl Form {
         } else if wide_imm(self.unit) {
             (self.imm as u32, (self.imm >> 32) as u32)
         } else {
-            debug_assert_eq!(self.imm as i64, self.imm as u32 as i32 as i64, "imm must fit 32 bits");
+            debug_assert_eq!(
+                self.imm as i64, self.imm as u32 as i32 as i64,
+                "imm must fit 32 bits"
+            );
             (self.imm as u32, self.aux)
         };
-        Decoded { w: [w0, w1, w2, w3] }
+        Decoded {
+            w: [w0, w1, w2, w3],
+        }
     }
 
     /// Whether this form's immediate survives the compact encoding (see [`Decoded`]).

@@ -60,7 +60,13 @@ fn zw(r: u32) -> u32 {
 }
 
 /// A64 `DecodeBitMasks`: (wmask, tmask) for logical immediates and bitfields; `None` if reserved.
-pub fn decode_bit_masks(n: u32, imms: u32, immr: u32, immediate: bool, datasize: u32) -> Option<(u64, u64)> {
+pub fn decode_bit_masks(
+    n: u32,
+    imms: u32,
+    immr: u32,
+    immediate: bool,
+    datasize: u32,
+) -> Option<(u64, u64)> {
     let combined = (n << 6) | (!imms & 0x3f);
     if combined == 0 {
         return None;
@@ -193,7 +199,10 @@ fn bitfield(immr: u32, imms: u32, size: u32, mode: u32) -> u32 {
     } else {
         (0, size - immr, imms + 1)
     };
-    lsb << bfm::LSB_SHIFT | pos << bfm::POS_SHIFT | width << bfm::WIDTH_SHIFT | mode << bfm::MODE_SHIFT
+    lsb << bfm::LSB_SHIFT
+        | pos << bfm::POS_SHIFT
+        | width << bfm::WIDTH_SHIFT
+        | mode << bfm::MODE_SHIFT
 }
 
 fn dec_bitfield(w: u32, _pc: u64) -> Option<Form> {
@@ -259,7 +268,10 @@ fn dec_bcond(w: u32, pc: u64) -> Option<Form> {
 
 fn dec_cbz(w: u32, pc: u64) -> Option<Form> {
     let off = sext((bits(w, 5, 19) as u64) << 2, 21) as u64;
-    let mut f = branch(if bit(w, 24) { op::BNONZERO } else { op::BZERO }, pc.wrapping_add(off));
+    let mut f = branch(
+        if bit(w, 24) { op::BNONZERO } else { op::BZERO },
+        pc.wrapping_add(off),
+    );
     f.rn = zr(rd(w));
     f.w32 = !bit(w, 31); // CBZ Wt tests only the low word
     Some(f)
@@ -267,7 +279,10 @@ fn dec_cbz(w: u32, pc: u64) -> Option<Form> {
 
 fn dec_tbz(w: u32, pc: u64) -> Option<Form> {
     let off = sext((bits(w, 5, 14) as u64) << 2, 16) as u64;
-    let mut f = branch(if bit(w, 24) { op::BTNZ } else { op::BTZ }, pc.wrapping_add(off));
+    let mut f = branch(
+        if bit(w, 24) { op::BTNZ } else { op::BTZ },
+        pc.wrapping_add(off),
+    );
     f.rn = zr(rd(w));
     f.shamt = bits(w, 19, 5) | (bits(w, 31, 1) << 5);
     Some(f)
@@ -538,7 +553,11 @@ fn dec_dp3(w: u32, _pc: u64) -> Option<Form> {
     f.invb = o0 && (o == op::MADD || o == op::SMADDL || o == op::UMADDL);
     f.rn = zr(rn(w));
     f.rm = zr(rm(w));
-    f.rc = if o == op::SMULH || o == op::UMULH { R_ZR } else { zr(bits(w, 10, 5)) };
+    f.rc = if o == op::SMULH || o == op::UMULH {
+        R_ZR
+    } else {
+        zr(bits(w, 10, 5))
+    };
     f.rd = zw(rd(w));
     Some(f)
 }
@@ -653,7 +672,12 @@ fn dec_ldst_pair(w: u32, _pc: u64) -> Option<Form> {
         1 => mem::IDX_POST,
         _ => mem::IDX_PRE,
     };
-    let mut f = memf(w, size, flags | mem::PAIR | if load { 0 } else { mem::STORE }, idx);
+    let mut f = memf(
+        w,
+        size,
+        flags | mem::PAIR | if load { 0 } else { mem::STORE },
+        idx,
+    );
     let rt2 = bits(w, 10, 5);
     f.rc2 = if load { zw(rt2) } else { zr(rt2) };
     f.bsrc = bsrc::IMM;
@@ -683,7 +707,12 @@ fn dec_ldst_excl(w: u32, _pc: u64) -> Option<Form> {
         // LDAR/STLR (and the LORegion forms LDLAR/STLLR): plain ordered accesses.
         memf(w, size, if load { 0 } else { mem::STORE }, mem::IDX_OFFSET)
     } else {
-        let mut f = memf(w, size, mem::EXCL | if load { 0 } else { mem::STORE }, mem::IDX_OFFSET);
+        let mut f = memf(
+            w,
+            size,
+            mem::EXCL | if load { 0 } else { mem::STORE },
+            mem::IDX_OFFSET,
+        );
         if !load {
             f.rd = zw(rm(w)); // status register Ws
         }
@@ -702,17 +731,47 @@ fn dec_ldapr(w: u32, _pc: u64) -> Option<Form> {
 
 macro_rules! row {
     ($name:expr, $class:expr, $mask:expr, $value:expr, $f:ident) => {
-        Encoding { name: $name, class: $class, mask: $mask, value: $value, decode: $f }
+        Encoding {
+            name: $name,
+            class: $class,
+            mask: $mask,
+            value: $value,
+            decode: $f,
+        }
     };
 }
 
 /// The table. Order matters only where patterns nest (a more specific row comes first).
 pub static ENCODINGS: &[Encoding] = &[
     row!("ADR/ADRP", "PC-relative", 0x1f00_0000, 0x1000_0000, dec_adr),
-    row!("ADD/SUB (immediate)", "add/sub immediate", 0x1f80_0000, 0x1100_0000, dec_addsub_imm),
-    row!("AND/ORR/EOR/ANDS (immediate)", "logical immediate", 0x1f80_0000, 0x1200_0000, dec_logic_imm),
-    row!("MOVN/MOVZ/MOVK", "move wide", 0x1f80_0000, 0x1280_0000, dec_movewide),
-    row!("SBFM/BFM/UBFM", "bitfield", 0x1f80_0000, 0x1300_0000, dec_bitfield),
+    row!(
+        "ADD/SUB (immediate)",
+        "add/sub immediate",
+        0x1f80_0000,
+        0x1100_0000,
+        dec_addsub_imm
+    ),
+    row!(
+        "AND/ORR/EOR/ANDS (immediate)",
+        "logical immediate",
+        0x1f80_0000,
+        0x1200_0000,
+        dec_logic_imm
+    ),
+    row!(
+        "MOVN/MOVZ/MOVK",
+        "move wide",
+        0x1f80_0000,
+        0x1280_0000,
+        dec_movewide
+    ),
+    row!(
+        "SBFM/BFM/UBFM",
+        "bitfield",
+        0x1f80_0000,
+        0x1300_0000,
+        dec_bitfield
+    ),
     row!("EXTR", "bitfield", 0x7fa0_0000, 0x1380_0000, dec_extr),
     row!("B/BL", "branches", 0x7c00_0000, 0x1400_0000, dec_b),
     row!("B.cond", "branches", 0xff00_0010, 0x5400_0000, dec_bcond),
@@ -724,7 +783,13 @@ pub static ENCODINGS: &[Encoding] = &[
     row!("SVC", "system", 0xffe0_001f, 0xd400_0001, dec_svc),
     row!("BRK", "traps", 0xffe0_001f, 0xd420_0000, dec_brk),
     row!("HLT", "traps", 0xffe0_001f, 0xd440_0000, dec_hlt),
-    row!("HINT (NOP, YIELD, ...)", "system", 0xffff_f01f, 0xd503_201f, dec_nop),
+    row!(
+        "HINT (NOP, YIELD, ...)",
+        "system",
+        0xffff_f01f,
+        0xd503_201f,
+        dec_nop
+    ),
     row!("CLREX", "system", 0xffff_f0ff, 0xd503_305f, dec_clrex),
     row!("DSB", "system", 0xffff_f0ff, 0xd503_309f, dec_nop),
     row!("DMB", "system", 0xffff_f0ff, 0xd503_30bf, dec_nop),
@@ -735,24 +800,132 @@ pub static ENCODINGS: &[Encoding] = &[
     row!("DC CVAC", "system", 0xffff_ffe0, 0xd50b_7a20, dec_nop),
     row!("IC IVAU", "system", 0xffff_ffe0, 0xd50b_7520, dec_nop),
     row!("MRS", "system", 0xfff0_0000, 0xd530_0000, dec_mrs),
-    row!("MSR (register)", "system", 0xfff0_0000, 0xd510_0000, dec_msr),
-    row!("AND/BIC/ORR/ORN/EOR/EON/ANDS/BICS (shifted register)", "logical register", 0x1f00_0000, 0x0a00_0000, dec_logic_reg),
-    row!("ADD/SUB (shifted register)", "add/sub register", 0x1f20_0000, 0x0b00_0000, dec_addsub_shift),
-    row!("ADD/SUB (extended register)", "add/sub register", 0x1fe0_0000, 0x0b20_0000, dec_addsub_ext),
-    row!("ADC/ADCS/SBC/SBCS", "with carry", 0x1fe0_fc00, 0x1a00_0000, dec_adc),
-    row!("CCMN/CCMP (register)", "conditional", 0x3fe0_0c10, 0x3a40_0000, dec_ccmp),
-    row!("CCMN/CCMP (immediate)", "conditional", 0x3fe0_0c10, 0x3a40_0800, dec_ccmp),
-    row!("CSEL/CSINC/CSINV/CSNEG", "conditional", 0x3fe0_0800, 0x1a80_0000, dec_csel),
-    row!("UDIV/SDIV/LSLV/LSRV/ASRV/RORV", "shifts/divide", 0x7fe0_0000, 0x1ac0_0000, dec_dp2),
-    row!("RBIT/REV16/REV32/REV/CLZ/CLS", "one source", 0x7fff_0000, 0x5ac0_0000, dec_dp1),
-    row!("MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH", "multiply", 0x1f00_0000, 0x1b00_0000, dec_dp3),
-    row!("LDR/LDRSW/PRFM (literal)", "literal", 0x3f00_0000, 0x1800_0000, dec_ld_literal),
-    row!("LDAPR", "exclusive/ordered", 0x3fff_fc00, 0x38bf_c000, dec_ldapr),
-    row!("LDXR/STXR/LDAXR/STLXR/LDAR/STLR", "exclusive/ordered", 0x3f00_0000, 0x0800_0000, dec_ldst_excl),
-    row!("LDP/STP/LDPSW/LDNP/STNP", "pair", 0x3e00_0000, 0x2800_0000, dec_ldst_pair),
-    row!("LDR/STR (register offset)", "load/store single", 0x3f20_0c00, 0x3820_0800, dec_ldst_reg),
-    row!("LDUR/STUR/LDR/STR (pre/post-index)", "load/store single", 0x3f20_0000, 0x3800_0000, dec_ldst_imm9),
-    row!("LDR/STR (unsigned offset)", "load/store single", 0x3f00_0000, 0x3900_0000, dec_ldst_uimm),
+    row!(
+        "MSR (register)",
+        "system",
+        0xfff0_0000,
+        0xd510_0000,
+        dec_msr
+    ),
+    row!(
+        "AND/BIC/ORR/ORN/EOR/EON/ANDS/BICS (shifted register)",
+        "logical register",
+        0x1f00_0000,
+        0x0a00_0000,
+        dec_logic_reg
+    ),
+    row!(
+        "ADD/SUB (shifted register)",
+        "add/sub register",
+        0x1f20_0000,
+        0x0b00_0000,
+        dec_addsub_shift
+    ),
+    row!(
+        "ADD/SUB (extended register)",
+        "add/sub register",
+        0x1fe0_0000,
+        0x0b20_0000,
+        dec_addsub_ext
+    ),
+    row!(
+        "ADC/ADCS/SBC/SBCS",
+        "with carry",
+        0x1fe0_fc00,
+        0x1a00_0000,
+        dec_adc
+    ),
+    row!(
+        "CCMN/CCMP (register)",
+        "conditional",
+        0x3fe0_0c10,
+        0x3a40_0000,
+        dec_ccmp
+    ),
+    row!(
+        "CCMN/CCMP (immediate)",
+        "conditional",
+        0x3fe0_0c10,
+        0x3a40_0800,
+        dec_ccmp
+    ),
+    row!(
+        "CSEL/CSINC/CSINV/CSNEG",
+        "conditional",
+        0x3fe0_0800,
+        0x1a80_0000,
+        dec_csel
+    ),
+    row!(
+        "UDIV/SDIV/LSLV/LSRV/ASRV/RORV",
+        "shifts/divide",
+        0x7fe0_0000,
+        0x1ac0_0000,
+        dec_dp2
+    ),
+    row!(
+        "RBIT/REV16/REV32/REV/CLZ/CLS",
+        "one source",
+        0x7fff_0000,
+        0x5ac0_0000,
+        dec_dp1
+    ),
+    row!(
+        "MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH",
+        "multiply",
+        0x1f00_0000,
+        0x1b00_0000,
+        dec_dp3
+    ),
+    row!(
+        "LDR/LDRSW/PRFM (literal)",
+        "literal",
+        0x3f00_0000,
+        0x1800_0000,
+        dec_ld_literal
+    ),
+    row!(
+        "LDAPR",
+        "exclusive/ordered",
+        0x3fff_fc00,
+        0x38bf_c000,
+        dec_ldapr
+    ),
+    row!(
+        "LDXR/STXR/LDAXR/STLXR/LDAR/STLR",
+        "exclusive/ordered",
+        0x3f00_0000,
+        0x0800_0000,
+        dec_ldst_excl
+    ),
+    row!(
+        "LDP/STP/LDPSW/LDNP/STNP",
+        "pair",
+        0x3e00_0000,
+        0x2800_0000,
+        dec_ldst_pair
+    ),
+    row!(
+        "LDR/STR (register offset)",
+        "load/store single",
+        0x3f20_0c00,
+        0x3820_0800,
+        dec_ldst_reg
+    ),
+    row!(
+        "LDUR/STUR/LDR/STR (pre/post-index)",
+        "load/store single",
+        0x3f20_0000,
+        0x3800_0000,
+        dec_ldst_imm9
+    ),
+    row!(
+        "LDR/STR (unsigned offset)",
+        "load/store single",
+        0x3f00_0000,
+        0x3900_0000,
+        dec_ldst_uimm
+    ),
 ];
 
 /// Decodes one word at `pc`: the first matching row whose decoder accepts it, else a trap.
@@ -781,51 +954,57 @@ mod tests {
 
     /// One known word per row (assembled with llvm-mc; comments give the assembly).
     const SAMPLES: &[(u32, &str)] = &[
-        (0x1000_0020, "ADR/ADRP"),        // adr x0, .+4
-        (0x9100_0420, "ADD/SUB (immediate)"), // add x0, x1, #1
+        (0x1000_0020, "ADR/ADRP"),                     // adr x0, .+4
+        (0x9100_0420, "ADD/SUB (immediate)"),          // add x0, x1, #1
         (0x9240_1c20, "AND/ORR/EOR/ANDS (immediate)"), // and x0, x1, #0xff
-        (0xd280_0540, "MOVN/MOVZ/MOVK"),  // mov x0, #42
-        (0xd344_fc20, "SBFM/BFM/UBFM"),   // lsr x0, x1, #4
-        (0x1381_1c20, "EXTR"),            // extr w0, w1, w1, #7
-        (0x1400_0002, "B/BL"),            // b .+8
-        (0x5400_0040, "B.cond"),          // b.eq .+8
-        (0xb400_0040, "CBZ/CBNZ"),        // cbz x0, .+8
-        (0x3600_0040, "TBZ/TBNZ"),        // tbz w0, #0, .+8
-        (0xd61f_0200, "BR"),              // br x16
-        (0xd63f_0200, "BLR"),             // blr x16
-        (0xd65f_03c0, "RET"),             // ret
-        (0xd400_0001, "SVC"),             // svc #0
-        (0xd420_0000, "BRK"),             // brk #0
-        (0xd440_0000, "HLT"),             // hlt #0
-        (0xd503_201f, "HINT (NOP, YIELD, ...)"), // nop
-        (0xd503_3f5f, "CLREX"),           // clrex
-        (0xd503_3b9f, "DSB"),             // dsb ish
-        (0xd503_3bbf, "DMB"),             // dmb ish
-        (0xd503_3fdf, "ISB"),             // isb
-        (0xd50b_7420, "DC ZVA"),          // dc zva, x0
-        (0xd50b_7b20, "DC CVAU"),         // dc cvau, x0
-        (0xd50b_7e20, "DC CIVAC"),        // dc civac, x0
-        (0xd50b_7a20, "DC CVAC"),         // dc cvac, x0
-        (0xd50b_7520, "IC IVAU"),         // ic ivau, x0
-        (0xd53b_d040, "MRS"),             // mrs x0, tpidr_el0
-        (0xd51b_d040, "MSR (register)"),  // msr tpidr_el0, x0
-        (0x8a02_0020, "AND/BIC/ORR/ORN/EOR/EON/ANDS/BICS (shifted register)"), // and x0, x1, x2
-        (0x8b02_0020, "ADD/SUB (shifted register)"), // add x0, x1, x2
-        (0x8b22_4020, "ADD/SUB (extended register)"), // add x0, x1, w2, uxtw
-        (0x9a02_0020, "ADC/ADCS/SBC/SBCS"), // adc x0, x1, x2
-        (0xfa42_0020, "CCMN/CCMP (register)"), // ccmp x1, x2, #0, eq
-        (0xfa41_0820, "CCMN/CCMP (immediate)"), // ccmp x1, #1, #0, eq
-        (0x9a82_0020, "CSEL/CSINC/CSINV/CSNEG"), // csel x0, x1, x2, eq
+        (0xd280_0540, "MOVN/MOVZ/MOVK"),               // mov x0, #42
+        (0xd344_fc20, "SBFM/BFM/UBFM"),                // lsr x0, x1, #4
+        (0x1381_1c20, "EXTR"),                         // extr w0, w1, w1, #7
+        (0x1400_0002, "B/BL"),                         // b .+8
+        (0x5400_0040, "B.cond"),                       // b.eq .+8
+        (0xb400_0040, "CBZ/CBNZ"),                     // cbz x0, .+8
+        (0x3600_0040, "TBZ/TBNZ"),                     // tbz w0, #0, .+8
+        (0xd61f_0200, "BR"),                           // br x16
+        (0xd63f_0200, "BLR"),                          // blr x16
+        (0xd65f_03c0, "RET"),                          // ret
+        (0xd400_0001, "SVC"),                          // svc #0
+        (0xd420_0000, "BRK"),                          // brk #0
+        (0xd440_0000, "HLT"),                          // hlt #0
+        (0xd503_201f, "HINT (NOP, YIELD, ...)"),       // nop
+        (0xd503_3f5f, "CLREX"),                        // clrex
+        (0xd503_3b9f, "DSB"),                          // dsb ish
+        (0xd503_3bbf, "DMB"),                          // dmb ish
+        (0xd503_3fdf, "ISB"),                          // isb
+        (0xd50b_7420, "DC ZVA"),                       // dc zva, x0
+        (0xd50b_7b20, "DC CVAU"),                      // dc cvau, x0
+        (0xd50b_7e20, "DC CIVAC"),                     // dc civac, x0
+        (0xd50b_7a20, "DC CVAC"),                      // dc cvac, x0
+        (0xd50b_7520, "IC IVAU"),                      // ic ivau, x0
+        (0xd53b_d040, "MRS"),                          // mrs x0, tpidr_el0
+        (0xd51b_d040, "MSR (register)"),               // msr tpidr_el0, x0
+        (
+            0x8a02_0020,
+            "AND/BIC/ORR/ORN/EOR/EON/ANDS/BICS (shifted register)",
+        ), // and x0, x1, x2
+        (0x8b02_0020, "ADD/SUB (shifted register)"),   // add x0, x1, x2
+        (0x8b22_4020, "ADD/SUB (extended register)"),  // add x0, x1, w2, uxtw
+        (0x9a02_0020, "ADC/ADCS/SBC/SBCS"),            // adc x0, x1, x2
+        (0xfa42_0020, "CCMN/CCMP (register)"),         // ccmp x1, x2, #0, eq
+        (0xfa41_0820, "CCMN/CCMP (immediate)"),        // ccmp x1, #1, #0, eq
+        (0x9a82_0020, "CSEL/CSINC/CSINV/CSNEG"),       // csel x0, x1, x2, eq
         (0x9ac2_0820, "UDIV/SDIV/LSLV/LSRV/ASRV/RORV"), // udiv x0, x1, x2
         (0xdac0_1020, "RBIT/REV16/REV32/REV/CLZ/CLS"), // clz x0, x1
-        (0x9b02_0c20, "MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH"), // madd x0, x1, x2, x3
-        (0x5800_0040, "LDR/LDRSW/PRFM (literal)"), // ldr x0, .+8
-        (0xf8bf_c020, "LDAPR"),           // ldapr x0, [x1]
+        (
+            0x9b02_0c20,
+            "MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH",
+        ), // madd x0, x1, x2, x3
+        (0x5800_0040, "LDR/LDRSW/PRFM (literal)"),     // ldr x0, .+8
+        (0xf8bf_c020, "LDAPR"),                        // ldapr x0, [x1]
         (0xc85f_7c20, "LDXR/STXR/LDAXR/STLXR/LDAR/STLR"), // ldxr x0, [x1]
-        (0xa9bf_7bfd, "LDP/STP/LDPSW/LDNP/STNP"), // stp x29, x30, [sp, #-16]!
-        (0xf862_6820, "LDR/STR (register offset)"), // ldr x0, [x1, x2]
+        (0xa9bf_7bfd, "LDP/STP/LDPSW/LDNP/STNP"),      // stp x29, x30, [sp, #-16]!
+        (0xf862_6820, "LDR/STR (register offset)"),    // ldr x0, [x1, x2]
         (0xf840_8420, "LDUR/STUR/LDR/STR (pre/post-index)"), // ldr x0, [x1], #8
-        (0xf940_0420, "LDR/STR (unsigned offset)"), // ldr x0, [x1, #8]
+        (0xf940_0420, "LDR/STR (unsigned offset)"),    // ldr x0, [x1, #8]
     ];
 
     #[test]
@@ -835,7 +1014,8 @@ mod tests {
                 .iter()
                 .find(|(_, n)| *n == e.name)
                 .unwrap_or_else(|| panic!("no sample for row {}", e.name));
-            let (row, _) = lookup(*w, 0x10000).unwrap_or_else(|| panic!("{:#010x} ({}) traps", w, e.name));
+            let (row, _) =
+                lookup(*w, 0x10000).unwrap_or_else(|| panic!("{:#010x} ({}) traps", w, e.name));
             assert_eq!(row.name, e.name, "{w:#010x}");
         }
     }
@@ -858,23 +1038,27 @@ mod tests {
     #[test]
     fn words_outside_the_table_trap() {
         for w in [
-            0x0000_0000u32, // udf #0
-            0x1e22_2820,    // fadd s0, s1, s2 (FP: Tier 2)
-            0x4e22_8420,    // add v0.16b, v1.16b, v2.16b (SIMD)
-            0xc87f_0820,    // ldxp x0, x2, [x1] (not yet)
-            0xf8a2_0020,    // ldadd x2, x0, [x1] (LSE: Tier 2)
-            0xd503_40df,    // msr daifset, #0 (not at EL0)
-            0x9ac2_4020,    // crc32x w0, w1, x2 (Tier 3)
-            0xd53b_0020,    // mrs x0, ctr_el0? no: op2=1 CRm=0 CRn=0 is CTR; this one is ID reg space
+            0x0000_0000u32,          // udf #0
+            0x1e22_2820,             // fadd s0, s1, s2 (FP: Tier 2)
+            0x4e22_8420,             // add v0.16b, v1.16b, v2.16b (SIMD)
+            0xc87f_0820,             // ldxp x0, x2, [x1] (not yet)
+            0xf8a2_0020,             // ldadd x2, x0, [x1] (LSE: Tier 2)
+            0xd503_40df,             // msr daifset, #0 (not at EL0)
+            0x9ac2_4020,             // crc32x w0, w1, x2 (Tier 3)
+            0xd53b_0020, // mrs x0, ctr_el0? no: op2=1 CRm=0 CRn=0 is CTR; this one is ID reg space
             0x9280_0000 | (1 << 29), // opc=01 in move wide: unallocated
-            0x1340_0000,    // sbfm w0 with N=1: unallocated
-            0xb8a2_4820,    // ldr with option=010? no: prfm-like reserved (size 10 opc 10 reg) -> ldrsw reg ok
+            0x1340_0000, // sbfm w0 with N=1: unallocated
+            0xb8a2_4820, // ldr with option=010? no: prfm-like reserved (size 10 opc 10 reg) -> ldrsw reg ok
         ] {
             let dd = d(w);
             if w == 0xd53b_0020 || w == 0xb8a2_4820 {
                 continue; // listed for documentation of neighbours, may be valid
             }
-            assert!(dd.is_trap(), "{w:#010x} must trap, decoded as {:?}", lookup(w, 0).map(|x| x.0.name));
+            assert!(
+                dd.is_trap(),
+                "{w:#010x} must trap, decoded as {:?}",
+                lookup(w, 0).map(|x| x.0.name)
+            );
             assert_eq!(dd.w[2], w, "a trap keeps its raw word for the report");
         }
     }
@@ -924,10 +1108,19 @@ mod tests {
     #[test]
     fn bit_masks_follow_the_arm_pseudocode() {
         assert_eq!(decode_bit_masks(1, 0, 0, true, 64).unwrap().0, 1);
-        assert_eq!(decode_bit_masks(0, 0b111100, 0, true, 32).unwrap().0, 0x5555_5555);
+        assert_eq!(
+            decode_bit_masks(0, 0b111100, 0, true, 32).unwrap().0,
+            0x5555_5555
+        );
         assert_eq!(decode_bit_masks(1, 7, 0, true, 64).unwrap().0, 0xff);
-        assert_eq!(decode_bit_masks(1, 7, 8, true, 64).unwrap().0, 0xff00_0000_0000_0000);
-        assert!(decode_bit_masks(1, 63, 0, true, 64).is_none(), "all ones is reserved");
+        assert_eq!(
+            decode_bit_masks(1, 7, 8, true, 64).unwrap().0,
+            0xff00_0000_0000_0000
+        );
+        assert!(
+            decode_bit_masks(1, 63, 0, true, 64).is_none(),
+            "all ones is reserved"
+        );
         assert!(decode_bit_masks(0, 0b111111, 0, true, 32).is_none());
     }
 }

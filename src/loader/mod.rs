@@ -55,7 +55,9 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
             format!("malformed ELF header: {e}")
         }
     })?;
-    let en = hdr.endian().map_err(|e| format!("malformed ELF header: {e}"))?;
+    let en = hdr
+        .endian()
+        .map_err(|e| format!("malformed ELF header: {e}"))?;
     if en != Endianness::Little {
         return Err("big-endian ELF: garm runs little-endian AArch64".into());
     }
@@ -91,7 +93,9 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         let filesz = ph.p_filesz(en);
         let off = ph.p_offset(en);
         if filesz > memsz {
-            return Err(format!("segment at {vaddr:#x}: file size exceeds memory size"));
+            return Err(format!(
+                "segment at {vaddr:#x}: file size exceeds memory size"
+            ));
         }
         let end = vaddr
             .checked_add(memsz)
@@ -105,7 +109,11 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         let bytes = off
             .checked_add(filesz)
             .and_then(|e| data.get(off as usize..e as usize))
-            .ok_or_else(|| format!("segment at {vaddr:#x}: file data past the end of the file (truncated ELF?)"))?;
+            .ok_or_else(|| {
+                format!(
+                    "segment at {vaddr:#x}: file data past the end of the file (truncated ELF?)"
+                )
+            })?;
         for s in &segments {
             if vaddr < s.vaddr + s.memsz && s.vaddr < end {
                 return Err(format!(
@@ -131,10 +139,19 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         return Err("ELF has no loadable segments".into());
     }
     let entry = hdr.e_entry(en);
-    if !segments.iter().any(|s| s.exec && entry >= s.vaddr && entry < s.vaddr + s.memsz) {
-        return Err(format!("entry point {entry:#x} is not in an executable segment"));
+    if !segments
+        .iter()
+        .any(|s| s.exec && entry >= s.vaddr && entry < s.vaddr + s.memsz)
+    {
+        return Err(format!(
+            "entry point {entry:#x} is not in an executable segment"
+        ));
     }
-    let top = segments.iter().map(|s| s.vaddr + s.memsz).max().unwrap_or(0);
+    let top = segments
+        .iter()
+        .map(|s| s.vaddr + s.memsz)
+        .max()
+        .unwrap_or(0);
     Ok(Image {
         entry,
         phdr_addr,
@@ -185,7 +202,13 @@ pub struct Stack {
 }
 
 /// Builds a Linux-style initial stack ending at `top`: argc, argv, envp, auxv, then the strings.
-pub fn build_stack(img: &Image, top: u64, argv: &[String], envp: &[String], random: [u8; 16]) -> Stack {
+pub fn build_stack(
+    img: &Image,
+    top: u64,
+    argv: &[String],
+    envp: &[String],
+    random: [u8; 16],
+) -> Stack {
     // Strings and AT_RANDOM bytes go at the top; pointers are computed from their final addresses.
     let mut strings: Vec<u8> = Vec::new();
     let mut add = |s: &[u8]| {
@@ -235,5 +258,9 @@ pub fn build_stack(img: &Image, top: u64, argv: &[String], envp: &[String], rand
     let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     bytes.resize((str_base - sp) as usize, 0);
     bytes.extend_from_slice(&strings);
-    Stack { base: sp, bytes, sp }
+    Stack {
+        base: sp,
+        bytes,
+        sp,
+    }
 }

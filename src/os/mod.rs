@@ -99,7 +99,11 @@ impl Output {
             let len = (hdr & 0x0fff_ffff) as usize;
             let n = len.div_ceil(4);
             let end = (i + 1 + n).min(words.len());
-            let bytes: Vec<u8> = words[i + 1..end].iter().flat_map(|w| w.to_le_bytes()).take(len).collect();
+            let bytes: Vec<u8> = words[i + 1..end]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take(len)
+                .collect();
             self.emit(inst, fd, &bytes);
             i = end;
         }
@@ -116,7 +120,11 @@ impl Output {
         let mut err = std::io::stderr().lock();
         for (i, chunks) in self.kept.iter().enumerate() {
             for fd in [1u32, 2] {
-                let bytes: Vec<u8> = chunks.iter().filter(|(f, _)| *f == fd).flat_map(|(_, b)| b.clone()).collect();
+                let bytes: Vec<u8> = chunks
+                    .iter()
+                    .filter(|(f, _)| *f == fd)
+                    .flat_map(|(_, b)| b.clone())
+                    .collect();
                 if bytes.is_empty() {
                     continue;
                 }
@@ -128,14 +136,22 @@ impl Output {
                 if text.last() != Some(&b'\n') {
                     text.push(b'\n');
                 }
-                let _ = if fd == 2 { err.write_all(&text) } else { out.write_all(&text) };
+                let _ = if fd == 2 {
+                    err.write_all(&text)
+                } else {
+                    out.write_all(&text)
+                };
             }
         }
     }
 
     /// Everything instance `inst` wrote to `fd`.
     pub fn bytes(&self, inst: usize, fd: u32) -> Vec<u8> {
-        self.kept[inst].iter().filter(|(f, _)| *f == fd).flat_map(|(_, b)| b.clone()).collect()
+        self.kept[inst]
+            .iter()
+            .filter(|(f, _)| *f == fd)
+            .flat_map(|(_, b)| b.clone())
+            .collect()
     }
 }
 
@@ -194,7 +210,12 @@ impl HostOs {
     }
 
     /// Answers the syscall instance `inst` stopped on; its result goes into x0.
-    pub fn syscall(&mut self, m: &mut Machine, inst: usize, out: &mut Output) -> Result<(), String> {
+    pub fn syscall(
+        &mut self,
+        m: &mut Machine,
+        inst: usize,
+        out: &mut Output,
+    ) -> Result<(), String> {
         self.round_trips += 1;
         let n = m.reg(inst, 8);
         let a: [u64; 6] = std::array::from_fn(|i| m.reg(inst, i));
@@ -250,13 +271,20 @@ impl HostOs {
             }
             _ => {
                 if self.strace && self.reported.insert(n) {
-                    eprintln!("garm: unimplemented syscall {n} ({}) returns -ENOSYS", syscall_name(n));
+                    eprintln!(
+                        "garm: unimplemented syscall {n} ({}) returns -ENOSYS",
+                        syscall_name(n)
+                    );
                 }
                 -ENOSYS
             }
         };
         if self.strace {
-            let prefix = if out.kept.len() > 1 { format!("[{inst}] ") } else { String::new() };
+            let prefix = if out.kept.len() > 1 {
+                format!("[{inst}] ")
+            } else {
+                String::new()
+            };
             eprintln!(
                 "{prefix}{}({:#x}, {:#x}, {:#x}, {:#x}) = {r}",
                 syscall_name(n),

@@ -67,7 +67,11 @@ impl Toolchain {
             .arg("--version")
             .output()
             .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
-        let clang_version = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string();
+        let clang_version = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
         Ok(Toolchain {
             clang,
             lld,
@@ -76,7 +80,9 @@ impl Toolchain {
     }
 
     fn run(&self, cmd: &mut Command, what: &str) -> Result<(), String> {
-        let out = cmd.output().map_err(|e| format!("cannot run {what}: {e}"))?;
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {what}: {e}"))?;
         if !out.status.success() {
             return Err(format!(
                 "{what} failed:\n{}{}",
@@ -107,8 +113,13 @@ impl Toolchain {
             return Ok(dir);
         }
         let parent = cache_dir();
-        std::fs::create_dir_all(&parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        let tmp = parent.join(format!(".runtime-tmp-{}-{:?}", std::process::id(), std::thread::current().id()));
+        std::fs::create_dir_all(&parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        let tmp = parent.join(format!(
+            ".runtime-tmp-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         let _ = std::fs::remove_dir_all(&tmp);
         for (name, data) in RUNTIME_FILES {
             let p = tmp.join(name);
@@ -129,7 +140,13 @@ impl Toolchain {
             }
             let obj = objdir.join(format!("{}.o", p.file_name().unwrap().to_string_lossy()));
             let mut cmd = Command::new(&self.clang);
-            cmd.args(CFLAGS).arg("-I").arg(&inc).arg("-c").arg(tmp.join(name)).arg("-o").arg(&obj);
+            cmd.args(CFLAGS)
+                .arg("-I")
+                .arg(&inc)
+                .arg("-c")
+                .arg(tmp.join(name))
+                .arg("-o")
+                .arg(&obj);
             self.run(&mut cmd, &format!("clang (runtime {name})"))?;
         }
         std::fs::write(tmp.join("done"), b"").map_err(|e| e.to_string())?;
@@ -144,7 +161,12 @@ impl Toolchain {
     }
 
     /// Compiles and links C sources with the runtime into a static AArch64 ELF at `out`.
-    pub fn build(&self, sources: &[PathBuf], out: &Path, extra: &[String]) -> Result<Duration, String> {
+    pub fn build(
+        &self,
+        sources: &[PathBuf],
+        out: &Path,
+        extra: &[String],
+    ) -> Result<Duration, String> {
         let t0 = Instant::now();
         let rt = self.runtime()?;
         let work = std::env::temp_dir().join(format!(

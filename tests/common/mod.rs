@@ -35,7 +35,11 @@ pub fn build(rel: &str) -> PathBuf {
             .arg(&out)
             .output()
             .expect("run garm cc");
-        assert!(o.status.success(), "garm cc {rel} failed: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "garm cc {rel} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
     out
 }
@@ -58,7 +62,9 @@ fn status_of(s: std::process::ExitStatus) -> i32 {
 }
 
 fn run_cmd(mut cmd: Command, stdin: &[u8]) -> Ran {
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn");
     {
         let mut si = child.stdin.take().unwrap();
@@ -77,7 +83,11 @@ pub fn garm<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8]) -> Ran {
     let mut cmd = Command::new(garm_bin());
     cmd.arg("run").args(args);
     let r = run_cmd(cmd, stdin);
-    assert!(!r.stderr.contains("panicked"), "garm panicked: {}", r.stderr);
+    assert!(
+        !r.stderr.contains("panicked"),
+        "garm panicked: {}",
+        r.stderr
+    );
     r
 }
 
@@ -111,6 +121,10 @@ pub fn same_as_qemu(elf: &Path, opts: &[&str], args: &[&str], stdin: &[u8]) -> R
         args,
         g.stderr
     );
-    assert_eq!(g.status, q.status, "exit status differs from qemu (garm stderr: {})", g.stderr);
+    assert_eq!(
+        g.status, q.status,
+        "exit status differs from qemu (garm stderr: {})",
+        g.stderr
+    );
     g
 }

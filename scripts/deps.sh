@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# deps.sh: installs the system packages garm needs when they are missing (Debian/Ubuntu):
+# clang, lld, llvm (guest toolchain), mesa-vulkan-drivers + libvulkan1 (lavapipe, the software
+# GPU), qemu-user (the reference emulator for tests and benchmarks).
+set -euo pipefail
+
+need=()
+command -v clang >/dev/null 2>&1 || need+=(clang)
+command -v ld.lld >/dev/null 2>&1 || need+=(lld)
+command -v llvm-objdump >/dev/null 2>&1 || need+=(llvm)
+command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
+[ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] \
+    || ls /usr/lib/*/libvulkan.so.1 >/dev/null 2>&1 || need+=(libvulkan1)
+ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+
+if [ ${#need[@]} -gt 0 ]; then
+    echo "deps.sh: installing ${need[*]}" >&2
+    SUDO=
+    [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "deps.sh: cargo not found: install Rust 1.85 or newer (https://rustup.rs), then rerun" >&2
+    exit 1
+fi
+# The Vulkan loader warns without a runtime dir (as under CI); give it a private one.
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+    export XDG_RUNTIME_DIR=/tmp/garm-xdg-$(id -u)
+    mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+fi

@@ -1,0 +1,123 @@
+//! `garm bench`: garm against qemu-aarch64 on the same ELF, from one run, for one instance and for
+//! 64 instances (against 64 qemu processes on all cores). Ratios, not absolute times, are the
+//! figures to compare across machines.
+
+use crate::run::{self, RunOptions};
+use crate::toolchain::Toolchain;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// One benchmark program and its size argument.
+pub struct Case {
+    pub name: &'static str,
+    pub source: &'static str,
+    pub arg: String,
+}
+
+pub fn cases(full: bool) -> Vec<Case> {
+    vec![
+        Case {
+            name: "sha256",
+            source: "demos/sha256.c",
+            arg: if full { "128" } else { "16" }.into(),
+        },
+        Case {
+            name: "sieve",
+            source: "demos/primes.c",
+            arg: if full { "500000" } else { "60000" }.into(),
+        },
+    ]
+}
+
+fn guest_dir() -> PathBuf {
+    let here = PathBuf::from("guest");
+    if here.join("demos").is_dir() {
+        here
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("guest")
+    }
+}
+
+fn qemu_wall(elf: &Path, arg: &str, copies: usize) -> Result<f64, String> {
+    let t = Instant::now();
+    let mut kids = Vec::new();
+    for _ in 0..copies {
+        kids.push(
+            Command::new("qemu-aarch64")
+                .arg(elf)
+                .arg(arg)
+                .stdout(Stdio::null())
+                .spawn()
+                .map_err(|e| format!("cannot run qemu-aarch64 (apt-get install qemu-user): {e}"))?,
+        );
+    }
+    for mut k in kids {
+        let st = k.wait().map_err(|e| e.to_string())?;
+        if !st.success() {
+            return Err(format!("qemu-aarch64 failed on {}", elf.display()));
+        }
+    }
+    Ok(t.elapsed().as_secs_f64())
+}
+
+/// Runs the benchmark and prints its table; `full` picks the sizes used for reported figures.
+pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
+    let tc = Toolchain::find()?;
+    let dir = std::env::temp_dir().join(format!("garm-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    println!(
+        "{:<8} {:>9} {:>13} {:>9} {:>8} {:>10} {:>10} {:>8}   where garm's time goes",
+        "program",
+        "instances",
+        "instructions",
+        "garm MIPS",
+        "garm s",
+        "qemu s",
+        "garm/qemu",
+        "pipeline"
+    );
+    for case in cases(full) {
+        let elf = dir.join(format!("{}.elf", case.name));
+        tc.build(&[guest_dir().join(case.source)], &elf, &[])?;
+        let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
+        for n in [1u32, 64] {
+            let opts = RunOptions {
+                instances: n,
+                adapter: adapter.clone(),
+                ..Default::default()
+            };
+            let argv = vec![case.name.to_string(), case.arg.clone()];
+            let t = Instant::now();
+            let rep = run::run(&bytes, &argv, &opts, false)?;
+            let garm_wall = t.elapsed().as_secs_f64();
+            if let Some(bad) = rep.outcomes.iter().find(|o| o.exit_status() != 0) {
+                return Err(format!("{} failed on garm: {bad:?}", case.name));
+            }
+            let qemu = qemu_wall(&elf, &case.arg, n as usize)?;
+            let insns: u64 = rep.instructions.iter().sum();
+            let exec = rep.exec_time.as_secs_f64();
+            let s = &rep.stats;
+            println!(
+                "{:<8} {:>9} {:>13} {:>9.2} {:>8.2} {:>10.3} {:>10.1} {:>7.2}s   gpu {:.0}%, readback {:.1}%, host {:.1}% ({} syscalls, {} submits, {} dispatches)",
+                case.name,
+                n,
+                insns,
+                insns as f64 / exec / 1e6,
+                garm_wall,
+                qemu,
+                garm_wall / qemu,
+                s.pipeline_time.as_secs_f64(),
+                100.0 * s.gpu_time.as_secs_f64() / exec,
+                100.0 * s.readback_time.as_secs_f64() / exec,
+                100.0 * (exec - s.gpu_time.as_secs_f64() - s.readback_time.as_secs_f64()).max(0.0) / exec,
+                rep.host_syscalls,
+                s.submits,
+                s.dispatches,
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("garm s: wall time of the whole run (pipeline creation included); qemu s: wall time of 1 or 64 qemu-aarch64 processes started together.");
+    Ok(())
+}
