@@ -47,6 +47,7 @@ const S_OUT_LEN: u32 = 86u;
 const S_EXCL_VALID: u32 = 87u;
 const S_EXCL_ADDR: u32 = 88u;
 const S_EXIT_CODE: u32 = 90u;
+const S_FASTFD: u32 = 91u;
 const S_CODE_LO: u32 = 93u;
 const S_CODE_HI: u32 = 94u;
 
@@ -92,6 +93,7 @@ var<private> g_fault_kind: u32;
 var<private> g_exit_code: u32;
 var<private> g_code_lo: u32;
 var<private> g_code_hi: u32;
+var<private> g_fastfd: u32;  // bit k-1: fd k (1, 2) writes to the console
 var<private> g_count0: V;
 var<private> g_base: u32;   // this instance's first state word
 var<private> g_mbase: u32;  // this instance's first memory word
@@ -466,7 +468,7 @@ fn syscall() -> V {
         r = vw(g_brk, 0u);
         g_status = ST_RUNNING;
     }
-    if nr == 64u && vhi(x0) == 0u && (vlo(x0) == 1u || vlo(x0) == 2u) {
+    if nr == 64u && vhi(x0) == 0u && (vlo(x0) == 1u || vlo(x0) == 2u) && ((g_fastfd >> (vlo(x0) - 1u)) & 1u) == 1u {
         let len = R[2];
         let room = (P.out_words - g_out_len) * 4u;
         if vhi(len) == 0u && vlo(len) + 4u <= room && mem_ok(R[1], vlo(len)) {
@@ -527,6 +529,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_out_len = sreg(S_OUT_LEN);
     g_code_lo = sreg(S_CODE_LO);
     g_code_hi = sreg(S_CODE_HI);
+    g_fastfd = sreg(S_FASTFD);
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
     if g_status == ST_WRITE { finish_write(); }

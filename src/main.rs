@@ -27,6 +27,12 @@ struct RunArgs {
     /// Guest memory per instance (e.g. 8M, 512K). Default 8M, shrunk to fit the adapter.
     #[arg(long)]
     mem: Option<String>,
+    /// Process slots in all: each instance takes one, forks take the rest (default 16).
+    #[arg(long)]
+    max_procs: Option<u32>,
+    /// Mount a host directory into the guest filesystem: HOSTDIR:GUESTDIR[:ro] (repeatable).
+    #[arg(long, value_name = "HOSTDIR:GUESTDIR[:ro]")]
+    mount: Vec<String>,
     /// Stop a guest after N instructions (exit status 124).
     #[arg(long)]
     max_insns: Option<u64>,
@@ -129,6 +135,8 @@ fn options(a: &RunArgs) -> Result<RunOptions, String> {
     }
     Ok(RunOptions {
         instances: a.instances.max(1),
+        max_procs: a.max_procs,
+        mounts: a.mount.clone(),
         mem: a.mem.as_deref().map(run::parse_size).transpose()?,
         max_insns: a.max_insns,
         adapter: a.adapter.clone(),

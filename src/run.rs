@@ -2,13 +2,14 @@
 //! host work until every instance has exited or faulted.
 
 use crate::gpu::device::Gpu;
-use crate::gpu::layout::{self, st, STATE_WORDS};
+use crate::gpu::layout::{self, st};
 use crate::gpu::machine::{Machine, MachineConfig, MachineStats};
 use crate::gpu::shader::Prelude;
 use crate::isa;
 use crate::loader::{self, Image, LO_BOUND};
-use crate::os::{HostOs, Output};
-use std::collections::HashMap;
+use crate::os::kernel::{Kernel, PState, Pid};
+use crate::os::Output;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Default guest memory per instance, when it fits the adapter (see [`choose_mem`]).
@@ -22,19 +23,25 @@ pub const DEFAULT_ENV: &[&str] = &["PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/"
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub instances: u32,
+    /// Process slots in all (each `--instances` copy takes one; forks take the rest).
+    pub max_procs: Option<u32>,
     pub mem: Option<u64>,
     pub max_insns: Option<u64>,
     pub adapter: Option<String>,
     pub prelude: Option<Prelude>,
     pub strace: bool,
     pub env: Vec<String>,
+    /// `--mount HOSTDIR:GUESTDIR[:ro]`.
+    pub mounts: Vec<String>,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             instances: 1,
+            max_procs: None,
             mem: None,
+            mounts: Vec::new(),
             max_insns: None,
             adapter: None,
             prelude: None,
@@ -75,6 +82,8 @@ pub struct RunReport {
     pub adapter: String,
     pub prelude: Prelude,
     pub mem: u64,
+    pub forks: u64,
+    pub fork_time: Duration,
 }
 
 pub const SIGILL: i32 = 4;
@@ -124,7 +133,9 @@ pub fn choose_mem(requested: Option<u64>, instances: u32, max_binding: u64) -> R
     Ok(m & !0xfff)
 }
 
-#[allow(clippy::needless_range_loop)] // `i` names an instance across several tables
+/// Process slots when `--max-procs` is not given: room for some forks beside the instances.
+pub const DEFAULT_PROCS: u32 = 16;
+
 /// Runs `elf` with `argv` on the GPU. `stream` sends a single instance's output straight to the
 /// host's stdout/stderr; otherwise output is kept per instance in the report.
 pub fn run(
@@ -134,6 +145,7 @@ pub fn run(
     stream: bool,
 ) -> Result<RunReport, String> {
     let n = opts.instances.max(1);
+    let slots = opts.max_procs.unwrap_or(DEFAULT_PROCS).max(n);
     let adapter = opts
         .adapter
         .clone()
@@ -145,10 +157,9 @@ pub fn run(
     } else {
         Prelude::Vec2
     });
-    let mem = choose_mem(opts.mem, n, gpu.limits.max_storage_buffer_binding_size)?;
-    let image = loader::load_elf(elf, mem)?;
-    let stack_reserve = (mem / 4).min(1 << 20);
-    if image.brk_start + stack_reserve > mem {
+    let mem = choose_mem(opts.mem, slots, gpu.limits.max_storage_buffer_binding_size)?;
+    let image = Rc::new(loader::load_elf(elf, mem)?);
+    if image.brk_start + stack_reserve(mem) > mem {
         return Err(format!(
             "program needs more guest memory than --mem {mem} leaves beside the stack"
         ));
@@ -157,17 +168,40 @@ pub fn run(
     let mut m = Machine::new(
         gpu,
         MachineConfig {
-            instances: n,
+            instances: slots,
             mem_bytes: mem as u32,
             lo_bound: LO_BOUND,
             prelude,
         },
     )?;
-    let mut code = CodeCache::default();
-    load_instances(&mut m, &image, argv, opts, &mut code)?;
+    let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
+    k.vfs.exe = elf.to_vec();
+    for spec in &opts.mounts {
+        let parts: Vec<&str> = spec.split(':').collect();
+        let (host, guest, ro) = match parts.as_slice() {
+            [h, g] => (*h, *g, false),
+            [h, g, "ro"] => (*h, *g, true),
+            _ => {
+                return Err(format!(
+                    "--mount expects HOSTDIR:GUESTDIR[:ro], got '{spec}'"
+                ))
+            }
+        };
+        k.vfs.mount(std::path::Path::new(host), guest, ro)?;
+    }
+    let exe_path = argv.first().cloned().unwrap_or_default();
+    for i in 0..n as usize {
+        let mut env = opts.env.clone();
+        if n > 1 {
+            env.push(format!("GARM_INSTANCE={i}"));
+            env.push(format!("GARM_INSTANCES={n}"));
+        }
+        let mmap_low = load_process(&mut m, i, &image, argv, &env)?;
+        m.set_word64(i, layout::S_LIMIT, opts.max_insns.unwrap_or(u64::MAX));
+        k.spawn_root(i, image.clone(), &exe_path, mmap_low);
+    }
 
     let mut out = Output::new(n as usize, stream && n == 1);
-    let mut os = HostOs::new(n as usize, opts.strace);
     let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];
     let t0 = Instant::now();
     let mut batch = 4u32;
@@ -175,9 +209,9 @@ pub fn run(
         let ts = Instant::now();
         let rings = m.submit(batch, false)?;
         let submit_time = ts.elapsed();
-        for (i, words) in rings.iter().enumerate() {
-            if !words.is_empty() {
-                out.drain_ring(i, words);
+        for (slot, words) in rings.iter().enumerate() {
+            if let Some(pid) = k.pid_of_slot(slot).filter(|_| !words.is_empty()) {
+                out.drain_ring(k.procs[&pid].inst, words);
             }
         }
         if out.stream {
@@ -185,69 +219,119 @@ pub fn run(
         }
         let mut host_work = false;
         let mut live = false;
-        for i in 0..n as usize {
-            if outcomes[i].is_some() {
+        for slot in 0..slots as usize {
+            let Some(pid) = k.pid_of_slot(slot) else {
                 continue;
-            }
-            let status = m.st(i)[layout::S_STATUS];
+            };
+            let status = m.st(slot)[layout::S_STATUS];
             match status {
                 st::RUNNING | st::WRITE | st::LIMIT_RETRY => live = true,
                 st::EXITED => {
-                    outcomes[i] = Some(Outcome::Exited(m.st(i)[layout::S_EXIT_CODE] as u8))
+                    let code = m.st(slot)[layout::S_EXIT_CODE] as i32;
+                    k.exit_proc(&mut m, pid, code << 8);
+                    host_work = true;
                 }
                 st::SYSCALL => {
-                    os.syscall(&mut m, i, &mut out)?;
-                    resume(&mut m, i);
+                    if k.in_vfork(pid) {
+                        continue;
+                    }
+                    if k.syscall(&mut m, slot, &mut out)? {
+                        if k.pid_of_slot(slot) == Some(pid)
+                            && m.st(slot)[layout::S_STATUS] == st::SYSCALL
+                        {
+                            resume(&mut m, slot);
+                        }
+                        live = true;
+                    }
                     host_work = true;
-                    live = true;
                 }
                 st::NEEDCODE => {
-                    let pc = m.word64(i, layout::S_PC);
-                    if image.is_exec(pc) {
+                    let pc = m.word64(slot, layout::S_PC);
+                    if k.procs[&pid].image.is_exec(pc) {
                         let page = pc & !0xfff;
-                        let bytes = m.read_mem(i, page, 4096)?;
-                        let slot = code.slot(&mut m, page, &bytes);
-                        m.map_code(i, (page >> 12) as u32, slot);
-                        resume(&mut m, i);
-                        host_work = true;
+                        let bytes = m.read_mem(slot, page, 4096)?;
+                        let s = m.code_slot_for(page, &bytes);
+                        m.map_code(slot, (page >> 12) as u32, s);
+                        resume(&mut m, slot);
                         live = true;
                     } else {
-                        outcomes[i] = Some(Outcome::Signaled(
-                            SIGSEGV,
-                            format!("guest memory fault: execute at address {pc:#x} (pc {pc:#x})"),
-                        ));
+                        let msg =
+                            format!("guest memory fault: execute at address {pc:#x} (pc {pc:#x})");
+                        kill(&mut k, &mut m, pid, SIGSEGV, msg, &mut outcomes, n);
                     }
+                    host_work = true;
                 }
                 st::CODEMOD => {
                     // The store landed in the code range; forget the decode of the pages it
                     // touched, if they had one (the next fetch there decodes afresh).
-                    let addr = m.word64(i, layout::S_FAULT_ADDR);
+                    let addr = m.word64(slot, layout::S_FAULT_ADDR);
                     for p in [addr >> 12, (addr + 7) >> 12] {
-                        if m.code_slot(i, p as u32) != layout::NO_CODE {
-                            m.map_code(i, p as u32, layout::NO_CODE);
+                        if m.code_slot(slot, p as u32) != layout::NO_CODE {
+                            m.map_code(slot, p as u32, layout::NO_CODE);
                         }
                     }
-                    resume(&mut m, i);
+                    resume(&mut m, slot);
                     host_work = true;
                     live = true;
                 }
                 st::DCZVA => {
-                    let addr = m.word64(i, layout::S_FAULT_ADDR);
-                    m.write_mem(i, addr, &[0u8; 64])?;
-                    if m.code_slot(i, (addr >> 12) as u32) != layout::NO_CODE {
-                        m.map_code(i, (addr >> 12) as u32, layout::NO_CODE);
+                    let addr = m.word64(slot, layout::S_FAULT_ADDR);
+                    m.write_mem(slot, addr, &[0u8; 64])?;
+                    if m.code_slot(slot, (addr >> 12) as u32) != layout::NO_CODE {
+                        m.map_code(slot, (addr >> 12) as u32, layout::NO_CODE);
                     }
-                    resume(&mut m, i);
+                    resume(&mut m, slot);
                     host_work = true;
                     live = true;
                 }
-                _ => outcomes[i] = Some(fault_outcome(&m, i, status, opts.max_insns)),
-            }
-            if let (Some(o), true) = (&outcomes[i], out.stream) {
-                report(o, None);
+                _ => {
+                    let o = fault_outcome(&m, slot, status, opts.max_insns);
+                    let (sig, msg) = match o {
+                        Outcome::Signaled(s, msg) => (s, msg),
+                        Outcome::Limit(msg) => (-1, msg),
+                        Outcome::Exited(_) => unreachable!(),
+                    };
+                    kill(&mut k, &mut m, pid, sig, msg, &mut outcomes, n);
+                    host_work = true;
+                }
             }
         }
-        if !live {
+        // Roots that exited (by exit, a signal or a fault) give garm its outcome.
+        for i in 0..n as usize {
+            if outcomes[i].is_none() {
+                if let Some(p) = k.procs.values().find(|p| p.root && p.inst == i) {
+                    if let PState::Zombie(ws) = p.state {
+                        let o = if ws & 0x7f == 0 {
+                            Outcome::Exited((ws >> 8) as u8)
+                        } else {
+                            Outcome::Signaled(ws & 0x7f, format!("killed by signal {}", ws & 0x7f))
+                        };
+                        if out.stream {
+                            report(&o, None);
+                        }
+                        outcomes[i] = Some(o);
+                    }
+                }
+            }
+        }
+        if outcomes.iter().all(|o| o.is_some()) {
+            break;
+        }
+        if !live && !host_work {
+            let blocked: Vec<Pid> = k
+                .procs
+                .values()
+                .filter(|p| p.state == PState::Blocked)
+                .map(|p| p.pid)
+                .collect();
+            for i in 0..n as usize {
+                outcomes[i].get_or_insert_with(|| {
+                    Outcome::Signaled(
+                        SIGKILL,
+                        format!("deadlock: every process is blocked (pids {blocked:?})"),
+                    )
+                });
+            }
             break;
         }
         // Grow the batch while nothing needs the host, keeping one submit near 100 ms so output
@@ -269,12 +353,49 @@ pub fn run(
         instructions,
         output: out,
         stats: m.stats.clone(),
-        host_syscalls: os.round_trips,
+        host_syscalls: k.round_trips,
         exec_time,
         adapter: adapter_name,
         prelude,
         mem,
+        forks: k.forks,
+        fork_time: k.fork_time,
     })
+}
+
+pub const SIGKILL: i32 = 9;
+
+/// Ends a process for a fault or the instruction limit (`sig` -1), reporting it on stderr.
+fn kill(
+    k: &mut Kernel,
+    m: &mut Machine,
+    pid: Pid,
+    sig: i32,
+    msg: String,
+    outcomes: &mut [Option<Outcome>],
+    n: u32,
+) {
+    let p = &k.procs[&pid];
+    let root = p.root;
+    let inst = p.inst;
+    if root && (inst as u32) < n {
+        outcomes[inst] = Some(if sig < 0 {
+            Outcome::Limit(msg.clone())
+        } else {
+            Outcome::Signaled(sig, msg.clone())
+        });
+        if n == 1 {
+            report(outcomes[inst].as_ref().unwrap(), None);
+        }
+    } else {
+        let prefix = if n > 1 {
+            format!("[{inst}] ")
+        } else {
+            String::new()
+        };
+        eprintln!("{prefix}garm: pid {pid}: {msg}");
+    }
+    k.exit_proc(m, pid, if sig < 0 { SIGKILL } else { sig });
 }
 
 /// Prints an outcome's report line to stderr (nothing for a normal exit).
@@ -335,41 +456,58 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
     }
 }
 
-/// Decoded pages, shared between instances whose page bytes are the same.
-#[derive(Default)]
-pub struct CodeCache {
-    slots: HashMap<(u64, Vec<u8>), u32>,
-}
-
-impl CodeCache {
-    fn slot(&mut self, m: &mut Machine, page: u64, bytes: &[u8]) -> u32 {
-        if let Some(&s) = self.slots.get(&(page, bytes.to_vec())) {
-            return s;
-        }
-        let s = m.add_code_page(&isa::decode_page(bytes, page));
-        self.slots.insert((page, bytes.to_vec()), s);
-        s
-    }
-}
-
 fn pad4(mut v: Vec<u8>) -> Vec<u8> {
     v.resize(v.len().div_ceil(4) * 4, 0);
     v
 }
 
-fn load_instances(
+/// The stack reserve at the top of guest memory.
+pub fn stack_reserve(mem: u64) -> u64 {
+    (mem / 4).min(1 << 20)
+}
+
+/// Loads `image` into slot `slot` as a fresh process (start-up or execve): zeroed memory,
+/// segments, the initial stack, decoded code, and a reset state. Returns the top of the mmap
+/// area (just below the stack reserve).
+pub fn load_process(
     m: &mut Machine,
+    slot: usize,
     image: &Image,
     argv: &[String],
-    opts: &RunOptions,
-    code: &mut CodeCache,
-) -> Result<(), String> {
+    envp: &[String],
+) -> Result<u64, String> {
     let mem = m.cfg.mem_bytes as u64;
-    let n = m.instances();
+    let limit = m.word64(slot, layout::S_LIMIT);
+    m.reset_instance(slot);
     let mut segs = image.segments.clone();
     segs.sort_by_key(|s| s.vaddr);
-    // Decode the executable pages once from the file image; all instances share the slots.
-    let mut pages: Vec<(u32, u32)> = Vec::new();
+    for s in &segs {
+        m.write_mem(slot, s.vaddr, &pad4(s.data.clone()))?;
+    }
+    let mut random = [0u8; 16];
+    for (k, b) in random.iter_mut().enumerate() {
+        *b = (slot as u8).wrapping_mul(31).wrapping_add(k as u8 * 7 + 1);
+    }
+    let reserve = stack_reserve(mem);
+    let stack = loader::build_stack(image, mem, argv, envp, random);
+    if stack.base < mem - reserve {
+        return Err("arguments and environment do not fit the stack".into());
+    }
+    m.write_mem(slot, stack.base, &pad4(stack.bytes))?;
+    let s = m.st_mut(slot);
+    s[layout::S_STATUS] = st::RUNNING;
+    s[layout::S_BRK] = image.brk_start as u32;
+    s[layout::S_BRK_MIN] = image.brk_start as u32;
+    s[layout::S_BRK_MAX] = (mem - reserve) as u32;
+    s[layout::S_FASTFD] = 3;
+    m.set_word64(
+        slot,
+        layout::S_LIMIT,
+        if limit == 0 { u64::MAX } else { limit },
+    );
+    m.set_word64(slot, layout::S_PC, image.entry);
+    m.set_reg(slot, 31, stack.sp);
+    // Decode the executable pages from the file image; processes share identical pages.
     for s in segs.iter().filter(|s| s.exec) {
         let mut p = s.vaddr & !0xfff;
         while p < s.vaddr + s.memsz {
@@ -380,46 +518,10 @@ fn load_instances(
                     *b = s.data[(a - s.vaddr) as usize];
                 }
             }
-            pages.push(((p >> 12) as u32, code.slot(m, p, &bytes)));
+            let d = m.code_slot_for(p, &bytes);
+            m.map_code(slot, (p >> 12) as u32, d);
             p += 4096;
         }
     }
-    let stack_reserve = (mem / 4).min(1 << 20);
-    for i in 0..n {
-        for s in &segs {
-            m.write_mem(i, s.vaddr, &pad4(s.data.clone()))?;
-        }
-        let mut env = opts.env.clone();
-        if n > 1 {
-            env.push(format!("GARM_INSTANCE={i}"));
-            env.push(format!("GARM_INSTANCES={n}"));
-        }
-        let mut random = [0u8; 16];
-        for (k, b) in random.iter_mut().enumerate() {
-            *b = (i as u8).wrapping_mul(31).wrapping_add(k as u8 * 7 + 1);
-        }
-        let stack = loader::build_stack(image, mem, argv, &env, random);
-        if stack.base < mem - stack_reserve {
-            return Err("arguments and environment do not fit the stack".into());
-        }
-        m.write_mem(i, stack.base, &pad4(stack.bytes))?;
-        let limit = opts.max_insns.unwrap_or(u64::MAX);
-        let s = m.st_mut(i);
-        s.fill(0);
-        s[layout::S_CODE_LO] = u32::MAX;
-        s[layout::S_STATUS] = st::RUNNING;
-        s[layout::S_BRK] = image.brk_start as u32;
-        s[layout::S_BRK_MIN] = image.brk_start as u32;
-        s[layout::S_BRK_MAX] = (mem - stack_reserve) as u32;
-        s[layout::S_FD1] = 1;
-        s[layout::S_FD2] = 2;
-        debug_assert_eq!(s.len(), STATE_WORDS);
-        m.set_word64(i, layout::S_PC, image.entry);
-        m.set_word64(i, layout::S_LIMIT, limit);
-        m.set_reg(i, 31, stack.sp);
-        for &(page, slot) in &pages {
-            m.map_code(i, page, slot);
-        }
-    }
-    Ok(())
+    Ok(mem - reserve)
 }

@@ -15,8 +15,8 @@ pub const S_BRK_MIN: usize = 84;
 pub const S_BRK_MAX: usize = 85;
 pub const S_OUT_LEN: usize = 86;
 pub const S_EXIT_CODE: usize = 90;
-pub const S_FD1: usize = 91;
-pub const S_FD2: usize = 92;
+/// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path).
+pub const S_FASTFD: usize = 91;
 /// Byte range holding decoded code: a store inside it stops the guest (ST_CODEMOD).
 pub const S_CODE_LO: usize = 93;
 pub const S_CODE_HI: usize = 94;

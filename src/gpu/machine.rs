@@ -67,6 +67,8 @@ pub struct Machine {
     state_dirty: bool,
     dec_slots: u32,
     dec_capacity: u32,
+    /// Decoded pages by (address, bytes): processes running the same code share slots.
+    code_pages: std::collections::HashMap<(u64, Vec<u8>), u32>,
     pub stats: MachineStats,
 }
 
@@ -241,6 +243,7 @@ impl Machine {
             state_dirty: true,
             dec_slots: 0,
             dec_capacity,
+            code_pages: Default::default(),
             stats: MachineStats::default(),
             cfg,
             gpu,
@@ -396,6 +399,51 @@ impl Machine {
             .to_vec();
         buf.unmap();
         Ok(data)
+    }
+
+    /// The decoded slot for a page of code at `addr` with these bytes, decoding it only once.
+    pub fn code_slot_for(&mut self, addr: u64, bytes: &[u8]) -> u32 {
+        if let Some(&s) = self.code_pages.get(&(addr, bytes.to_vec())) {
+            return s;
+        }
+        let s = self.add_code_page(&crate::isa::decode_page(bytes, addr));
+        self.code_pages.insert((addr, bytes.to_vec()), s);
+        s
+    }
+
+    /// Copies one instance's memory, state and code map into another (fork), on the device.
+    pub fn copy_instance(&mut self, from: usize, to: usize) -> Result<(), String> {
+        let size = self.cfg.mem_bytes as u64;
+        let scratch = storage(&self.gpu.device, "fork", size, wgpu::BufferUsages::empty());
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        // WebGPU forbids a copy within one buffer, so the bytes go through a scratch buffer.
+        enc.copy_buffer_to_buffer(&self.mem, self.mem_offset(from, 0), &scratch, 0, size);
+        enc.copy_buffer_to_buffer(&scratch, 0, &self.mem, self.mem_offset(to, 0), size);
+        self.gpu.queue.submit([enc.finish()]);
+        let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
+        self.state.copy_within(a..a + STATE_WORDS, b);
+        let p = self.map_pages as usize;
+        self.codemap.copy_within(from * p..(from + 1) * p, to * p);
+        self.state_dirty = true;
+        self.codemap_dirty = true;
+        Ok(())
+    }
+
+    /// Zeroes one instance's memory and forgets its code map (exec).
+    pub fn reset_instance(&mut self, inst: usize) {
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        enc.clear_buffer(
+            &self.mem,
+            self.mem_offset(inst, 0),
+            Some(self.cfg.mem_bytes as u64),
+        );
+        self.gpu.queue.submit([enc.finish()]);
+        let p = self.map_pages as usize;
+        self.codemap[inst * p..(inst + 1) * p].fill(NO_CODE);
+        self.codemap_dirty = true;
+        let s = self.st_mut(inst);
+        s.fill(0);
+        s[S_CODE_LO] = u32::MAX;
     }
 
     /// Adds one decoded page to the code buffer, growing it when full; returns its slot.

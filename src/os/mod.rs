@@ -1,23 +1,59 @@
-//! The host side of the guest OS: syscalls the shader hands over (Linux aarch64 numbers and
-//! `-errno` results), guest output routing, and `--strace`.
+//! The host side of the guest OS: the kernel ([`kernel`]: processes, fds, pipes, syscalls), the
+//! filesystem ([`vfs`]), guest output routing and standard input.
 
-use crate::gpu::machine::Machine;
-use std::collections::HashSet;
+pub mod kernel;
+pub mod vfs;
+
 use std::io::{Read, Write};
 
-/// Linux aarch64 syscall numbers garm knows by name.
+/// Linux aarch64 (asm-generic) syscall numbers garm implements.
 pub mod nr {
+    pub const GETCWD: u64 = 17;
+    pub const DUP: u64 = 23;
+    pub const DUP3: u64 = 24;
+    pub const FCNTL: u64 = 25;
     pub const IOCTL: u64 = 29;
+    pub const MKDIRAT: u64 = 34;
+    pub const UNLINKAT: u64 = 35;
+    pub const SYMLINKAT: u64 = 36;
+    pub const LINKAT: u64 = 37;
+    pub const RENAMEAT: u64 = 38;
+    pub const FTRUNCATE: u64 = 46;
+    pub const FACCESSAT: u64 = 48;
+    pub const CHDIR: u64 = 49;
+    pub const FCHDIR: u64 = 50;
     pub const OPENAT: u64 = 56;
     pub const CLOSE: u64 = 57;
+    pub const PIPE2: u64 = 59;
+    pub const GETDENTS64: u64 = 61;
     pub const LSEEK: u64 = 62;
     pub const READ: u64 = 63;
     pub const WRITE: u64 = 64;
+    pub const READV: u64 = 65;
     pub const WRITEV: u64 = 66;
+    pub const PREAD64: u64 = 67;
+    pub const PWRITE64: u64 = 68;
+    pub const READLINKAT: u64 = 78;
+    pub const NEWFSTATAT: u64 = 79;
+    pub const FSTAT: u64 = 80;
+    pub const UTIMENSAT: u64 = 88;
     pub const EXIT: u64 = 93;
     pub const EXIT_GROUP: u64 = 94;
+    pub const WAITID: u64 = 95;
     pub const SET_TID_ADDRESS: u64 = 96;
+    pub const SET_ROBUST_LIST: u64 = 99;
+    pub const NANOSLEEP: u64 = 101;
     pub const CLOCK_GETTIME: u64 = 113;
+    pub const SCHED_YIELD: u64 = 124;
+    pub const KILL: u64 = 129;
+    pub const TGKILL: u64 = 131;
+    pub const RT_SIGACTION: u64 = 134;
+    pub const RT_SIGPROCMASK: u64 = 135;
+    pub const SETPGID: u64 = 154;
+    pub const GETPGID: u64 = 155;
+    pub const UNAME: u64 = 160;
+    pub const UMASK: u64 = 166;
+    pub const GETTIMEOFDAY: u64 = 169;
     pub const GETPID: u64 = 172;
     pub const GETPPID: u64 = 173;
     pub const GETUID: u64 = 174;
@@ -25,30 +61,70 @@ pub mod nr {
     pub const GETGID: u64 = 176;
     pub const GETEGID: u64 = 177;
     pub const GETTID: u64 = 178;
+    pub const SYSINFO: u64 = 179;
     pub const BRK: u64 = 214;
+    pub const MUNMAP: u64 = 215;
+    pub const MREMAP: u64 = 216;
+    pub const CLONE: u64 = 220;
+    pub const EXECVE: u64 = 221;
+    pub const MMAP: u64 = 222;
+    pub const MPROTECT: u64 = 226;
+    pub const MADVISE: u64 = 233;
+    pub const WAIT4: u64 = 260;
+    pub const PRLIMIT64: u64 = 261;
+    pub const RENAMEAT2: u64 = 276;
+    pub const GETRANDOM: u64 = 278;
+    pub const STATX: u64 = 291;
 }
-
-pub const ENOENT: i64 = 2;
-pub const EBADF: i64 = 9;
-pub const EFAULT: i64 = 14;
-pub const EINVAL: i64 = 22;
-pub const ENOTTY: i64 = 25;
-pub const ESPIPE: i64 = 29;
-pub const ENOSYS: i64 = 38;
 
 pub fn syscall_name(n: u64) -> String {
     let s = match n {
+        nr::GETCWD => "getcwd",
+        nr::DUP => "dup",
+        nr::DUP3 => "dup3",
+        nr::FCNTL => "fcntl",
         nr::IOCTL => "ioctl",
+        nr::MKDIRAT => "mkdirat",
+        nr::UNLINKAT => "unlinkat",
+        nr::SYMLINKAT => "symlinkat",
+        nr::LINKAT => "linkat",
+        nr::RENAMEAT => "renameat",
+        nr::FTRUNCATE => "ftruncate",
+        nr::FACCESSAT => "faccessat",
+        nr::CHDIR => "chdir",
+        nr::FCHDIR => "fchdir",
         nr::OPENAT => "openat",
         nr::CLOSE => "close",
+        nr::PIPE2 => "pipe2",
+        nr::GETDENTS64 => "getdents64",
         nr::LSEEK => "lseek",
         nr::READ => "read",
         nr::WRITE => "write",
+        nr::READV => "readv",
         nr::WRITEV => "writev",
+        nr::PREAD64 => "pread64",
+        nr::PWRITE64 => "pwrite64",
+        nr::READLINKAT => "readlinkat",
+        nr::NEWFSTATAT => "newfstatat",
+        nr::FSTAT => "fstat",
+        nr::UTIMENSAT => "utimensat",
         nr::EXIT => "exit",
         nr::EXIT_GROUP => "exit_group",
+        nr::WAITID => "waitid",
         nr::SET_TID_ADDRESS => "set_tid_address",
+        nr::SET_ROBUST_LIST => "set_robust_list",
+        nr::NANOSLEEP => "nanosleep",
         nr::CLOCK_GETTIME => "clock_gettime",
+        nr::SCHED_YIELD => "sched_yield",
+        nr::KILL => "kill",
+        nr::TGKILL => "tgkill",
+        nr::RT_SIGACTION => "rt_sigaction",
+        nr::RT_SIGPROCMASK => "rt_sigprocmask",
+        nr::SETPGID => "setpgid",
+        nr::GETPGID => "getpgid",
+        nr::UNAME => "uname",
+        nr::UMASK => "umask",
+        nr::GETTIMEOFDAY => "gettimeofday",
         nr::GETPID => "getpid",
         nr::GETPPID => "getppid",
         nr::GETUID => "getuid",
@@ -56,7 +132,20 @@ pub fn syscall_name(n: u64) -> String {
         nr::GETGID => "getgid",
         nr::GETEGID => "getegid",
         nr::GETTID => "gettid",
+        nr::SYSINFO => "sysinfo",
         nr::BRK => "brk",
+        nr::MUNMAP => "munmap",
+        nr::MREMAP => "mremap",
+        nr::CLONE => "clone",
+        nr::EXECVE => "execve",
+        nr::MMAP => "mmap",
+        nr::MPROTECT => "mprotect",
+        nr::MADVISE => "madvise",
+        nr::WAIT4 => "wait4",
+        nr::PRLIMIT64 => "prlimit64",
+        nr::RENAMEAT2 => "renameat2",
+        nr::GETRANDOM => "getrandom",
+        nr::STATX => "statx",
         _ => return format!("syscall_{n}"),
     };
     s.to_string()
@@ -172,7 +261,7 @@ impl Stdin {
         }
     }
 
-    fn read(&mut self, inst: usize, len: usize) -> Vec<u8> {
+    pub fn read(&mut self, inst: usize, len: usize) -> Vec<u8> {
         if !self.many {
             let mut buf = vec![0u8; len];
             let n = std::io::stdin().read(&mut buf).unwrap_or(0);
@@ -188,113 +277,5 @@ impl Stdin {
         let end = (p + len).min(all.len());
         self.pos[inst] = end;
         all[p..end].to_vec()
-    }
-}
-
-/// Host syscall handler state.
-pub struct HostOs {
-    pub strace: bool,
-    pub stdin: Stdin,
-    reported: HashSet<u64>,
-    pub round_trips: u64,
-}
-
-impl HostOs {
-    pub fn new(instances: usize, strace: bool) -> HostOs {
-        HostOs {
-            strace,
-            stdin: Stdin::new(instances),
-            reported: HashSet::new(),
-            round_trips: 0,
-        }
-    }
-
-    /// Answers the syscall instance `inst` stopped on; its result goes into x0.
-    pub fn syscall(
-        &mut self,
-        m: &mut Machine,
-        inst: usize,
-        out: &mut Output,
-    ) -> Result<(), String> {
-        self.round_trips += 1;
-        let n = m.reg(inst, 8);
-        let a: [u64; 6] = std::array::from_fn(|i| m.reg(inst, i));
-        let r: i64 = match n {
-            nr::READ => {
-                if a[0] != 0 {
-                    -EBADF
-                } else {
-                    let len = a[2].min(1 << 20) as usize;
-                    let data = self.stdin.read(inst, len);
-                    match m.write_mem(inst, a[1], &data) {
-                        Ok(()) => data.len() as i64,
-                        Err(_) => -EFAULT,
-                    }
-                }
-            }
-            nr::WRITE => {
-                if a[0] != 1 && a[0] != 2 {
-                    -EBADF
-                } else {
-                    match m.read_mem(inst, a[1], a[2].min(1 << 24) as usize) {
-                        Ok(bytes) => {
-                            out.emit(inst, a[0] as u32, &bytes);
-                            bytes.len() as i64
-                        }
-                        Err(_) => -EFAULT,
-                    }
-                }
-            }
-            nr::IOCTL => -ENOTTY,
-            nr::LSEEK => -ESPIPE,
-            nr::CLOSE => {
-                if a[0] <= 2 {
-                    0
-                } else {
-                    -EBADF
-                }
-            }
-            nr::GETPID | nr::GETTID | nr::SET_TID_ADDRESS => 1000 + inst as i64,
-            nr::GETPPID => 1,
-            nr::GETUID | nr::GETEUID | nr::GETGID | nr::GETEGID => 0,
-            nr::CLOCK_GETTIME => {
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap_or_default();
-                let mut ts = Vec::new();
-                ts.extend_from_slice(&now.as_secs().to_le_bytes());
-                ts.extend_from_slice(&(now.subsec_nanos() as u64).to_le_bytes());
-                match m.write_mem(inst, a[1], &ts) {
-                    Ok(()) => 0,
-                    Err(_) => -EFAULT,
-                }
-            }
-            _ => {
-                if self.strace && self.reported.insert(n) {
-                    eprintln!(
-                        "garm: unimplemented syscall {n} ({}) returns -ENOSYS",
-                        syscall_name(n)
-                    );
-                }
-                -ENOSYS
-            }
-        };
-        if self.strace {
-            let prefix = if out.kept.len() > 1 {
-                format!("[{inst}] ")
-            } else {
-                String::new()
-            };
-            eprintln!(
-                "{prefix}{}({:#x}, {:#x}, {:#x}, {:#x}) = {r}",
-                syscall_name(n),
-                a[0],
-                a[1],
-                a[2],
-                a[3]
-            );
-        }
-        m.set_reg(inst, 0, r as u64);
-        Ok(())
     }
 }

@@ -1,0 +1,1904 @@
+//! Processes, file descriptors, pipes and the host-side syscalls (Linux aarch64 numbers and
+//! `-errno` results). Every process is one slot of the GPU machine; the shader runs them all in
+//! the same dispatch and stops one here only for a syscall it cannot answer itself.
+
+use super::vfs::{self, Dev, Ino, Node, Target, Vfs};
+use super::{nr, syscall_name, Output, Stdin};
+use crate::gpu::layout::{self, st};
+use crate::gpu::machine::Machine;
+use crate::loader::{self, Image};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+pub type Pid = i64;
+
+pub const EPERM: i64 = 1;
+pub const ENOENT: i64 = 2;
+pub const ESRCH: i64 = 3;
+pub const EINTR: i64 = 4;
+pub const ENOEXEC: i64 = 8;
+pub const EBADF: i64 = 9;
+pub const ECHILD: i64 = 10;
+pub const EAGAIN: i64 = 11;
+pub const ENOMEM: i64 = 12;
+pub const EFAULT: i64 = 14;
+pub const EEXIST: i64 = 17;
+pub const ENOTDIR: i64 = 20;
+pub const EISDIR: i64 = 21;
+pub const EINVAL: i64 = 22;
+pub const EMFILE: i64 = 24;
+pub const ENOTTY: i64 = 25;
+pub const ESPIPE: i64 = 29;
+pub const EROFS: i64 = 30;
+pub const EPIPE: i64 = 32;
+pub const ERANGE: i64 = 34;
+pub const ENOSYS: i64 = 38;
+pub const ENOTEMPTY: i64 = 39;
+
+pub const SIGINT: i32 = 2;
+pub const SIGKILL: i32 = 9;
+pub const SIGPIPE: i32 = 13;
+pub const SIGTERM: i32 = 15;
+pub const SIGCHLD: i32 = 17;
+
+const O_ACCMODE: u64 = 3;
+const O_WRONLY: u64 = 1;
+const O_CREAT: u64 = 0o100;
+const O_EXCL: u64 = 0o200;
+const O_TRUNC: u64 = 0o1000;
+const O_APPEND: u64 = 0o2000;
+const O_NONBLOCK: u64 = 0o4000;
+const O_DIRECTORY: u64 = 0o40000;
+const O_NOFOLLOW: u64 = 0o100000;
+const O_CLOEXEC: u64 = 0o2000000;
+const AT_FDCWD: i64 = -100;
+const AT_SYMLINK_NOFOLLOW: u64 = 0x100;
+const AT_REMOVEDIR: u64 = 0x200;
+const AT_EMPTY_PATH: u64 = 0x1000;
+const PIPE_CAP: usize = 65536;
+const MAX_FDS: usize = 1024;
+
+/// What an open file description refers to.
+#[derive(Debug)]
+pub enum Kind {
+    Mem(Ino),
+    Host(std::fs::File, PathBuf),
+    Dir(Target, String),
+    PipeR(usize),
+    PipeW(usize),
+    Dev(Dev),
+    Stdin,
+    /// Console output of a root instance: (instance, host fd 1 or 2).
+    Out(usize, u32),
+}
+
+#[derive(Debug)]
+pub struct OpenFile {
+    pub kind: Kind,
+    pub offset: u64,
+    pub flags: u64,
+}
+
+impl Drop for OpenFile {
+    fn drop(&mut self) {
+        PIPE_CLOSES.with(|c| match self.kind {
+            Kind::PipeR(p) => c.borrow_mut().push((p, true)),
+            Kind::PipeW(p) => c.borrow_mut().push((p, false)),
+            _ => {}
+        });
+    }
+}
+
+thread_local! {
+    /// Pipe ends closed by dropping their last description, applied by the kernel afterwards.
+    static PIPE_CLOSES: RefCell<Vec<(usize, bool)>> = const { RefCell::new(Vec::new()) };
+}
+
+#[derive(Clone, Debug)]
+pub struct Fd {
+    pub file: Rc<RefCell<OpenFile>>,
+    pub cloexec: bool,
+}
+
+#[derive(Default, Debug)]
+pub struct Pipe {
+    pub buf: VecDeque<u8>,
+    pub readers: usize,
+    pub writers: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PState {
+    Running,
+    /// Waiting in a syscall that will be retried (wait4, pipe read/write, vfork parent).
+    Blocked,
+    /// Exited; the Linux wait status.
+    Zombie(i32),
+}
+
+pub struct Proc {
+    pub pid: Pid,
+    pub ppid: Pid,
+    pub pgid: Pid,
+    pub slot: Option<usize>,
+    /// The root instance whose console output this process shares.
+    pub inst: usize,
+    pub fds: Vec<Option<Fd>>,
+    pub cwd: String,
+    pub state: PState,
+    pub image: Rc<Image>,
+    pub exe_path: String,
+    pub umask: u32,
+    pub mmap_low: u64,
+    pub sigactions: BTreeMap<i32, u64>,
+    /// A vfork parent waits for this child to exec or exit.
+    pub vfork_parent: Option<Pid>,
+    /// Set in a vfork parent while its child has neither exec'd nor exited.
+    pub vfork_child: Option<Pid>,
+    /// One of the `--instances` copies: its outcome is garm's.
+    pub root: bool,
+}
+
+/// How a syscall ended: a result for x0, a block (retry later), or no result (exit, exec).
+pub enum Sys {
+    Ret(i64),
+    Block,
+    NoReturn,
+}
+
+pub struct Kernel {
+    pub vfs: Vfs,
+    pub pipes: Vec<Pipe>,
+    pub procs: BTreeMap<Pid, Proc>,
+    pub slots: Vec<Option<Pid>>,
+    next_pid: Pid,
+    pub strace: bool,
+    reported: HashSet<u64>,
+    pub round_trips: u64,
+    pub stdin: Stdin,
+    pub limit_note: bool,
+    pub forks: u64,
+    pub fork_time: std::time::Duration,
+}
+
+fn errno(e: std::io::Error) -> i64 {
+    -(e.raw_os_error().unwrap_or(5) as i64)
+}
+
+impl Kernel {
+    pub fn new(slots: usize, instances: usize, strace: bool) -> Kernel {
+        Kernel {
+            vfs: Vfs::new(),
+            pipes: Vec::new(),
+            procs: BTreeMap::new(),
+            slots: vec![None; slots],
+            next_pid: 1,
+            strace,
+            reported: HashSet::new(),
+            round_trips: 0,
+            stdin: Stdin::new(instances),
+            limit_note: false,
+            forks: 0,
+            fork_time: Default::default(),
+        }
+    }
+
+    /// Registers a root process (one per `--instances` copy) in `slot`.
+    pub fn spawn_root(
+        &mut self,
+        slot: usize,
+        image: Rc<Image>,
+        exe_path: &str,
+        mmap_low: u64,
+    ) -> Pid {
+        let pid = self.next_pid;
+        self.next_pid += 1;
+        let con = |k: Kind, flags: u64| {
+            Some(Fd {
+                file: Rc::new(RefCell::new(OpenFile {
+                    kind: k,
+                    offset: 0,
+                    flags,
+                })),
+                cloexec: false,
+            })
+        };
+        let fds = vec![
+            con(Kind::Stdin, 0),
+            con(Kind::Out(slot, 1), O_WRONLY),
+            con(Kind::Out(slot, 2), O_WRONLY),
+        ];
+        self.procs.insert(
+            pid,
+            Proc {
+                pid,
+                ppid: 0,
+                pgid: pid,
+                slot: Some(slot),
+                inst: slot,
+                fds,
+                cwd: "/".into(),
+                state: PState::Running,
+                image,
+                exe_path: exe_path.into(),
+                umask: 0o022,
+                mmap_low,
+                sigactions: BTreeMap::new(),
+                vfork_parent: None,
+                vfork_child: None,
+                root: true,
+            },
+        );
+        self.slots[slot] = Some(pid);
+        pid
+    }
+
+    pub fn pid_of_slot(&self, slot: usize) -> Option<Pid> {
+        self.slots.get(slot).copied().flatten()
+    }
+
+    /// The mask of fds 1 and 2 that still write to the console, for the shader's fast path.
+    pub fn fast_fd_mask(&self, pid: Pid) -> u32 {
+        let p = &self.procs[&pid];
+        let mut m = 0;
+        for (bit, fd) in [(1u32, 1usize), (2, 2)] {
+            if let Some(Some(f)) = p.fds.get(fd) {
+                if let Kind::Out(_, hfd) = f.file.borrow().kind {
+                    if hfd as usize == fd {
+                        m |= bit;
+                    }
+                }
+            }
+        }
+        m
+    }
+
+    fn apply_pipe_closes(&mut self) {
+        let closes = PIPE_CLOSES.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        for (p, reader) in closes {
+            if let Some(pipe) = self.pipes.get_mut(p) {
+                if reader {
+                    pipe.readers = pipe.readers.saturating_sub(1);
+                } else {
+                    pipe.writers = pipe.writers.saturating_sub(1);
+                }
+            }
+        }
+    }
+
+    fn fd(&self, pid: Pid, fd: i64) -> Result<Fd, i64> {
+        self.procs[&pid]
+            .fds
+            .get(usize::try_from(fd).map_err(|_| EBADF)?)
+            .cloned()
+            .flatten()
+            .ok_or(EBADF)
+    }
+
+    fn install_fd(&mut self, pid: Pid, fd: Fd, min: usize) -> Result<usize, i64> {
+        let fds = &mut self.procs.get_mut(&pid).unwrap().fds;
+        let i = (min..MAX_FDS)
+            .find(|&i| fds.get(i).is_none_or(|f| f.is_none()))
+            .ok_or(EMFILE)?;
+        if fds.len() <= i {
+            fds.resize(i + 1, None);
+        }
+        fds[i] = Some(fd);
+        Ok(i)
+    }
+
+    fn new_fd(kind: Kind, flags: u64) -> Fd {
+        Fd {
+            file: Rc::new(RefCell::new(OpenFile {
+                kind,
+                offset: 0,
+                flags,
+            })),
+            cloexec: flags & O_CLOEXEC != 0,
+        }
+    }
+
+    /// Closes every fd of a process (exit) and lets pipe ends go.
+    fn close_all(&mut self, pid: Pid) {
+        if let Some(p) = self.procs.get_mut(&pid) {
+            p.fds.clear();
+        }
+        self.apply_pipe_closes();
+    }
+
+    /// Marks a process as exited with a wait status, frees its slot, reparents its children.
+    pub fn exit_proc(&mut self, m: &mut Machine, pid: Pid, wstatus: i32) {
+        self.close_all(pid);
+        let (slot, vfork_parent) = {
+            let p = self.procs.get_mut(&pid).unwrap();
+            p.state = PState::Zombie(wstatus);
+            (p.slot.take(), p.vfork_parent.take())
+        };
+        if let Some(s) = slot {
+            self.slots[s] = None;
+            m.st_mut(s)[layout::S_STATUS] = st::EXITED;
+        }
+        if let Some(vp) = vfork_parent {
+            self.wake(vp);
+        }
+        let orphans: Vec<Pid> = self
+            .procs
+            .values()
+            .filter(|c| c.ppid == pid)
+            .map(|c| c.pid)
+            .collect();
+        for c in orphans {
+            self.procs.get_mut(&c).unwrap().ppid = 0;
+        }
+        // Zombies nobody will wait for are reaped at once.
+        let ppid = self.procs[&pid].ppid;
+        if ppid == 0 && !self.is_root(pid) {
+            self.procs.remove(&pid);
+        }
+        let dead: Vec<Pid> = self
+            .procs
+            .values()
+            .filter(|c| c.ppid == 0 && matches!(c.state, PState::Zombie(_)) && !self.is_root(c.pid))
+            .map(|c| c.pid)
+            .collect();
+        for d in dead {
+            self.procs.remove(&d);
+        }
+    }
+
+    fn is_root(&self, pid: Pid) -> bool {
+        self.procs.get(&pid).is_some_and(|p| p.root)
+    }
+
+    /// Ends a vfork parent's wait: its result (the child's pid) is already in x0.
+    fn wake(&mut self, pid: Pid) {
+        if let Some(p) = self.procs.get_mut(&pid) {
+            p.vfork_child = None;
+        }
+    }
+
+    /// Whether a process waits for its vfork child (its SVC is not retried meanwhile).
+    pub fn in_vfork(&self, pid: Pid) -> bool {
+        self.procs
+            .get(&pid)
+            .is_some_and(|p| p.vfork_child.is_some())
+    }
+
+    fn read_cstr(&self, m: &mut Machine, slot: usize, addr: u64) -> Result<String, i64> {
+        let mut out = Vec::new();
+        let mut a = addr;
+        loop {
+            let chunk = 256 - (a & 255) as usize;
+            let bytes = m.read_mem(slot, a, chunk).map_err(|_| EFAULT)?;
+            if let Some(z) = bytes.iter().position(|&b| b == 0) {
+                out.extend_from_slice(&bytes[..z]);
+                break;
+            }
+            out.extend_from_slice(&bytes);
+            a += chunk as u64;
+            if out.len() > 4096 {
+                return Err(vfs::ENAMETOOLONG);
+            }
+        }
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    fn read_ptrs(&self, m: &mut Machine, slot: usize, addr: u64) -> Result<Vec<u64>, i64> {
+        let mut v = Vec::new();
+        if addr == 0 {
+            return Ok(v);
+        }
+        let mut a = addr;
+        loop {
+            let b = m.read_mem(slot, a, 256).map_err(|_| EFAULT)?;
+            for c in b.chunks(8) {
+                let p = u64::from_le_bytes(c.try_into().unwrap());
+                if p == 0 {
+                    return Ok(v);
+                }
+                v.push(p);
+                if v.len() > 4096 {
+                    return Err(-7); // E2BIG
+                }
+            }
+            a += 256;
+        }
+    }
+
+    fn cwd_for(&self, pid: Pid, dirfd: i64) -> Result<String, i64> {
+        if dirfd == AT_FDCWD {
+            return Ok(self.procs[&pid].cwd.clone());
+        }
+        let f = self.fd(pid, dirfd)?;
+        let b = f.file.borrow();
+        match &b.kind {
+            Kind::Dir(_, path) => Ok(path.clone()),
+            _ => Err(ENOTDIR),
+        }
+    }
+
+    /// Handles the syscall that stopped `slot`. Returns true when the process can run again.
+    pub fn syscall(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        out: &mut Output,
+    ) -> Result<bool, String> {
+        let Some(pid) = self.pid_of_slot(slot) else {
+            return Ok(false);
+        };
+        self.round_trips += 1;
+        let n = m.reg(slot, 8);
+        let a: [u64; 6] = std::array::from_fn(|i| m.reg(slot, i));
+        let r = self.dispatch(m, slot, pid, n, a, out)?;
+        self.apply_pipe_closes();
+        let done = match r {
+            Sys::Ret(v) => {
+                if self.strace {
+                    self.trace(out, slot, n, &a, &v.to_string());
+                }
+                if self.procs.get(&pid).is_some_and(|p| p.slot == Some(slot)) {
+                    m.set_reg(slot, 0, v as u64);
+                    self.procs.get_mut(&pid).unwrap().state = PState::Running;
+                }
+                true
+            }
+            Sys::Block => {
+                self.procs.get_mut(&pid).unwrap().state = PState::Blocked;
+                false
+            }
+            Sys::NoReturn => {
+                if self.strace {
+                    self.trace(out, slot, n, &a, "?");
+                }
+                self.procs
+                    .get(&pid)
+                    .is_some_and(|p| p.state == PState::Running && p.slot == Some(slot))
+            }
+        };
+        if let Some(p) = self.procs.get(&pid) {
+            if let Some(s) = p.slot {
+                let mask = self.fast_fd_mask(pid);
+                m.st_mut(s)[layout::S_FASTFD] = mask;
+            }
+        }
+        Ok(done)
+    }
+
+    fn trace(&self, out: &Output, slot: usize, n: u64, a: &[u64; 6], r: &str) {
+        let prefix = if out.kept.len() > 1 {
+            format!("[{slot}] ")
+        } else {
+            String::new()
+        };
+        let pid = self.pid_of_slot(slot).unwrap_or(0);
+        eprintln!(
+            "{prefix}{pid} {}({:#x}, {:#x}, {:#x}, {:#x}, {:#x}, {:#x}) = {r}",
+            syscall_name(n),
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            a[4],
+            a[5]
+        );
+    }
+
+    fn dispatch(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        n: u64,
+        a: [u64; 6],
+        out: &mut Output,
+    ) -> Result<Sys, String> {
+        use Sys::Ret;
+        let ai = |i: usize| a[i] as i64;
+        Ok(match n {
+            nr::READ => self.sys_read(m, slot, pid, ai(0), a[1], a[2] as usize, None)?,
+            nr::PREAD64 => self.sys_read(m, slot, pid, ai(0), a[1], a[2] as usize, Some(a[3]))?,
+            nr::WRITE => self.sys_write(m, slot, pid, ai(0), a[1], a[2] as usize, None, out)?,
+            nr::PWRITE64 => {
+                self.sys_write(m, slot, pid, ai(0), a[1], a[2] as usize, Some(a[3]), out)?
+            }
+            nr::READV | nr::WRITEV => {
+                let iov = m
+                    .read_mem(slot, a[1], (a[2] as usize).min(1024) * 16)
+                    .map_err(|e| e.to_string());
+                let Ok(iov) = iov else {
+                    return Ok(Ret(-EFAULT));
+                };
+                let mut total = 0i64;
+                for c in iov.chunks(16) {
+                    let base = u64::from_le_bytes(c[..8].try_into().unwrap());
+                    let len = u64::from_le_bytes(c[8..].try_into().unwrap()) as usize;
+                    if len == 0 {
+                        continue;
+                    }
+                    let r = if n == nr::READV {
+                        self.sys_read(m, slot, pid, ai(0), base, len, None)?
+                    } else {
+                        self.sys_write(m, slot, pid, ai(0), base, len, None, out)?
+                    };
+                    match r {
+                        Ret(v) if v < 0 => return Ok(Ret(if total > 0 { total } else { v })),
+                        Ret(v) => {
+                            total += v;
+                            if (v as usize) < len {
+                                break;
+                            }
+                        }
+                        other => return Ok(if total > 0 { Ret(total) } else { other }),
+                    }
+                }
+                Ret(total)
+            }
+            nr::OPENAT => {
+                let path = match self.read_cstr(m, slot, a[1]) {
+                    Ok(p) => p,
+                    Err(e) => return Ok(Ret(-e)),
+                };
+                Ret(self
+                    .sys_openat(pid, ai(0), &path, a[2], a[3] as u32)
+                    .unwrap_or_else(|e| -e))
+            }
+            nr::CLOSE => {
+                let fd = ai(0);
+                let p = self.procs.get_mut(&pid).unwrap();
+                match usize::try_from(fd).ok().and_then(|i| p.fds.get_mut(i)) {
+                    Some(f @ Some(_)) => {
+                        *f = None;
+                        Ret(0)
+                    }
+                    _ => Ret(-EBADF),
+                }
+            }
+            nr::LSEEK => Ret(self
+                .sys_lseek(pid, ai(0), ai(1), a[2])
+                .unwrap_or_else(|e| -e)),
+            nr::DUP => match self.fd(pid, ai(0)) {
+                Ok(f) => Ret(self
+                    .install_fd(
+                        pid,
+                        Fd {
+                            file: f.file,
+                            cloexec: false,
+                        },
+                        0,
+                    )
+                    .map(|i| i as i64)
+                    .unwrap_or_else(|e| -e)),
+                Err(e) => Ret(-e),
+            },
+            nr::DUP3 => {
+                if a[0] == a[1] {
+                    return Ok(Ret(-EINVAL));
+                }
+                match self.fd(pid, ai(0)) {
+                    Ok(f) => {
+                        let to = a[1] as usize;
+                        if to >= MAX_FDS {
+                            return Ok(Ret(-EBADF));
+                        }
+                        let p = self.procs.get_mut(&pid).unwrap();
+                        if p.fds.len() <= to {
+                            p.fds.resize(to + 1, None);
+                        }
+                        p.fds[to] = Some(Fd {
+                            file: f.file,
+                            cloexec: a[2] & O_CLOEXEC != 0,
+                        });
+                        Ret(to as i64)
+                    }
+                    Err(e) => Ret(-e),
+                }
+            }
+            nr::FCNTL => Ret(self
+                .sys_fcntl(pid, ai(0), a[1], a[2])
+                .unwrap_or_else(|e| -e)),
+            nr::IOCTL => match self.fd(pid, ai(0)) {
+                Ok(_) => Ret(-ENOTTY),
+                Err(e) => Ret(-e),
+            },
+            nr::PIPE2 => {
+                let id = self.pipes.len();
+                self.pipes.push(Pipe {
+                    buf: VecDeque::new(),
+                    readers: 1,
+                    writers: 1,
+                });
+                let fl = a[1] & (O_CLOEXEC | O_NONBLOCK);
+                let r = self.install_fd(pid, Self::new_fd(Kind::PipeR(id), fl), 0);
+                let w = self.install_fd(pid, Self::new_fd(Kind::PipeW(id), fl | O_WRONLY), 0);
+                match (r, w) {
+                    (Ok(r), Ok(w)) => {
+                        let mut b = Vec::new();
+                        b.extend_from_slice(&(r as i32).to_le_bytes());
+                        b.extend_from_slice(&(w as i32).to_le_bytes());
+                        Ret(if m.write_mem(slot, a[0], &b).is_ok() {
+                            0
+                        } else {
+                            -EFAULT
+                        })
+                    }
+                    _ => Ret(-EMFILE),
+                }
+            }
+            nr::GETCWD => {
+                let mut cwd = self.procs[&pid].cwd.clone().into_bytes();
+                cwd.push(0);
+                if cwd.len() > a[1] as usize {
+                    Ret(-ERANGE)
+                } else if m.write_mem(slot, a[0], &cwd).is_err() {
+                    Ret(-EFAULT)
+                } else {
+                    Ret(cwd.len() as i64)
+                }
+            }
+            nr::CHDIR | nr::FCHDIR => {
+                let path = if n == nr::CHDIR {
+                    match self.read_cstr(m, slot, a[0]) {
+                        Ok(p) => p,
+                        Err(e) => return Ok(Ret(-e)),
+                    }
+                } else {
+                    match self.cwd_for(pid, ai(0)) {
+                        Ok(p) => p,
+                        Err(e) => return Ok(Ret(-e)),
+                    }
+                };
+                let cwd = self.procs[&pid].cwd.clone();
+                match self.vfs.resolve(&cwd, &path, true) {
+                    Ok(t) if self.is_dir(&t) => {
+                        self.procs.get_mut(&pid).unwrap().cwd = normalize(&cwd, &path);
+                        Ret(0)
+                    }
+                    Ok(_) => Ret(-ENOTDIR),
+                    Err(e) => Ret(-e),
+                }
+            }
+            nr::MKDIRAT
+            | nr::UNLINKAT
+            | nr::SYMLINKAT
+            | nr::READLINKAT
+            | nr::FACCESSAT
+            | nr::NEWFSTATAT
+            | nr::STATX
+            | nr::UTIMENSAT => self.path_call(m, slot, pid, n, a)?,
+            nr::RENAMEAT | nr::RENAMEAT2 | nr::LINKAT => self.two_path_call(m, slot, pid, n, a)?,
+            nr::FSTAT => match self.fd(pid, ai(0)) {
+                Ok(f) => {
+                    let st = self.stat_of_file(&f.file.borrow());
+                    Ret(if m.write_mem(slot, a[1], &st).is_ok() {
+                        0
+                    } else {
+                        -EFAULT
+                    })
+                }
+                Err(e) => Ret(-e),
+            },
+            nr::FTRUNCATE => Ret(self.sys_ftruncate(pid, ai(0), a[1]).unwrap_or_else(|e| -e)),
+            nr::GETDENTS64 => self.sys_getdents(m, slot, pid, ai(0), a[1], a[2] as usize)?,
+            nr::UMASK => {
+                let p = self.procs.get_mut(&pid).unwrap();
+                let old = p.umask;
+                p.umask = a[0] as u32 & 0o777;
+                Ret(old as i64)
+            }
+            nr::EXIT | nr::EXIT_GROUP => {
+                self.exit_proc(m, pid, ((a[0] & 0xff) as i32) << 8);
+                Sys::NoReturn
+            }
+            nr::CLONE => self.sys_clone(m, slot, pid, a)?,
+            nr::EXECVE => self.sys_execve(m, slot, pid, a)?,
+            nr::WAIT4 => self.sys_wait4(m, slot, pid, ai(0), a[1], a[2])?,
+            nr::WAITID => Ret(-ENOSYS),
+            nr::KILL | nr::TGKILL => {
+                let (target, sig) = if n == nr::KILL {
+                    (ai(0), a[1] as i32)
+                } else {
+                    (ai(1), a[2] as i32)
+                };
+                self.sys_kill(m, pid, target, sig)
+            }
+            nr::RT_SIGACTION => {
+                let sig = a[0] as i32;
+                if sig == SIGKILL || !(1..=64).contains(&sig) {
+                    return Ok(Ret(-EINVAL));
+                }
+                let old = self.procs[&pid].sigactions.get(&sig).copied().unwrap_or(0);
+                if a[2] != 0 {
+                    let mut b = vec![0u8; 32];
+                    b[..8].copy_from_slice(&old.to_le_bytes());
+                    let _ = m.write_mem(slot, a[2], &b);
+                }
+                if a[1] != 0 {
+                    let h = m.read_mem(slot, a[1], 8).map_err(|e| e.to_string())?;
+                    let h = u64::from_le_bytes(h.try_into().unwrap());
+                    self.procs.get_mut(&pid).unwrap().sigactions.insert(sig, h);
+                }
+                Ret(0)
+            }
+            nr::RT_SIGPROCMASK => {
+                if a[2] != 0 {
+                    let _ = m.write_mem(slot, a[2], &[0u8; 8]);
+                }
+                Ret(0)
+            }
+            nr::SETPGID => {
+                let target = if a[0] == 0 { pid } else { ai(0) };
+                let pg = if a[1] == 0 { target } else { ai(1) };
+                match self.procs.get_mut(&target) {
+                    Some(p) => {
+                        p.pgid = pg;
+                        Ret(0)
+                    }
+                    None => Ret(-ESRCH),
+                }
+            }
+            nr::GETPGID => {
+                let target = if a[0] == 0 { pid } else { ai(0) };
+                self.procs
+                    .get(&target)
+                    .map(|p| Ret(p.pgid))
+                    .unwrap_or(Ret(-ESRCH))
+            }
+            nr::GETPID | nr::GETTID | nr::SET_TID_ADDRESS => Ret(pid),
+            nr::GETPPID => Ret(self.procs[&pid].ppid),
+            nr::GETUID | nr::GETEUID | nr::GETGID | nr::GETEGID => Ret(0),
+            nr::SET_ROBUST_LIST | nr::SCHED_YIELD | nr::MADVISE | nr::MPROTECT => Ret(0),
+            nr::UNAME => {
+                let mut b = vec![0u8; 65 * 6];
+                for (i, s) in [
+                    "Linux",
+                    "garm",
+                    "6.1.0-garm",
+                    "#1 SMP garm",
+                    "aarch64",
+                    "(none)",
+                ]
+                .iter()
+                .enumerate()
+                {
+                    b[i * 65..i * 65 + s.len()].copy_from_slice(s.as_bytes());
+                }
+                Ret(if m.write_mem(slot, a[0], &b).is_ok() {
+                    0
+                } else {
+                    -EFAULT
+                })
+            }
+            nr::CLOCK_GETTIME | nr::GETTIMEOFDAY => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                let mut ts = Vec::new();
+                ts.extend_from_slice(&now.as_secs().to_le_bytes());
+                let sub = if n == nr::GETTIMEOFDAY {
+                    now.subsec_micros() as u64
+                } else {
+                    now.subsec_nanos() as u64
+                };
+                ts.extend_from_slice(&sub.to_le_bytes());
+                let addr = if n == nr::GETTIMEOFDAY { a[0] } else { a[1] };
+                Ret(if addr == 0 || m.write_mem(slot, addr, &ts).is_ok() {
+                    0
+                } else {
+                    -EFAULT
+                })
+            }
+            nr::NANOSLEEP => {
+                if let Ok(b) = m.read_mem(slot, a[0], 16) {
+                    let s = u64::from_le_bytes(b[..8].try_into().unwrap());
+                    let ns = u64::from_le_bytes(b[8..].try_into().unwrap());
+                    std::thread::sleep(std::time::Duration::from_nanos(
+                        (s.min(10) * 1_000_000_000).saturating_add(ns.min(999_999_999)),
+                    ));
+                    Ret(0)
+                } else {
+                    Ret(-EFAULT)
+                }
+            }
+            nr::GETRANDOM => {
+                let len = (a[1] as usize).min(1 << 16);
+                let bytes = pseudo_random(len, a[0] ^ self.round_trips);
+                Ret(if m.write_mem(slot, a[0], &bytes).is_ok() {
+                    len as i64
+                } else {
+                    -EFAULT
+                })
+            }
+            nr::SYSINFO => {
+                let mut b = vec![0u8; 112];
+                b[0..8].copy_from_slice(&1u64.to_le_bytes());
+                b[32..40].copy_from_slice(
+                    &(m.cfg.mem_bytes as u64 * self.slots.len() as u64).to_le_bytes(),
+                );
+                b[80..82].copy_from_slice(&(self.procs.len() as u16).to_le_bytes());
+                b[104..108].copy_from_slice(&1u32.to_le_bytes());
+                Ret(if m.write_mem(slot, a[0], &b).is_ok() {
+                    0
+                } else {
+                    -EFAULT
+                })
+            }
+            nr::PRLIMIT64 => {
+                if a[3] != 0 {
+                    let mut b = Vec::new();
+                    b.extend_from_slice(&u64::MAX.to_le_bytes());
+                    b.extend_from_slice(&u64::MAX.to_le_bytes());
+                    let _ = m.write_mem(slot, a[3], &b);
+                }
+                Ret(0)
+            }
+            nr::MMAP => self.sys_mmap(m, slot, pid, a)?,
+            nr::MUNMAP => Ret(0),
+            nr::MREMAP => Ret(-ENOMEM),
+            _ => {
+                if self.strace && self.reported.insert(n) {
+                    eprintln!(
+                        "garm: unimplemented syscall {n} ({}) returns -ENOSYS",
+                        syscall_name(n)
+                    );
+                }
+                Ret(-ENOSYS)
+            }
+        })
+    }
+
+    fn is_dir(&self, t: &Target) -> bool {
+        match t {
+            Target::Mem(i) => matches!(self.vfs.inodes[*i].node, Node::Dir(_) | Node::Mount { .. }),
+            Target::Host(p, _) => p.is_dir(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sys_read(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        fd: i64,
+        buf: u64,
+        len: usize,
+        at: Option<u64>,
+    ) -> Result<Sys, String> {
+        let f = match self.fd(pid, fd) {
+            Ok(f) => f,
+            Err(e) => return Ok(Sys::Ret(-e)),
+        };
+        let len = len.min(1 << 20);
+        let mut of = f.file.borrow_mut();
+        if of.flags & O_ACCMODE == O_WRONLY {
+            return Ok(Sys::Ret(-EBADF));
+        }
+        let off = at.unwrap_or(of.offset);
+        let data: Vec<u8> = match &mut of.kind {
+            Kind::Mem(ino) => match &self.vfs.inodes[*ino].node {
+                Node::File(d) => d
+                    .get(off as usize..)
+                    .map(|s| s[..s.len().min(len)].to_vec())
+                    .unwrap_or_default(),
+                _ => return Ok(Sys::Ret(-EISDIR)),
+            },
+            Kind::Host(file, _) => {
+                let mut b = vec![0u8; len];
+                if file.seek(SeekFrom::Start(off)).is_err() {
+                    return Ok(Sys::Ret(-ESPIPE));
+                }
+                match file.read(&mut b) {
+                    Ok(k) => {
+                        b.truncate(k);
+                        b
+                    }
+                    Err(e) => return Ok(Sys::Ret(errno(e))),
+                }
+            }
+            Kind::Dir(..) => return Ok(Sys::Ret(-EISDIR)),
+            Kind::PipeR(p) => {
+                let pipe = &mut self.pipes[*p];
+                if pipe.buf.is_empty() {
+                    if pipe.writers == 0 {
+                        Vec::new()
+                    } else if of.flags & O_NONBLOCK != 0 {
+                        return Ok(Sys::Ret(-EAGAIN));
+                    } else {
+                        return Ok(Sys::Block);
+                    }
+                } else {
+                    let k = len.min(pipe.buf.len());
+                    pipe.buf.drain(..k).collect()
+                }
+            }
+            Kind::PipeW(_) | Kind::Out(..) => return Ok(Sys::Ret(-EBADF)),
+            Kind::Dev(d) => match d {
+                Dev::Null => Vec::new(),
+                Dev::Zero => vec![0; len],
+                Dev::Urandom => pseudo_random(len, buf ^ off),
+                Dev::Console => self.stdin.read(self.procs[&pid].inst, len),
+            },
+            Kind::Stdin => self.stdin.read(self.procs[&pid].inst, len),
+        };
+        if at.is_none() && matches!(of.kind, Kind::Mem(_) | Kind::Host(..)) {
+            of.offset += data.len() as u64;
+        }
+        drop(of);
+        Ok(Sys::Ret(match m.write_mem(slot, buf, &data) {
+            Ok(()) => data.len() as i64,
+            Err(_) => -EFAULT,
+        }))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sys_write(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        fd: i64,
+        buf: u64,
+        len: usize,
+        at: Option<u64>,
+        out: &mut Output,
+    ) -> Result<Sys, String> {
+        let f = match self.fd(pid, fd) {
+            Ok(f) => f,
+            Err(e) => return Ok(Sys::Ret(-e)),
+        };
+        let mut of = f.file.borrow_mut();
+        if of.flags & O_ACCMODE == 0 && !matches!(of.kind, Kind::Out(..) | Kind::Dev(_)) {
+            return Ok(Sys::Ret(-EBADF));
+        }
+        // Pipes block before anything is read from the guest.
+        if let Kind::PipeW(p) = of.kind {
+            let pipe = &self.pipes[p];
+            if pipe.readers == 0 {
+                drop(of);
+                let ignored = self.procs[&pid].sigactions.get(&SIGPIPE) == Some(&1);
+                if !ignored {
+                    self.exit_proc(m, pid, SIGPIPE);
+                    return Ok(Sys::NoReturn);
+                }
+                return Ok(Sys::Ret(-EPIPE));
+            }
+            if pipe.buf.len() >= PIPE_CAP {
+                return Ok(if of.flags & O_NONBLOCK != 0 {
+                    Sys::Ret(-EAGAIN)
+                } else {
+                    Sys::Block
+                });
+            }
+        }
+        let len = match of.kind {
+            Kind::PipeW(p) => len.min(PIPE_CAP - self.pipes[p].buf.len()),
+            _ => len.min(1 << 24),
+        };
+        let data = match m.read_mem(slot, buf, len) {
+            Ok(d) => d,
+            Err(_) => return Ok(Sys::Ret(-EFAULT)),
+        };
+        let append = of.flags & O_APPEND != 0;
+        let off = at.unwrap_or(of.offset);
+        let r = match &mut of.kind {
+            Kind::Mem(ino) => {
+                let ino = *ino;
+                if let Node::File(d) = &mut self.vfs.inodes[ino].node {
+                    let start = if append { d.len() } else { off as usize };
+                    if d.len() < start + data.len() {
+                        d.resize(start + data.len(), 0);
+                    }
+                    d[start..start + data.len()].copy_from_slice(&data);
+                    if at.is_none() {
+                        of.offset = (start + data.len()) as u64;
+                    }
+                }
+                data.len() as i64
+            }
+            Kind::Host(file, _) => {
+                let pos = if append {
+                    SeekFrom::End(0)
+                } else {
+                    SeekFrom::Start(off)
+                };
+                match file
+                    .seek(pos)
+                    .and_then(|p| file.write_all(&data).map(|_| p))
+                {
+                    Ok(p) => {
+                        if at.is_none() {
+                            of.offset = p + data.len() as u64;
+                        }
+                        data.len() as i64
+                    }
+                    Err(e) => errno(e),
+                }
+            }
+            Kind::PipeW(p) => {
+                self.pipes[*p].buf.extend(&data);
+                data.len() as i64
+            }
+            Kind::Out(inst, hfd) => {
+                out.emit(*inst, *hfd, &data);
+                data.len() as i64
+            }
+            Kind::Dev(Dev::Console) => {
+                out.emit(self.procs[&pid].inst, 1, &data);
+                data.len() as i64
+            }
+            Kind::Dev(_) => data.len() as i64,
+            _ => -EBADF,
+        };
+        Ok(Sys::Ret(r))
+    }
+
+    fn sys_openat(
+        &mut self,
+        pid: Pid,
+        dirfd: i64,
+        path: &str,
+        flags: u64,
+        mode: u32,
+    ) -> Result<i64, i64> {
+        let cwd = self.cwd_for(pid, dirfd)?;
+        let umask = self.procs[&pid].umask;
+        let follow = flags & O_NOFOLLOW == 0;
+        let wr = flags & O_ACCMODE != 0 || flags & (O_TRUNC | O_CREAT) != 0;
+        let target = match self.vfs.resolve(&cwd, path, follow) {
+            Ok(t) => {
+                if flags & O_CREAT != 0 && flags & O_EXCL != 0 {
+                    return Err(EEXIST);
+                }
+                t
+            }
+            Err(ENOENT) if flags & O_CREAT != 0 => {
+                let (parent, name) = self.vfs.resolve_parent(&cwd, path)?;
+                match parent {
+                    Target::Mem(dir) => {
+                        Target::Mem(self.vfs.create_file(dir, &name, mode & !umask)?)
+                    }
+                    Target::Host(p, ro) => {
+                        if ro {
+                            return Err(EROFS);
+                        }
+                        Target::Host(p.join(name), ro)
+                    }
+                }
+            }
+            Err(e) => return Err(e),
+        };
+        if let Target::Mem(i) = target {
+            if let Node::Symlink(_) = self.vfs.inodes[i].node {
+                return Err(vfs::ELOOP);
+            }
+        }
+        let is_dir = self.is_dir(&target);
+        if flags & O_DIRECTORY != 0 && !is_dir {
+            return Err(ENOTDIR);
+        }
+        let kind = if is_dir {
+            if flags & O_ACCMODE != 0 {
+                return Err(EISDIR);
+            }
+            Kind::Dir(target, normalize(&cwd, path))
+        } else {
+            match target {
+                Target::Mem(i) => {
+                    match &mut self.vfs.inodes[i].node {
+                        Node::File(d) => {
+                            if flags & O_TRUNC != 0 && flags & O_ACCMODE != 0 {
+                                d.clear();
+                            }
+                        }
+                        Node::Dev(d) => {
+                            let d = *d;
+                            let f = Self::new_fd(Kind::Dev(d), flags);
+                            return self.install_fd(pid, f, 0).map(|i| i as i64);
+                        }
+                        _ => {}
+                    }
+                    if i == self.exe_ino() {
+                        let bytes = self.vfs.exe.clone();
+                        let ino = self.vfs.inodes.len();
+                        self.vfs.inodes.push(vfs::Inode {
+                            node: Node::File(bytes),
+                            mode: vfs::S_IFREG | 0o755,
+                            parent: 0,
+                            mtime: 0,
+                        });
+                        Kind::Mem(ino)
+                    } else {
+                        Kind::Mem(i)
+                    }
+                }
+                Target::Host(p, ro) => {
+                    if ro && wr {
+                        return Err(EROFS);
+                    }
+                    let mut o = std::fs::OpenOptions::new();
+                    o.read(flags & O_ACCMODE != O_WRONLY)
+                        .write(flags & O_ACCMODE != 0)
+                        .create(flags & O_CREAT != 0)
+                        .truncate(flags & O_TRUNC != 0 && flags & O_ACCMODE != 0);
+                    if flags & O_CREAT != 0 && flags & O_ACCMODE == 0 {
+                        o.write(true);
+                    }
+                    let file = o.open(&p).map_err(|e| -errno(e))?;
+                    Kind::Host(file, p)
+                }
+            }
+        };
+        let f = Self::new_fd(kind, flags);
+        self.install_fd(pid, f, 0).map(|i| i as i64)
+    }
+
+    fn exe_ino(&self) -> Ino {
+        self.vfs
+            .resolve("/", "/proc/self/exe-image", false)
+            .ok()
+            .and_then(|t| {
+                if let Target::Mem(i) = t {
+                    Some(i)
+                } else {
+                    None
+                }
+            })
+            .unwrap_or(usize::MAX)
+    }
+
+    fn sys_lseek(&mut self, pid: Pid, fd: i64, off: i64, whence: u64) -> Result<i64, i64> {
+        let f = self.fd(pid, fd)?;
+        let mut of = f.file.borrow_mut();
+        let size = match &of.kind {
+            Kind::Mem(i) => match &self.vfs.inodes[*i].node {
+                Node::File(d) => d.len() as i64,
+                _ => 0,
+            },
+            Kind::Host(file, _) => file.metadata().map(|m| m.len() as i64).unwrap_or(0),
+            Kind::Dir(..) => 0,
+            _ => return Err(ESPIPE),
+        };
+        let base = match whence {
+            0 => 0,
+            1 => of.offset as i64,
+            2 => size,
+            _ => return Err(EINVAL),
+        };
+        let n = base.checked_add(off).filter(|&n| n >= 0).ok_or(EINVAL)?;
+        of.offset = n as u64;
+        Ok(n)
+    }
+
+    fn sys_fcntl(&mut self, pid: Pid, fd: i64, cmd: u64, arg: u64) -> Result<i64, i64> {
+        let f = self.fd(pid, fd)?;
+        match cmd {
+            0 | 1030 => {
+                let nf = Fd {
+                    file: f.file.clone(),
+                    cloexec: cmd == 1030,
+                };
+                self.install_fd(pid, nf, arg as usize).map(|i| i as i64)
+            }
+            1 => Ok(f.cloexec as i64),
+            2 => {
+                self.procs.get_mut(&pid).unwrap().fds[fd as usize]
+                    .as_mut()
+                    .unwrap()
+                    .cloexec = arg & 1 != 0;
+                Ok(0)
+            }
+            3 => Ok(f.file.borrow().flags as i64 & !(O_CLOEXEC as i64)),
+            4 => {
+                let mut of = f.file.borrow_mut();
+                let keep = O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_DIRECTORY;
+                of.flags = (of.flags & keep) | (arg & (O_APPEND | O_NONBLOCK));
+                Ok(0)
+            }
+            _ => Err(EINVAL),
+        }
+    }
+
+    fn sys_ftruncate(&mut self, pid: Pid, fd: i64, len: u64) -> Result<i64, i64> {
+        let f = self.fd(pid, fd)?;
+        let of = f.file.borrow();
+        match &of.kind {
+            Kind::Mem(i) => {
+                if let Node::File(d) = &mut self.vfs.inodes[*i].node {
+                    d.resize(len as usize, 0);
+                }
+                Ok(0)
+            }
+            Kind::Host(file, _) => file.set_len(len).map(|_| 0).map_err(|e| -errno(e)),
+            _ => Err(EINVAL),
+        }
+    }
+
+    fn stat_of_file(&self, of: &OpenFile) -> Vec<u8> {
+        match &of.kind {
+            Kind::Mem(i) => self.stat_mem(*i),
+            Kind::Host(_, p) => self
+                .stat_host(p, true)
+                .unwrap_or_else(|_| stat_bytes(0, vfs::S_IFREG | 0o644, 0, 1)),
+            Kind::Dir(t, _) => self
+                .stat_target(t, true)
+                .unwrap_or_else(|_| stat_bytes(0, vfs::S_IFDIR | 0o755, 0, 1)),
+            Kind::PipeR(p) | Kind::PipeW(p) => {
+                stat_bytes(1000 + *p as u64, vfs::S_IFIFO | 0o600, 0, 1)
+            }
+            _ => stat_bytes(2, vfs::S_IFCHR | 0o620, 0, 1),
+        }
+    }
+
+    fn stat_mem(&self, i: Ino) -> Vec<u8> {
+        let ino = &self.vfs.inodes[i];
+        let size = match &ino.node {
+            Node::File(d) => d.len() as u64,
+            Node::Symlink(s) => s.len() as u64,
+            Node::Dir(_) => 4096,
+            _ => 0,
+        };
+        let mut b = stat_bytes(i as u64 + 1, ino.mode, size, 1);
+        b[88..96].copy_from_slice(&ino.mtime.to_le_bytes());
+        b
+    }
+
+    fn stat_host(&self, p: &std::path::Path, follow: bool) -> Result<Vec<u8>, i64> {
+        use std::os::unix::fs::MetadataExt;
+        let md = if follow {
+            std::fs::metadata(p)
+        } else {
+            std::fs::symlink_metadata(p)
+        }
+        .map_err(|e| -errno(e))?;
+        let mut b = stat_bytes(md.ino(), md.mode(), md.size(), md.nlink() as u32);
+        b[88..96].copy_from_slice(&md.mtime().to_le_bytes());
+        Ok(b)
+    }
+
+    fn stat_target(&self, t: &Target, follow: bool) -> Result<Vec<u8>, i64> {
+        match t {
+            Target::Mem(i) => Ok(self.stat_mem(*i)),
+            Target::Host(p, _) => self.stat_host(p, follow),
+        }
+    }
+
+    fn path_call(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        n: u64,
+        a: [u64; 6],
+    ) -> Result<Sys, String> {
+        let path = match self.read_cstr(m, slot, a[1]) {
+            Ok(p) => p,
+            Err(e) => return Ok(Sys::Ret(-e)),
+        };
+        let cwd = match self.cwd_for(pid, a[0] as i64) {
+            Ok(c) => c,
+            Err(e) => return Ok(Sys::Ret(-e)),
+        };
+        let r: Result<i64, i64> = (|| match n {
+            nr::MKDIRAT => {
+                if self.vfs.resolve(&cwd, &path, false).is_ok() {
+                    return Err(EEXIST);
+                }
+                let (parent, name) = self.vfs.resolve_parent(&cwd, &path)?;
+                match parent {
+                    Target::Mem(d) => {
+                        if !matches!(self.vfs.inodes[d].node, Node::Dir(_)) {
+                            return Err(ENOTDIR);
+                        }
+                        let mode = vfs::S_IFDIR | (a[2] as u32 & 0o777 & !self.procs[&pid].umask);
+                        self.vfs.add(d, &name, Node::Dir(BTreeMap::new()), mode);
+                        Ok(0)
+                    }
+                    Target::Host(p, ro) => {
+                        if ro {
+                            return Err(EROFS);
+                        }
+                        std::fs::create_dir(p.join(name))
+                            .map(|_| 0)
+                            .map_err(|e| -errno(e))
+                    }
+                }
+            }
+            nr::UNLINKAT => {
+                let (parent, name) = self.vfs.resolve_parent(&cwd, &path)?;
+                let rmdir = a[2] & AT_REMOVEDIR != 0;
+                match parent {
+                    Target::Mem(d) => {
+                        let c = self.vfs.child(d, &name).ok_or(ENOENT)?;
+                        let is_dir =
+                            matches!(self.vfs.inodes[c].node, Node::Dir(_) | Node::Mount { .. });
+                        if rmdir != is_dir {
+                            return Err(if rmdir { ENOTDIR } else { EISDIR });
+                        }
+                        if let Node::Dir(mm) = &self.vfs.inodes[c].node {
+                            if !mm.is_empty() {
+                                return Err(ENOTEMPTY);
+                            }
+                        }
+                        self.vfs.remove(d, &name);
+                        Ok(0)
+                    }
+                    Target::Host(p, ro) => {
+                        if ro {
+                            return Err(EROFS);
+                        }
+                        let q = p.join(name);
+                        if rmdir {
+                            std::fs::remove_dir(q)
+                        } else {
+                            std::fs::remove_file(q)
+                        }
+                        .map(|_| 0)
+                        .map_err(|e| -errno(e))
+                    }
+                }
+            }
+            nr::READLINKAT => {
+                let t = self.vfs.resolve(&cwd, &path, false)?;
+                let s = match t {
+                    Target::Mem(i) if i == self.exe_ino() => self.procs[&pid].exe_path.clone(),
+                    Target::Mem(i) => match &self.vfs.inodes[i].node {
+                        Node::Symlink(s) => s.clone(),
+                        _ => return Err(EINVAL),
+                    },
+                    Target::Host(p, _) => std::fs::read_link(p)
+                        .map_err(|e| -errno(e))?
+                        .to_string_lossy()
+                        .into_owned(),
+                };
+                let b = &s.as_bytes()[..s.len().min(a[3] as usize)];
+                m.write_mem(slot, a[2], b).map_err(|_| EFAULT)?;
+                Ok(b.len() as i64)
+            }
+            nr::FACCESSAT => self.vfs.resolve(&cwd, &path, true).map(|_| 0),
+            nr::NEWFSTATAT | nr::STATX => {
+                let flags = if n == nr::STATX { a[2] } else { a[3] };
+                let follow = flags & AT_SYMLINK_NOFOLLOW == 0;
+                let st = if path.is_empty() && flags & AT_EMPTY_PATH != 0 {
+                    let f = self.fd(pid, a[0] as i64)?;
+                    let b = f.file.borrow();
+                    self.stat_of_file(&b)
+                } else {
+                    let t = self.vfs.resolve(&cwd, &path, follow)?;
+                    self.stat_target(&t, follow)?
+                };
+                let bytes = if n == nr::STATX {
+                    statx_from_stat(&st)
+                } else {
+                    st
+                };
+                let dst = if n == nr::STATX { a[4] } else { a[2] };
+                m.write_mem(slot, dst, &bytes).map_err(|_| EFAULT)?;
+                Ok(0)
+            }
+            nr::SYMLINKAT => {
+                // symlinkat(target, newdirfd, linkpath): the strings sit differently.
+                Err(EINVAL)
+            }
+            nr::UTIMENSAT => self.vfs.resolve(&cwd, &path, true).map(|_| 0),
+            _ => Err(ENOSYS),
+        })();
+        if n == nr::SYMLINKAT {
+            return Ok(Sys::Ret(
+                self.sys_symlink(m, slot, pid, a).unwrap_or_else(|e| -e),
+            ));
+        }
+        Ok(Sys::Ret(r.unwrap_or_else(|e| -e)))
+    }
+
+    fn sys_symlink(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        a: [u64; 6],
+    ) -> Result<i64, i64> {
+        let target = self.read_cstr(m, slot, a[0])?;
+        let link = self.read_cstr(m, slot, a[2])?;
+        let cwd = self.cwd_for(pid, a[1] as i64)?;
+        if self.vfs.resolve(&cwd, &link, false).is_ok() {
+            return Err(EEXIST);
+        }
+        match self.vfs.resolve_parent(&cwd, &link)? {
+            (Target::Mem(d), name) => {
+                self.vfs
+                    .add(d, &name, Node::Symlink(target), vfs::S_IFLNK | 0o777);
+                Ok(0)
+            }
+            (Target::Host(p, ro), name) => {
+                if ro {
+                    return Err(EROFS);
+                }
+                if target.starts_with('/') {
+                    return Err(EPERM);
+                }
+                std::os::unix::fs::symlink(target, p.join(name))
+                    .map(|_| 0)
+                    .map_err(|e| -errno(e))
+            }
+        }
+    }
+
+    fn two_path_call(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        n: u64,
+        a: [u64; 6],
+    ) -> Result<Sys, String> {
+        let r = (|| -> Result<i64, i64> {
+            let from = self.read_cstr(m, slot, a[1])?;
+            let to = self.read_cstr(m, slot, a[3])?;
+            let cwd1 = self.cwd_for(pid, a[0] as i64)?;
+            let cwd2 = self.cwd_for(pid, a[2] as i64)?;
+            let (p1, n1) = self.vfs.resolve_parent(&cwd1, &from)?;
+            let (p2, n2) = self.vfs.resolve_parent(&cwd2, &to)?;
+            match (p1, p2) {
+                (Target::Mem(d1), Target::Mem(d2)) => {
+                    let c = self.vfs.child(d1, &n1).ok_or(ENOENT)?;
+                    if n == nr::LINKAT {
+                        if self.vfs.child(d2, &n2).is_some() {
+                            return Err(EEXIST);
+                        }
+                        if let Node::Dir(mm) = &mut self.vfs.inodes[d2].node {
+                            mm.insert(n2, c);
+                        }
+                        return Ok(0);
+                    }
+                    if n == nr::RENAMEAT2 && a[4] & 1 != 0 && self.vfs.child(d2, &n2).is_some() {
+                        return Err(EEXIST);
+                    }
+                    self.vfs.remove(d1, &n1);
+                    if let Node::Dir(mm) = &mut self.vfs.inodes[d2].node {
+                        mm.insert(n2, c);
+                    }
+                    self.vfs.inodes[c].parent = d2;
+                    Ok(0)
+                }
+                (Target::Host(h1, ro1), Target::Host(h2, ro2)) => {
+                    if ro1 || ro2 {
+                        return Err(EROFS);
+                    }
+                    let r = if n == nr::LINKAT {
+                        std::fs::hard_link(h1.join(n1), h2.join(n2))
+                    } else {
+                        std::fs::rename(h1.join(n1), h2.join(n2))
+                    };
+                    r.map(|_| 0).map_err(|e| -errno(e))
+                }
+                _ => Err(vfs::EXDEV),
+            }
+        })();
+        Ok(Sys::Ret(r.unwrap_or_else(|e| -e)))
+    }
+
+    fn sys_getdents(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        fd: i64,
+        buf: u64,
+        len: usize,
+    ) -> Result<Sys, String> {
+        let f = match self.fd(pid, fd) {
+            Ok(f) => f,
+            Err(e) => return Ok(Sys::Ret(-e)),
+        };
+        let mut of = f.file.borrow_mut();
+        let Kind::Dir(t, _) = &of.kind else {
+            return Ok(Sys::Ret(-ENOTDIR));
+        };
+        let mut entries: Vec<(u64, u8, String)> = vec![(1, 4, ".".into()), (1, 4, "..".into())];
+        match t {
+            Target::Mem(i) => {
+                if let Node::Dir(mm) = &self.vfs.inodes[*i].node {
+                    for (name, &c) in mm {
+                        let ty = match self.vfs.inodes[c].node {
+                            Node::Dir(_) | Node::Mount { .. } => 4,
+                            Node::Symlink(_) => 10,
+                            Node::Dev(_) => 2,
+                            Node::File(_) => 8,
+                        };
+                        entries.push((c as u64 + 1, ty, name.clone()));
+                    }
+                }
+            }
+            Target::Host(p, _) => {
+                use std::os::unix::fs::DirEntryExt;
+                if let Ok(rd) = std::fs::read_dir(p) {
+                    let mut v: Vec<_> = rd.flatten().collect();
+                    v.sort_by_key(|e| e.file_name());
+                    for e in v {
+                        let ty = e
+                            .file_type()
+                            .map(|t| {
+                                if t.is_dir() {
+                                    4
+                                } else if t.is_symlink() {
+                                    10
+                                } else {
+                                    8
+                                }
+                            })
+                            .unwrap_or(0);
+                        entries.push((e.ino(), ty, e.file_name().to_string_lossy().into_owned()));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut idx = of.offset as usize;
+        while idx < entries.len() {
+            let (ino, ty, name) = &entries[idx];
+            let reclen = (19 + name.len() + 1).div_ceil(8) * 8;
+            if out.len() + reclen > len {
+                break;
+            }
+            let mut rec = vec![0u8; reclen];
+            rec[0..8].copy_from_slice(&ino.to_le_bytes());
+            rec[8..16].copy_from_slice(&((idx + 1) as i64).to_le_bytes());
+            rec[16..18].copy_from_slice(&(reclen as u16).to_le_bytes());
+            rec[18] = *ty;
+            rec[19..19 + name.len()].copy_from_slice(name.as_bytes());
+            out.extend_from_slice(&rec);
+            idx += 1;
+        }
+        if out.is_empty() && idx < entries.len() {
+            return Ok(Sys::Ret(-EINVAL));
+        }
+        of.offset = idx as u64;
+        drop(of);
+        Ok(Sys::Ret(if m.write_mem(slot, buf, &out).is_ok() {
+            out.len() as i64
+        } else {
+            -EFAULT
+        }))
+    }
+
+    fn sys_mmap(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        a: [u64; 6],
+    ) -> Result<Sys, String> {
+        const MAP_FIXED: u64 = 0x10;
+        const MAP_ANONYMOUS: u64 = 0x20;
+        let len = a[1].div_ceil(4096) * 4096;
+        if len == 0 {
+            return Ok(Sys::Ret(-EINVAL));
+        }
+        let brk = m.st(slot)[layout::S_BRK] as u64;
+        let addr = if a[3] & MAP_FIXED != 0 {
+            if a[0] & 0xfff != 0
+                || a[0] + len > m.cfg.mem_bytes as u64
+                || a[0] < loader::LO_BOUND as u64
+            {
+                return Ok(Sys::Ret(-EINVAL));
+            }
+            a[0]
+        } else {
+            let p = self.procs.get_mut(&pid).unwrap();
+            let low = p.mmap_low.saturating_sub(len);
+            if low < brk.div_ceil(4096) * 4096 + 4096 {
+                return Ok(Sys::Ret(-ENOMEM));
+            }
+            p.mmap_low = low;
+            m.st_mut(slot)[layout::S_BRK_MAX] = low as u32;
+            low
+        };
+        let mut data = vec![0u8; len as usize];
+        if a[3] & MAP_ANONYMOUS == 0 {
+            let f = match self.fd(pid, a[4] as i64) {
+                Ok(f) => f,
+                Err(e) => return Ok(Sys::Ret(-e)),
+            };
+            let of = f.file.borrow();
+            let off = a[5] as usize;
+            let src: Vec<u8> = match &of.kind {
+                Kind::Mem(i) => match &self.vfs.inodes[*i].node {
+                    Node::File(d) => d.get(off..).unwrap_or(&[]).to_vec(),
+                    _ => return Ok(Sys::Ret(-EINVAL)),
+                },
+                Kind::Host(_, p) => std::fs::read(p)
+                    .ok()
+                    .and_then(|d| d.get(off..).map(|s| s.to_vec()))
+                    .unwrap_or_default(),
+                _ => return Ok(Sys::Ret(-EINVAL)),
+            };
+            let k = src.len().min(data.len());
+            data[..k].copy_from_slice(&src[..k]);
+        }
+        m.write_mem(slot, addr, &data)?;
+        Ok(Sys::Ret(addr as i64))
+    }
+
+    fn sys_kill(&mut self, m: &mut Machine, pid: Pid, target: Pid, sig: i32) -> Sys {
+        let targets: Vec<Pid> = if target > 0 {
+            vec![target]
+        } else {
+            let pg = if target == 0 {
+                self.procs[&pid].pgid
+            } else {
+                -target
+            };
+            self.procs
+                .values()
+                .filter(|p| p.pgid == pg)
+                .map(|p| p.pid)
+                .collect()
+        };
+        if targets.is_empty() || !self.procs.contains_key(&targets[0]) {
+            return Sys::Ret(-ESRCH);
+        }
+        if sig == 0 {
+            return Sys::Ret(0);
+        }
+        let mut self_killed = false;
+        for t in targets {
+            let Some(p) = self.procs.get(&t) else {
+                continue;
+            };
+            if matches!(p.state, PState::Zombie(_)) {
+                continue;
+            }
+            let handler = p.sigactions.get(&sig).copied().unwrap_or(0);
+            let default_ignore = sig == SIGCHLD || sig == 28 || sig == 23;
+            if handler == 1 || (handler == 0 && default_ignore) {
+                continue; // SIG_IGN, or ignored by default
+            }
+            if handler > 1 && sig != SIGKILL {
+                // Handlers are recorded but not run yet: the signal is dropped (documented).
+                continue;
+            }
+            self.exit_proc(m, t, sig);
+            self_killed |= t == pid;
+        }
+        if self_killed {
+            Sys::NoReturn
+        } else {
+            Sys::Ret(0)
+        }
+    }
+
+    fn sys_wait4(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        want: i64,
+        status: u64,
+        options: u64,
+    ) -> Result<Sys, String> {
+        const WNOHANG: u64 = 1;
+        let pgid = self.procs[&pid].pgid;
+        let matches = |c: &Proc| {
+            c.ppid == pid
+                && (want == -1
+                    || (want > 0 && c.pid == want)
+                    || (want == 0 && c.pgid == pgid)
+                    || (want < -1 && c.pgid == -want))
+        };
+        let kids: Vec<(Pid, PState)> = self
+            .procs
+            .values()
+            .filter(|c| matches(c))
+            .map(|c| (c.pid, c.state.clone()))
+            .collect();
+        if kids.is_empty() {
+            return Ok(Sys::Ret(-ECHILD));
+        }
+        if let Some((cpid, PState::Zombie(ws))) =
+            kids.iter().find(|(_, s)| matches!(s, PState::Zombie(_)))
+        {
+            if status != 0 && m.write_mem(slot, status, &ws.to_le_bytes()).is_err() {
+                return Ok(Sys::Ret(-EFAULT));
+            }
+            self.procs.remove(cpid);
+            return Ok(Sys::Ret(*cpid));
+        }
+        if options & WNOHANG != 0 {
+            return Ok(Sys::Ret(0));
+        }
+        Ok(Sys::Block)
+    }
+
+    fn sys_clone(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        a: [u64; 6],
+    ) -> Result<Sys, String> {
+        const CLONE_VM: u64 = 0x100;
+        const CLONE_VFORK: u64 = 0x4000;
+        const CLONE_THREAD: u64 = 0x10000;
+        let flags = a[0];
+        if flags & CLONE_THREAD != 0 || (flags & CLONE_VM != 0 && flags & CLONE_VFORK == 0) {
+            return Ok(Sys::Ret(-ENOSYS)); // threads: not yet
+        }
+        let Some(cslot) = self.slots.iter().position(|s| s.is_none()) else {
+            if !self.limit_note {
+                eprintln!(
+                    "garm: process limit of {} reached: fork returns EAGAIN (raise --max-procs)",
+                    self.slots.len()
+                );
+                self.limit_note = true;
+            }
+            return Ok(Sys::Ret(-EAGAIN));
+        };
+        let t = std::time::Instant::now();
+        let cpid = self.next_pid;
+        self.next_pid += 1;
+        m.copy_instance(slot, cslot)?;
+        let parent = &self.procs[&pid];
+        let child = Proc {
+            pid: cpid,
+            ppid: pid,
+            pgid: parent.pgid,
+            slot: Some(cslot),
+            inst: parent.inst,
+            fds: parent.fds.clone(),
+            cwd: parent.cwd.clone(),
+            state: PState::Running,
+            image: parent.image.clone(),
+            exe_path: parent.exe_path.clone(),
+            umask: parent.umask,
+            mmap_low: parent.mmap_low,
+            sigactions: parent.sigactions.clone(),
+            vfork_parent: if flags & CLONE_VFORK != 0 {
+                Some(pid)
+            } else {
+                None
+            },
+            vfork_child: None,
+            root: false,
+        };
+        // The child shares the parent's open file descriptions (and so its pipe ends).
+        self.procs.insert(cpid, child);
+        self.slots[cslot] = Some(cpid);
+        m.set_reg(cslot, 0, 0);
+        if a[1] != 0 {
+            m.set_reg(cslot, 31, a[1]);
+        }
+        m.st_mut(cslot)[layout::S_STATUS] = st::RUNNING;
+        self.forks += 1;
+        self.fork_time += t.elapsed();
+        if flags & CLONE_VFORK != 0 {
+            // The parent sleeps until the child execs or exits; its result is the child's pid.
+            m.set_reg(slot, 0, cpid as u64);
+            let p = self.procs.get_mut(&pid).unwrap();
+            p.state = PState::Blocked;
+            p.vfork_child = Some(cpid);
+            return Ok(Sys::Block);
+        }
+        Ok(Sys::Ret(cpid))
+    }
+
+    fn sys_execve(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        a: [u64; 6],
+    ) -> Result<Sys, String> {
+        let r = (|| -> Result<(Vec<u8>, String, Vec<String>, Vec<String>), i64> {
+            let path = self.read_cstr(m, slot, a[0])?;
+            let argv: Vec<String> = self
+                .read_ptrs(m, slot, a[1])?
+                .into_iter()
+                .map(|p| self.read_cstr(m, slot, p))
+                .collect::<Result<_, _>>()?;
+            let envp: Vec<String> = self
+                .read_ptrs(m, slot, a[2])?
+                .into_iter()
+                .map(|p| self.read_cstr(m, slot, p))
+                .collect::<Result<_, _>>()?;
+            let cwd = self.procs[&pid].cwd.clone();
+            let bytes = match self.vfs.resolve(&cwd, &path, true)? {
+                Target::Mem(i) if i == self.exe_ino() => self.vfs.exe.clone(),
+                Target::Mem(i) => match &self.vfs.inodes[i].node {
+                    Node::File(d) => d.clone(),
+                    Node::Dir(_) => return Err(vfs::EACCES),
+                    _ => return Err(vfs::EACCES),
+                },
+                Target::Host(p, _) => std::fs::read(p).map_err(|e| -errno(e))?,
+            };
+            Ok((bytes, normalize(&cwd, &path), argv, envp))
+        })();
+        let (bytes, path, argv, envp) = match r {
+            Ok(x) => x,
+            Err(e) => return Ok(Sys::Ret(-e)),
+        };
+        let image = match loader::load_elf(&bytes, m.cfg.mem_bytes as u64) {
+            Ok(i) => Rc::new(i),
+            Err(_) => return Ok(Sys::Ret(-ENOEXEC)),
+        };
+        let mmap_low = crate::run::load_process(m, slot, &image, &argv, &envp)?;
+        let p = self.procs.get_mut(&pid).unwrap();
+        p.image = image;
+        p.exe_path = path;
+        p.mmap_low = mmap_low;
+        p.sigactions.retain(|_, h| *h == 1);
+        for f in p.fds.iter_mut() {
+            if f.as_ref().is_some_and(|f| f.cloexec) {
+                *f = None;
+            }
+        }
+        if let Some(vp) = p.vfork_parent.take() {
+            self.wake(vp);
+        }
+        self.procs.get_mut(&pid).unwrap().state = PState::Running;
+        Ok(Sys::NoReturn)
+    }
+}
+
+/// A 128-byte `struct stat` (aarch64 asm-generic layout).
+fn stat_bytes(ino: u64, mode: u32, size: u64, nlink: u32) -> Vec<u8> {
+    let mut b = vec![0u8; 128];
+    b[0..8].copy_from_slice(&1u64.to_le_bytes());
+    b[8..16].copy_from_slice(&ino.to_le_bytes());
+    b[16..20].copy_from_slice(&mode.to_le_bytes());
+    b[20..24].copy_from_slice(&nlink.to_le_bytes());
+    b[48..56].copy_from_slice(&size.to_le_bytes());
+    b[56..60].copy_from_slice(&4096u32.to_le_bytes());
+    b[64..72].copy_from_slice(&size.div_ceil(512).to_le_bytes());
+    b
+}
+
+/// `struct statx` from a `struct stat`.
+fn statx_from_stat(s: &[u8]) -> Vec<u8> {
+    let mut b = vec![0u8; 256];
+    b[0..4].copy_from_slice(&0x7ffu32.to_le_bytes());
+    b[4..8].copy_from_slice(&4096u32.to_le_bytes());
+    b[16..20].copy_from_slice(&s[20..24]);
+    b[28..30].copy_from_slice(&s[16..18]);
+    b[32..40].copy_from_slice(&s[8..16]);
+    b[40..48].copy_from_slice(&s[48..56]);
+    b[48..56].copy_from_slice(&s[64..72]);
+    b[112..120].copy_from_slice(&s[88..96]);
+    b
+}
+
+/// Deterministic bytes for /dev/urandom and getrandom (reproducible runs; not for secrets).
+fn pseudo_random(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// The absolute, `.`/`..`-free form of `path` from `cwd` (for getcwd after chdir).
+pub fn normalize(cwd: &str, path: &str) -> String {
+    let full = if path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("{cwd}/{path}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for c in full.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}

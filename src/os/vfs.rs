@@ -1,0 +1,342 @@
+//! The filesystem garm owns: an in-memory tree of directories, files, symlinks and devices, with
+//! host directories mounted into it (`--mount HOSTDIR:GUESTDIR[:ro]`). Guest paths are resolved
+//! here, component by component, so neither `..` nor a symlink can leave the tree or a mount.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub type Ino = usize;
+
+pub const ENOENT: i64 = 2;
+pub const EIO: i64 = 5;
+pub const EACCES: i64 = 13;
+pub const EEXIST: i64 = 17;
+pub const EXDEV: i64 = 18;
+pub const ENOTDIR: i64 = 20;
+pub const EISDIR: i64 = 21;
+pub const EINVAL: i64 = 22;
+pub const ENOSPC: i64 = 28;
+pub const EROFS: i64 = 30;
+pub const ELOOP: i64 = 40;
+pub const ENAMETOOLONG: i64 = 36;
+pub const ENOTEMPTY: i64 = 39;
+
+/// Character devices garm provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dev {
+    Null,
+    Zero,
+    Urandom,
+    Console,
+}
+
+#[derive(Clone, Debug)]
+pub enum Node {
+    File(Vec<u8>),
+    Dir(BTreeMap<String, Ino>),
+    Symlink(String),
+    Dev(Dev),
+    /// A host directory mounted here; `ro` refuses writes with EROFS.
+    Mount {
+        host: PathBuf,
+        ro: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Inode {
+    pub node: Node,
+    pub mode: u32,
+    pub parent: Ino,
+    pub mtime: i64,
+}
+
+/// What a guest path names after resolution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Mem(Ino),
+    /// A path inside a mount: the host path and whether the mount is read-only.
+    Host(PathBuf, bool),
+}
+
+pub struct Vfs {
+    pub inodes: Vec<Inode>,
+    pub exe: Vec<u8>,
+}
+
+pub const S_IFMT: u32 = 0o170000;
+pub const S_IFREG: u32 = 0o100000;
+pub const S_IFDIR: u32 = 0o040000;
+pub const S_IFLNK: u32 = 0o120000;
+pub const S_IFCHR: u32 = 0o020000;
+pub const S_IFIFO: u32 = 0o010000;
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+impl Default for Vfs {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Vfs {
+    /// The initial tree: `/`, `/tmp`, `/dev/{null,zero,urandom,tty}`, `/proc/self`.
+    pub fn new() -> Vfs {
+        let mut v = Vfs {
+            inodes: vec![Inode {
+                node: Node::Dir(BTreeMap::new()),
+                mode: S_IFDIR | 0o755,
+                parent: 0,
+                mtime: now(),
+            }],
+            exe: Vec::new(),
+        };
+        for d in ["tmp", "dev", "proc", "home", "bin", "usr", "etc"] {
+            v.add(0, d, Node::Dir(BTreeMap::new()), S_IFDIR | 0o755);
+        }
+        let dev = v.child(0, "dev").unwrap();
+        for (n, d) in [
+            ("null", Dev::Null),
+            ("zero", Dev::Zero),
+            ("urandom", Dev::Urandom),
+            ("random", Dev::Urandom),
+            ("tty", Dev::Console),
+        ] {
+            v.add(dev, n, Node::Dev(d), S_IFCHR | 0o666);
+        }
+        let proc_ = v.child(0, "proc").unwrap();
+        let this = v.add(proc_, "self", Node::Dir(BTreeMap::new()), S_IFDIR | 0o555);
+        v.add(
+            this,
+            "exe",
+            Node::Symlink("/proc/self/exe-image".into()),
+            S_IFLNK | 0o777,
+        );
+        v
+    }
+
+    pub fn add(&mut self, dir: Ino, name: &str, node: Node, mode: u32) -> Ino {
+        let ino = self.inodes.len();
+        self.inodes.push(Inode {
+            node,
+            mode,
+            parent: dir,
+            mtime: now(),
+        });
+        if let Node::Dir(m) = &mut self.inodes[dir].node {
+            m.insert(name.to_string(), ino);
+        }
+        ino
+    }
+
+    pub fn child(&self, dir: Ino, name: &str) -> Option<Ino> {
+        match &self.inodes[dir].node {
+            Node::Dir(m) => m.get(name).copied(),
+            _ => None,
+        }
+    }
+
+    /// Mounts host directory `host` at guest directory `guest` (created if missing).
+    pub fn mount(&mut self, host: &Path, guest: &str, ro: bool) -> Result<(), String> {
+        let host = host
+            .canonicalize()
+            .map_err(|e| format!("--mount {}: {e}", host.display()))?;
+        if !host.is_dir() {
+            return Err(format!("--mount {}: not a directory", host.display()));
+        }
+        let mut dir = 0;
+        let parts: Vec<&str> = guest.split('/').filter(|p| !p.is_empty()).collect();
+        if parts.is_empty() {
+            return Err("--mount: the guest directory cannot be /".into());
+        }
+        for (i, p) in parts.iter().enumerate() {
+            let last = i + 1 == parts.len();
+            dir = match self.child(dir, p) {
+                Some(c) if last => {
+                    self.inodes[c].node = Node::Mount {
+                        host: host.clone(),
+                        ro,
+                    };
+                    self.inodes[c].mode = S_IFDIR | 0o755;
+                    c
+                }
+                Some(c) => c,
+                None if last => self.add(
+                    dir,
+                    p,
+                    Node::Mount {
+                        host: host.clone(),
+                        ro,
+                    },
+                    S_IFDIR | 0o755,
+                ),
+                None => self.add(dir, p, Node::Dir(BTreeMap::new()), S_IFDIR | 0o755),
+            };
+        }
+        Ok(())
+    }
+
+    /// The absolute guest path of a directory inode.
+    pub fn path_of(&self, mut ino: Ino) -> String {
+        let mut parts = Vec::new();
+        while ino != 0 {
+            let p = self.inodes[ino].parent;
+            if let Node::Dir(m) = &self.inodes[p].node {
+                if let Some((n, _)) = m.iter().find(|(_, &i)| i == ino) {
+                    parts.push(n.clone());
+                }
+            }
+            ino = p;
+        }
+        parts.reverse();
+        format!("/{}", parts.join("/"))
+    }
+
+    /// Resolves `path` relative to directory `cwd` (a guest path). `follow` follows a final
+    /// symlink. Returns the target and, for creation, the parent and last name.
+    pub fn resolve(&self, cwd: &str, path: &str, follow: bool) -> Result<Target, i64> {
+        self.walk(cwd, path, follow, 0).map(|(t, _, _)| t)
+    }
+
+    /// Resolves all but the last component: (parent target, last name).
+    pub fn resolve_parent(&self, cwd: &str, path: &str) -> Result<(Target, String), i64> {
+        let trimmed = path.trim_end_matches('/');
+        let (dir, name) = match trimmed.rfind('/') {
+            Some(0) => ("/", &trimmed[1..]),
+            Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
+            None => (".", trimmed),
+        };
+        if name.is_empty() || name == "." || name == ".." {
+            return Err(if trimmed.is_empty() { EEXIST } else { EINVAL });
+        }
+        if name.len() > 255 {
+            return Err(ENAMETOOLONG);
+        }
+        Ok((self.resolve(cwd, dir, true)?, name.to_string()))
+    }
+
+    fn walk(
+        &self,
+        cwd: &str,
+        path: &str,
+        follow: bool,
+        depth: u32,
+    ) -> Result<(Target, (), ()), i64> {
+        if depth > 40 {
+            return Err(ELOOP);
+        }
+        if path.is_empty() {
+            return Err(ENOENT);
+        }
+        let full = if path.starts_with('/') {
+            path.to_string()
+        } else {
+            format!("{cwd}/{path}")
+        };
+        let comps: Vec<&str> = full
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .collect();
+        let mut stack: Vec<Ino> = vec![0];
+        // Inside a mount: host root and relative components (never above the mount root).
+        let mut host: Option<(PathBuf, bool, Vec<String>)> = None;
+        for (i, c) in comps.iter().enumerate() {
+            let last = i + 1 == comps.len();
+            if let Some((root, _ro, rel)) = &mut host {
+                if *c == ".." {
+                    if rel.is_empty() {
+                        // Leaving the mount upwards goes back into garm's tree, never the host's.
+                        host = None;
+                        stack.pop();
+                    } else {
+                        rel.pop();
+                    }
+                    continue;
+                }
+                rel.push(c.to_string());
+                let hp = rel.iter().fold(root.clone(), |p, r| p.join(r));
+                if let Ok(md) = std::fs::symlink_metadata(&hp) {
+                    if md.file_type().is_symlink() && (!last || follow) {
+                        let link = std::fs::read_link(&hp).map_err(|_| EIO)?;
+                        let l = link.to_string_lossy().into_owned();
+                        if l.starts_with('/') {
+                            // An absolute host link would escape the mount: refuse it.
+                            return Err(EACCES);
+                        }
+                        rel.pop();
+                        let mount_path = self.path_of(*stack.last().unwrap());
+                        let base = format!("{}/{}", mount_path, rel.join("/"));
+                        let rest: Vec<&str> = comps[i + 1..].to_vec();
+                        let next = if rest.is_empty() {
+                            l
+                        } else {
+                            format!("{l}/{}", rest.join("/"))
+                        };
+                        return self.walk(&base, &next, follow, depth + 1);
+                    }
+                } else if !last {
+                    return Err(ENOENT);
+                }
+                continue;
+            }
+            let cur = *stack.last().unwrap();
+            if *c == ".." {
+                if stack.len() > 1 {
+                    stack.pop();
+                }
+                continue;
+            }
+            let child = match &self.inodes[cur].node {
+                Node::Dir(m) => *m.get(*c).ok_or(ENOENT)?,
+                _ => return Err(ENOTDIR),
+            };
+            match &self.inodes[child].node {
+                Node::Symlink(target) if !last || follow => {
+                    let base = self.path_of(cur);
+                    let rest: Vec<&str> = comps[i + 1..].to_vec();
+                    let next = if rest.is_empty() {
+                        target.clone()
+                    } else {
+                        format!("{target}/{}", rest.join("/"))
+                    };
+                    return self.walk(&base, &next, follow, depth + 1);
+                }
+                Node::Mount { host: h, ro } => {
+                    stack.push(child);
+                    host = Some((h.clone(), *ro, Vec::new()));
+                }
+                _ => stack.push(child),
+            }
+        }
+        let t = match host {
+            Some((root, ro, rel)) => Target::Host(rel.iter().fold(root, |p, r| p.join(r)), ro),
+            None => Target::Mem(*stack.last().unwrap()),
+        };
+        Ok((t, (), ()))
+    }
+
+    /// Creates a regular file (or returns the existing one) in a garm directory.
+    pub fn create_file(&mut self, dir: Ino, name: &str, mode: u32) -> Result<Ino, i64> {
+        match &self.inodes[dir].node {
+            Node::Dir(m) => {
+                if let Some(&i) = m.get(name) {
+                    return Ok(i);
+                }
+            }
+            _ => return Err(ENOTDIR),
+        }
+        Ok(self.add(dir, name, Node::File(Vec::new()), S_IFREG | (mode & 0o7777)))
+    }
+
+    pub fn remove(&mut self, dir: Ino, name: &str) -> Option<Ino> {
+        match &mut self.inodes[dir].node {
+            Node::Dir(m) => m.remove(name),
+            _ => None,
+        }
+    }
+}
