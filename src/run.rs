@@ -18,7 +18,7 @@ pub const DEFAULT_MEM: u64 = 8 << 20;
 pub const LIMIT_EXIT: i32 = 124;
 
 /// The guest environment when none is given: small and fixed, so runs are reproducible.
-pub const DEFAULT_ENV: &[&str] = &["PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/", "LANG=C"];
+pub const DEFAULT_ENV: &[&str] = &["HOME=/", "LANG=C", "PATH=/usr/local/bin:/usr/bin:/bin"];
 
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -175,7 +175,7 @@ pub fn run(
         },
     )?;
     let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
-    k.vfs.exe = elf.to_vec();
+    k.vfs.set_exe(elf);
     for spec in &opts.mounts {
         let parts: Vec<&str> = spec.split(':').collect();
         let (host, guest, ro) = match parts.as_slice() {
@@ -297,8 +297,8 @@ pub fn run(
             }
         }
         // Roots that exited (by exit, a signal or a fault) give garm its outcome.
-        for i in 0..n as usize {
-            if outcomes[i].is_none() {
+        for (i, slot_outcome) in outcomes.iter_mut().enumerate() {
+            if slot_outcome.is_none() {
                 if let Some(p) = k.procs.values().find(|p| p.root && p.inst == i) {
                     if let PState::Zombie(ws) = p.state {
                         let o = if ws & 0x7f == 0 {
@@ -309,7 +309,7 @@ pub fn run(
                         if out.stream {
                             report(&o, None);
                         }
-                        outcomes[i] = Some(o);
+                        *slot_outcome = Some(o);
                     }
                 }
             }
@@ -324,8 +324,8 @@ pub fn run(
                 .filter(|p| p.state == PState::Blocked)
                 .map(|p| p.pid)
                 .collect();
-            for i in 0..n as usize {
-                outcomes[i].get_or_insert_with(|| {
+            for o in outcomes.iter_mut() {
+                o.get_or_insert_with(|| {
                     Outcome::Signaled(
                         SIGKILL,
                         format!("deadlock: every process is blocked (pids {blocked:?})"),

@@ -42,4 +42,5 @@ int ferror(FILE *f);
 void clearerr(FILE *f);
 int fileno(FILE *f);
 void perror(const char *s);
+int rename(const char *from, const char *to);
 #endif

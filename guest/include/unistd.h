@@ -20,5 +20,18 @@ int brk(void *addr);
 void *sbrk(long increment);
 void _exit(int status) __attribute__((noreturn));
 
+pid_t fork(void);
+int execve(const char *path, char *const argv[], char *const envp[]);
+int execv(const char *path, char *const argv[]);
+int pipe(int fds[2]);
+int pipe2(int fds[2], int flags);
+int dup(int fd);
+int dup2(int from, int to);
+pid_t getppid(void);
+int chdir(const char *path);
+char *getcwd(char *buf, size_t size);
+int unlink(const char *path);
+int rmdir(const char *path);
+
 extern char **environ;
 #endif

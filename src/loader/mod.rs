@@ -138,6 +138,11 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
     if segments.is_empty() {
         return Err("ELF has no loadable segments".into());
     }
+    if phdr_addr == 0 {
+        // Headers outside every segment: qemu-user reports the first segment's address plus
+        // e_phoff, and so does garm, so AT_PHDR agrees with the reference.
+        phdr_addr = segments[0].vaddr + phoff;
+    }
     let entry = hdr.e_entry(en);
     if !segments
         .iter()
@@ -224,6 +229,7 @@ pub fn build_stack(
     let random_off = strings.len();
     strings.extend_from_slice(&random);
     let str_base = (top - strings.len() as u64) & !15;
+    // The order qemu-user uses, so a program printing its auxv matches the reference.
     let auxv: Vec<(u64, u64)> = vec![
         (at::PHDR, img.phdr_addr),
         (at::PHENT, 56),
@@ -237,12 +243,12 @@ pub fn build_stack(
         (at::GID, 0),
         (at::EGID, 0),
         (at::HWCAP, 0),
-        (at::HWCAP2, 0),
         (at::CLKTCK, 100),
-        (at::SECURE, 0),
         (at::RANDOM, str_base + random_off as u64),
-        (at::PLATFORM, str_base + platform_off as u64),
+        (at::SECURE, 0),
         (at::EXECFN, str_base + execfn_off as u64),
+        (at::HWCAP2, 0),
+        (at::PLATFORM, str_base + platform_off as u64),
         (at::NULL, 0),
     ];
     let mut words: Vec<u64> = vec![argv.len() as u64];

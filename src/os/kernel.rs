@@ -1089,10 +1089,8 @@ impl Kernel {
             match target {
                 Target::Mem(i) => {
                     match &mut self.vfs.inodes[i].node {
-                        Node::File(d) => {
-                            if flags & O_TRUNC != 0 && flags & O_ACCMODE != 0 {
-                                d.clear();
-                            }
+                        Node::File(d) if flags & O_TRUNC != 0 && flags & O_ACCMODE != 0 => {
+                            d.clear()
                         }
                         Node::Dev(d) => {
                             let d = *d;
@@ -1101,19 +1099,7 @@ impl Kernel {
                         }
                         _ => {}
                     }
-                    if i == self.exe_ino() {
-                        let bytes = self.vfs.exe.clone();
-                        let ino = self.vfs.inodes.len();
-                        self.vfs.inodes.push(vfs::Inode {
-                            node: Node::File(bytes),
-                            mode: vfs::S_IFREG | 0o755,
-                            parent: 0,
-                            mtime: 0,
-                        });
-                        Kind::Mem(ino)
-                    } else {
-                        Kind::Mem(i)
-                    }
+                    Kind::Mem(i)
                 }
                 Target::Host(p, ro) => {
                     if ro && wr {
@@ -1137,17 +1123,7 @@ impl Kernel {
     }
 
     fn exe_ino(&self) -> Ino {
-        self.vfs
-            .resolve("/", "/proc/self/exe-image", false)
-            .ok()
-            .and_then(|t| {
-                if let Target::Mem(i) = t {
-                    Some(i)
-                } else {
-                    None
-                }
-            })
-            .unwrap_or(usize::MAX)
+        self.vfs.exe_ino
     }
 
     fn sys_lseek(&mut self, pid: Pid, fd: i64, off: i64, whence: u64) -> Result<i64, i64> {
@@ -1792,7 +1768,8 @@ impl Kernel {
         pid: Pid,
         a: [u64; 6],
     ) -> Result<Sys, String> {
-        let r = (|| -> Result<(Vec<u8>, String, Vec<String>, Vec<String>), i64> {
+        type Exec = (Vec<u8>, String, Vec<String>, Vec<String>);
+        let r = (|| -> Result<Exec, i64> {
             let path = self.read_cstr(m, slot, a[0])?;
             let argv: Vec<String> = self
                 .read_ptrs(m, slot, a[1])?
@@ -1806,7 +1783,6 @@ impl Kernel {
                 .collect::<Result<_, _>>()?;
             let cwd = self.procs[&pid].cwd.clone();
             let bytes = match self.vfs.resolve(&cwd, &path, true)? {
-                Target::Mem(i) if i == self.exe_ino() => self.vfs.exe.clone(),
                 Target::Mem(i) => match &self.vfs.inodes[i].node {
                     Node::File(d) => d.clone(),
                     Node::Dir(_) => return Err(vfs::EACCES),

@@ -61,7 +61,8 @@ pub enum Target {
 
 pub struct Vfs {
     pub inodes: Vec<Inode>,
-    pub exe: Vec<u8>,
+    /// `/proc/self/exe`: the program garm was started with (readlink gives each process's own).
+    pub exe_ino: Ino,
 }
 
 pub const S_IFMT: u32 = 0o170000;
@@ -94,7 +95,7 @@ impl Vfs {
                 parent: 0,
                 mtime: now(),
             }],
-            exe: Vec::new(),
+            exe_ino: 0,
         };
         for d in ["tmp", "dev", "proc", "home", "bin", "usr", "etc"] {
             v.add(0, d, Node::Dir(BTreeMap::new()), S_IFDIR | 0o755);
@@ -111,13 +112,12 @@ impl Vfs {
         }
         let proc_ = v.child(0, "proc").unwrap();
         let this = v.add(proc_, "self", Node::Dir(BTreeMap::new()), S_IFDIR | 0o555);
-        v.add(
-            this,
-            "exe",
-            Node::Symlink("/proc/self/exe-image".into()),
-            S_IFLNK | 0o777,
-        );
+        v.exe_ino = v.add(this, "exe", Node::File(Vec::new()), S_IFREG | 0o755);
         v
+    }
+
+    pub fn set_exe(&mut self, bytes: &[u8]) {
+        self.inodes[self.exe_ino].node = Node::File(bytes.to_vec());
     }
 
     pub fn add(&mut self, dir: Ino, name: &str, node: Node, mode: u32) -> Ino {
@@ -338,5 +338,50 @@ impl Vfs {
             Node::Dir(m) => m.remove(name),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_directories_files_and_dotdot() {
+        let mut v = Vfs::new();
+        let tmp = v.child(0, "tmp").unwrap();
+        assert_eq!(v.resolve("/", "/tmp", true), Ok(Target::Mem(tmp)));
+        assert_eq!(v.resolve("/tmp", "..", true), Ok(Target::Mem(0)));
+        assert_eq!(v.resolve("/", "/../../tmp/.", true), Ok(Target::Mem(tmp)));
+        let f = v.create_file(tmp, "a", 0o644).unwrap();
+        assert_eq!(v.resolve("/tmp", "a", true), Ok(Target::Mem(f)));
+        assert_eq!(v.resolve("/", "/tmp/a/b", true), Err(ENOTDIR));
+        assert_eq!(v.resolve("/", "/nope", true), Err(ENOENT));
+        v.add(tmp, "l", Node::Symlink("a".into()), S_IFLNK | 0o777);
+        assert_eq!(v.resolve("/tmp", "l", true), Ok(Target::Mem(f)));
+    }
+
+    #[test]
+    fn mounts_cannot_be_escaped() {
+        let dir = std::env::temp_dir().join(format!("garm-vfs-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("d")).unwrap();
+        std::os::unix::fs::symlink("/etc", dir.join("out")).ok();
+        let mut v = Vfs::new();
+        v.mount(&dir, "/m", true).unwrap();
+        let canon = dir.canonicalize().unwrap();
+        assert_eq!(
+            v.resolve("/", "/m/d", true),
+            Ok(Target::Host(canon.join("d"), true))
+        );
+        // `..` out of the mount lands in garm's tree, not the host's.
+        assert_eq!(
+            v.resolve("/", "/m/../../tmp", true),
+            Ok(Target::Mem(v.child(0, "tmp").unwrap()))
+        );
+        assert_eq!(
+            v.resolve("/", "/m/out/passwd", true),
+            Err(EACCES),
+            "absolute host links are refused"
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

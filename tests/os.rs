@@ -1,0 +1,152 @@
+//! The guest OS: processes, pipes, files, mounts and the initial stack, each checked against
+//! qemu-aarch64 on the same ELF (or against known answers where qemu-user cannot follow: it
+//! cannot exec an AArch64 ELF without binfmt, and it runs on the host's own filesystem).
+
+mod common;
+use common::*;
+
+#[test]
+fn pipeline_with_fork_pipe_dup_and_execve() {
+    let elf = build("tests/os/pipeline");
+    let g = garm(&[elf.to_str().unwrap()], b"");
+    // qemu runs the same pipeline with the children calling their role instead of exec.
+    let q = qemu(&elf, &["--no-exec"], &[], b"");
+    assert_eq!(q.status, 0, "{}", q.stderr);
+    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
+    assert_eq!(g.status, 0);
+    assert!(
+        g.out().contains("counter: 100 lines, sum 106050"),
+        "{}",
+        g.out()
+    );
+}
+
+#[test]
+fn sixty_four_workers_report_through_a_pipe() {
+    let elf = build("tests/os/workers");
+    let g = garm(
+        &[
+            "--max-procs",
+            "80",
+            "--mem",
+            "1M",
+            elf.to_str().unwrap(),
+            "64",
+        ],
+        b"",
+    );
+    let q = qemu(&elf, &["64"], &[], b"");
+    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
+    assert!(g.out().starts_with("64 results, 64 reaped"), "{}", g.out());
+}
+
+#[test]
+fn file_round_trips_match_qemu() {
+    let elf = build("tests/os/files");
+    let g = garm(&[elf.to_str().unwrap(), "/tmp"], b"");
+    let dir = tmp().join(format!("files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let q = qemu(&elf, &[dir.to_str().unwrap()], &[], b"");
+    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
+    assert!(g.out().contains("listing: f0 f1 f2 sub"), "{}", g.out());
+}
+
+/// Output with the `env` lines sorted: qemu-user hands the environment over in reverse order,
+/// Linux (and garm) in the given order.
+fn env_sorted(s: &str) -> Vec<String> {
+    let mut env: Vec<String> = s
+        .lines()
+        .filter(|l| l.starts_with("env "))
+        .map(String::from)
+        .collect();
+    env.sort();
+    let mut rest: Vec<String> = s
+        .lines()
+        .filter(|l| !l.starts_with("env "))
+        .map(String::from)
+        .collect();
+    rest.extend(env);
+    rest
+}
+
+#[test]
+fn argv_envp_and_auxv_match_qemu() {
+    let elf = build("tests/os/showargs");
+    let e = elf.to_str().unwrap();
+    let r = garm(&[e, "one", "two three"], b"");
+    let q = qemu(&elf, &["one", "two three"], &[], b"");
+    assert_eq!(env_sorted(&r.out()), env_sorted(&q.out()));
+    for key in [
+        "AT_PAGESZ 4096",
+        "AT_PHNUM",
+        "AT_ENTRY 0x10000",
+        "AT_RANDOM present",
+        "env HOME=/",
+    ] {
+        assert!(r.out().contains(key), "{key}: {}", r.out());
+    }
+}
+
+#[test]
+fn environment_options_set_and_unset() {
+    let elf = build("tests/os/showargs");
+    let g = garm(
+        &[
+            "-E",
+            "GREETING=hi there",
+            "-U",
+            "LANG",
+            elf.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(g.out().contains("env GREETING=hi there"), "{}", g.out());
+    assert!(!g.out().contains("LANG="), "{}", g.out());
+}
+
+#[test]
+fn fork_bomb_stops_at_the_process_limit() {
+    let elf = build("tests/os/forkbomb");
+    let g = garm(&["--max-procs", "12", elf.to_str().unwrap()], b"");
+    assert_eq!(g.status, 0, "{}", g.stderr);
+    assert_eq!(
+        g.out(),
+        "fork failed with EAGAIN after 11 children; reaped 11\n"
+    );
+    assert!(
+        g.stderr.contains("process limit of 12 reached"),
+        "{}",
+        g.stderr
+    );
+}
+
+#[test]
+fn mounts_write_through_and_read_only_refuses() {
+    let elf = build("tests/os/mounts");
+    let base = tmp().join(format!("mnt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("rw")).unwrap();
+    std::fs::create_dir_all(base.join("ro")).unwrap();
+    std::fs::write(base.join("ro/in.txt"), "host data\n").unwrap();
+    let rw = format!("{}:/rw", base.join("rw").display());
+    let ro = format!("{}:/ro:ro", base.join("ro").display());
+    let g = garm(
+        &["--mount", &rw, "--mount", &ro, elf.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(g.status, 0, "{}", g.stderr);
+    assert_eq!(
+        g.out(),
+        "rw open ok\nro read [host data]\nro create -1 errno 30 (EROFS=30)\nro write -1 errno 30\nescape -1 errno 2\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(base.join("rw/out.txt")).unwrap(),
+        "written by the guest\n"
+    );
+    assert!(!base.join("ro/new.txt").exists());
+    assert_eq!(
+        std::fs::read_to_string(base.join("ro/in.txt")).unwrap(),
+        "host data\n"
+    );
+}
