@@ -117,7 +117,34 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
             );
         }
     }
+    host_costs(&tc, &dir, adapter)?;
     let _ = std::fs::remove_dir_all(&dir);
     println!("garm s: wall time of the whole run (pipeline creation included); qemu s: wall time of 1 or 64 qemu-aarch64 processes started together.");
+    Ok(())
+}
+
+/// Cost of one host-handled syscall round trip and of one fork (+ wait), from the difference
+/// between two runs of `syscost` that differ only in the count.
+fn host_costs(tc: &Toolchain, dir: &Path, adapter: Option<String>) -> Result<(), String> {
+    let elf = dir.join("syscost.elf");
+    tc.build(&[guest_dir().join("tests/os/syscost.c")], &elf, &[])?;
+    let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
+    let time = |calls: u32, forks: u32| -> Result<f64, String> {
+        let opts = RunOptions {
+            adapter: adapter.clone(),
+            ..Default::default()
+        };
+        let argv = vec!["syscost".to_string(), calls.to_string(), forks.to_string()];
+        let rep = run::run(&bytes, &argv, &opts, false)?;
+        Ok(rep.exec_time.as_secs_f64())
+    };
+    let base = time(0, 0)?;
+    let calls = time(200, 0)?;
+    let forks = time(0, 20)?;
+    println!(
+        "host syscall round trip (getppid): {:.2} ms each; fork + exit + wait: {:.2} ms each (lavapipe: submit + readback per round trip)",
+        (calls - base) * 1e3 / 200.0,
+        (forks - base) * 1e3 / 20.0
+    );
     Ok(())
 }

@@ -433,12 +433,18 @@ impl Kernel {
         self.round_trips += 1;
         let n = m.reg(slot, 8);
         let a: [u64; 6] = std::array::from_fn(|i| m.reg(slot, i));
+        // Arguments are rendered before the call: exec and exit replace what they point at.
+        let args = if self.strace {
+            self.render_args(m, slot, n, &a)
+        } else {
+            String::new()
+        };
         let r = self.dispatch(m, slot, pid, n, a, out)?;
         self.apply_pipe_closes();
         let done = match r {
             Sys::Ret(v) => {
                 if self.strace {
-                    self.trace(out, slot, n, &a, &v.to_string());
+                    self.trace(out, pid, slot, n, &args, &render_result(v));
                 }
                 if self.procs.get(&pid).is_some_and(|p| p.slot == Some(slot)) {
                     m.set_reg(slot, 0, v as u64);
@@ -452,7 +458,7 @@ impl Kernel {
             }
             Sys::NoReturn => {
                 if self.strace {
-                    self.trace(out, slot, n, &a, "?");
+                    self.trace(out, pid, slot, n, &args, "?");
                 }
                 self.procs
                     .get(&pid)
@@ -468,23 +474,72 @@ impl Kernel {
         Ok(done)
     }
 
-    fn trace(&self, out: &Output, slot: usize, n: u64, a: &[u64; 6], r: &str) {
+    /// One `--strace` line in qemu's manner: `pid name(args) = result`.
+    fn trace(&self, out: &Output, pid: Pid, slot: usize, n: u64, args: &str, r: &str) {
         let prefix = if out.kept.len() > 1 {
-            format!("[{slot}] ")
+            format!("[{}] ", self.procs.get(&pid).map_or(slot, |p| p.inst))
         } else {
             String::new()
         };
-        let pid = self.pid_of_slot(slot).unwrap_or(0);
-        eprintln!(
-            "{prefix}{pid} {}({:#x}, {:#x}, {:#x}, {:#x}, {:#x}, {:#x}) = {r}",
-            syscall_name(n),
-            a[0],
-            a[1],
-            a[2],
-            a[3],
-            a[4],
-            a[5]
-        );
+        eprintln!("{prefix}{pid} {}({args}) = {r}", syscall_name(n));
+    }
+
+    /// Formats the arguments by the syscall's signature: d decimal, x hex, o octal, s string.
+    fn render_args(&self, m: &mut Machine, slot: usize, n: u64, a: &[u64; 6]) -> String {
+        let spec = match n {
+            nr::OPENAT => "dsxo",
+            nr::READ | nr::WRITE | nr::READV | nr::WRITEV | nr::GETDENTS64 => "dxd",
+            nr::PREAD64 | nr::PWRITE64 => "dxdd",
+            nr::CLOSE | nr::DUP | nr::EXIT | nr::EXIT_GROUP | nr::GETPGID | nr::FCHDIR => "d",
+            nr::LSEEK | nr::FTRUNCATE => "ddd",
+            nr::DUP3 | nr::FCNTL => "ddx",
+            nr::IOCTL => "dxx",
+            nr::PIPE2 | nr::GETCWD | nr::FSTAT | nr::MUNMAP => "xd",
+            nr::CHDIR => "s",
+            nr::MKDIRAT => "dso",
+            nr::UNLINKAT | nr::FACCESSAT => "dsx",
+            nr::RENAMEAT => "dsds",
+            nr::RENAMEAT2 | nr::LINKAT => "dsdsx",
+            nr::SYMLINKAT => "sds",
+            nr::READLINKAT => "dsxd",
+            nr::NEWFSTATAT => "dsxx",
+            nr::STATX => "dsxxx",
+            nr::UMASK => "o",
+            nr::CLONE => "xx",
+            nr::EXECVE => "sxx",
+            nr::WAIT4 => "dxxx",
+            nr::KILL | nr::SETPGID => "dd",
+            nr::TGKILL => "ddd",
+            nr::RT_SIGACTION | nr::RT_SIGPROCMASK | nr::MPROTECT => "dxx",
+            nr::MMAP => "xdxxdx",
+            nr::GETRANDOM => "xdx",
+            nr::CLOCK_GETTIME => "dx",
+            nr::UNAME | nr::BRK | nr::SYSINFO | nr::SET_TID_ADDRESS => "x",
+            nr::GETTIMEOFDAY | nr::NANOSLEEP => "xx",
+            nr::PRLIMIT64 => "ddxx",
+            nr::GETPID
+            | nr::GETPPID
+            | nr::GETTID
+            | nr::GETUID
+            | nr::GETEUID
+            | nr::GETGID
+            | nr::GETEGID
+            | nr::SCHED_YIELD => "",
+            _ => "xxxxxx",
+        };
+        spec.chars()
+            .zip(a.iter())
+            .map(|(c, &v)| match c {
+                'd' => (v as i64).to_string(),
+                'o' => format!("{v:#o}"),
+                's' => match self.read_cstr(m, slot, v) {
+                    Ok(s) => format!("{s:?}"),
+                    Err(_) => format!("{v:#x}"),
+                },
+                _ => format!("{v:#x}"),
+            })
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     fn dispatch(
@@ -1816,6 +1871,34 @@ impl Kernel {
         }
         self.procs.get_mut(&pid).unwrap().state = PState::Running;
         Ok(Sys::NoReturn)
+    }
+}
+
+/// A result as qemu's strace shows it: the value, or -1 with the errno and its name.
+fn render_result(v: i64) -> String {
+    if (-4095..0).contains(&v) {
+        let name = match -v {
+            ENOENT => "ENOENT",
+            EBADF => "EBADF",
+            ECHILD => "ECHILD",
+            EAGAIN => "EAGAIN",
+            ENOMEM => "ENOMEM",
+            EFAULT => "EFAULT",
+            EEXIST => "EEXIST",
+            ENOTDIR => "ENOTDIR",
+            EISDIR => "EISDIR",
+            EINVAL => "EINVAL",
+            ENOTTY => "ENOTTY",
+            ESPIPE => "ESPIPE",
+            EROFS => "EROFS",
+            EPIPE => "EPIPE",
+            ENOSYS => "ENOSYS",
+            ENOTEMPTY => "ENOTEMPTY",
+            _ => "",
+        };
+        format!("-1 errno={} ({name})", -v)
+    } else {
+        v.to_string()
     }
 }
 
