@@ -150,3 +150,32 @@ fn mounts_write_through_and_read_only_refuses() {
         "host data\n"
     );
 }
+
+#[test]
+fn redirected_stdout_waitid_mremap_uname_match_qemu() {
+    let elf = build("tests/os/misc");
+    let g = garm(&[elf.to_str().unwrap(), "/tmp"], b"");
+    let dir = tmp().join(format!("misc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let q = qemu(&elf, &[dir.to_str().unwrap()], &[], b"");
+    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
+    assert!(
+        g.out()
+            .contains("file has 50 bytes: this line goes to the file"),
+        "{}",
+        g.out()
+    );
+}
+
+#[test]
+fn strace_shows_host_syscalls_with_arguments() {
+    let elf = build("tests/os/files");
+    let g = garm(&["--strace", elf.to_str().unwrap(), "/tmp"], b"");
+    assert!(g.stderr.contains(r#"chdir("/tmp") = 0"#), "{}", g.stderr);
+    assert!(
+        g.stderr.contains(r#"openat(-100,"a.txt",0x242,0o644) = 3"#),
+        "{}",
+        g.stderr
+    );
+    assert!(g.stderr.contains("errno=2 (ENOENT)"), "{}", g.stderr);
+}

@@ -751,7 +751,16 @@ impl Kernel {
             nr::CLONE => self.sys_clone(m, slot, pid, a)?,
             nr::EXECVE => self.sys_execve(m, slot, pid, a)?,
             nr::WAIT4 => self.sys_wait4(m, slot, pid, ai(0), a[1], a[2])?,
-            nr::WAITID => Ret(-ENOSYS),
+            nr::WAITID => {
+                // waitid(idtype, id, siginfo, options): P_ALL 0, P_PID 1, P_PGID 2.
+                let want = match a[0] {
+                    0 => -1,
+                    1 => ai(1),
+                    2 => -ai(1).max(1),
+                    _ => return Ok(Ret(-EINVAL)),
+                };
+                self.sys_waitid(m, slot, pid, want, a[2], a[3])?
+            }
             nr::KILL | nr::TGKILL => {
                 let (target, sig) = if n == nr::KILL {
                     (ai(0), a[1] as i32)
@@ -892,7 +901,7 @@ impl Kernel {
             }
             nr::MMAP => self.sys_mmap(m, slot, pid, a)?,
             nr::MUNMAP => Ret(0),
-            nr::MREMAP => Ret(-ENOMEM),
+            nr::MREMAP => self.sys_mremap(m, slot, pid, a)?,
             _ => {
                 if self.strace && self.reported.insert(n) {
                     eprintln!(
@@ -1700,6 +1709,91 @@ impl Kernel {
         } else {
             Sys::Ret(0)
         }
+    }
+
+    /// waitid: like wait4 (WEXITED implied, WNOHANG 1), reporting through a siginfo_t.
+    fn sys_waitid(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        want: i64,
+        info: u64,
+        options: u64,
+    ) -> Result<Sys, String> {
+        const WNOHANG: u64 = 1;
+        const WNOWAIT: u64 = 0x0100_0000;
+        let found = self
+            .procs
+            .values()
+            .filter(|c| {
+                c.ppid == pid
+                    && (want == -1 || (want > 0 && c.pid == want) || (want < -1 && c.pgid == -want))
+            })
+            .map(|c| (c.pid, c.state.clone()))
+            .collect::<Vec<_>>();
+        if found.is_empty() {
+            return Ok(Sys::Ret(-ECHILD));
+        }
+        let mut si = vec![0u8; 128];
+        if let Some((cpid, PState::Zombie(ws))) =
+            found.iter().find(|(_, s)| matches!(s, PState::Zombie(_)))
+        {
+            let (code, st) = if ws & 0x7f == 0 {
+                (1, (ws >> 8) & 0xff)
+            } else {
+                (2, ws & 0x7f)
+            };
+            si[0..4].copy_from_slice(&SIGCHLD.to_le_bytes());
+            si[8..12].copy_from_slice(&(code as i32).to_le_bytes());
+            si[16..20].copy_from_slice(&(*cpid as i32).to_le_bytes());
+            si[24..28].copy_from_slice(&st.to_le_bytes());
+            if info != 0 && m.write_mem(slot, info, &si).is_err() {
+                return Ok(Sys::Ret(-EFAULT));
+            }
+            if options & WNOWAIT == 0 {
+                self.procs.remove(cpid);
+            }
+            return Ok(Sys::Ret(0));
+        }
+        if options & WNOHANG != 0 {
+            if info != 0 {
+                let _ = m.write_mem(slot, info, &si);
+            }
+            return Ok(Sys::Ret(0));
+        }
+        Ok(Sys::Block)
+    }
+
+    /// mremap: shrinking keeps the mapping; growing moves it (with MREMAP_MAYMOVE) to a fresh
+    /// region, copying the bytes.
+    fn sys_mremap(
+        &mut self,
+        m: &mut Machine,
+        slot: usize,
+        pid: Pid,
+        a: [u64; 6],
+    ) -> Result<Sys, String> {
+        const MREMAP_MAYMOVE: u64 = 1;
+        let (old, old_len, new_len) =
+            (a[0], a[1].div_ceil(4096) * 4096, a[2].div_ceil(4096) * 4096);
+        if old & 0xfff != 0 || new_len == 0 {
+            return Ok(Sys::Ret(-EINVAL));
+        }
+        if new_len <= old_len {
+            return Ok(Sys::Ret(old as i64));
+        }
+        if a[3] & MREMAP_MAYMOVE == 0 {
+            return Ok(Sys::Ret(-ENOMEM));
+        }
+        let r = self.sys_mmap(m, slot, pid, [0, new_len, 3, 0x22, u64::MAX, 0])?;
+        let Sys::Ret(new) = r else { return Ok(r) };
+        if new < 0 {
+            return Ok(Sys::Ret(new));
+        }
+        let bytes = m.read_mem(slot, old, old_len as usize)?;
+        m.write_mem(slot, new as u64, &bytes)?;
+        Ok(Sys::Ret(new))
     }
 
     fn sys_wait4(
