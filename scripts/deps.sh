@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh: installs the system packages garm needs when they are missing (Debian/Ubuntu):
 # clang, lld, llvm (guest toolchain), mesa-vulkan-drivers + libvulkan1 (lavapipe, the software
-# GPU), qemu-user (the reference emulator for tests and benchmarks).
+# GPU), qemu-user (the reference emulator for tests and benchmarks), and the AArch64 glibc cross
+# libraries for the hosted static-binary test.
 set -euo pipefail
 
 need=()
@@ -12,6 +13,9 @@ command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] \
     || ls /usr/lib/*/libvulkan.so.1 >/dev/null 2>&1 || need+=(libvulkan1)
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+# glibc for AArch64, for the hosted static-binary test (clang --target=aarch64-linux-gnu -static).
+[ -e /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
+ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 || need+=(libgcc-12-dev-arm64-cross)
 
 if [ ${#need[@]} -gt 0 ]; then
     echo "deps.sh: installing ${need[*]}" >&2
