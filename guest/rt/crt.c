@@ -22,3 +22,24 @@ void __garm_start(long *sp)
 
     exit(main(argc, argv, envp));
 }
+
+#ifdef GARM_HOST
+/* Host entry for garm's native JIT oracle: `sp` is laid out as at _start; exit() longjmps back
+ * here, so only guest frames are unwound and the status is returned to the host. */
+static void *exit_jmp[5];
+static volatile int exit_status;
+
+void __garm_host_exit(int status)
+{
+    exit_status = status;
+    __builtin_longjmp(exit_jmp, 1);
+}
+
+int __garm_host_entry(const struct __garm_host *host, long *sp)
+{
+    __garm_host = host;
+    if (__builtin_setjmp(exit_jmp))
+        return exit_status;
+    __garm_start(sp);
+}
+#endif

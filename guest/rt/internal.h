@@ -39,4 +39,14 @@ int __garm_fwrite_bytes(FILE *f, const void *p, size_t n);
 void __garm_stdio_flush_all(void);
 
 void __garm_exit_group(int status) __attribute__((noreturn));
+
+#ifdef GARM_HOST
+/* The host build's syscall table, passed by garm's native JIT to __garm_host_entry. */
+struct __garm_host {
+    long (*syscall6)(long n, long a, long b, long c, long d, long e, long f);
+};
+extern const struct __garm_host *__garm_host;
+/* Ends the guest: returns `status` from __garm_host_entry. */
+void __garm_host_exit(int status) __attribute__((noreturn));
+#endif
 #endif

@@ -8,6 +8,17 @@
 
 int errno;
 
+#ifdef GARM_HOST
+/* Host build (garm's native JIT oracle): there is no kernel to trap into, so every syscall goes
+ * through the table garm passes to __garm_host_entry, still with the aarch64 numbers, and the
+ * host answers it with the same semantics as for a GPU guest. */
+const struct __garm_host *__garm_host;
+
+long __syscall6(long n, long a, long b, long c, long d, long e, long f)
+{
+    return __garm_host->syscall6(n, a, b, c, d, e, f);
+}
+#else
 long __syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
     register long x8 __asm__("x8") = n;
@@ -23,6 +34,7 @@ long __syscall6(long n, long a, long b, long c, long d, long e, long f)
                      : "memory");
     return x0;
 }
+#endif
 
 long __garm_ret(long r)
 {
@@ -117,6 +129,10 @@ void *sbrk(long inc)
 
 void __garm_exit_group(int status)
 {
+#ifdef GARM_HOST
+    /* Unwind the guest's frames only, back to __garm_host_entry. */
+    __garm_host_exit(status);
+#endif
     for (;;) {
         __syscall6(SYS_exit_group, status, 0, 0, 0, 0, 0);
         __syscall6(SYS_exit, status, 0, 0, 0, 0, 0);
@@ -158,6 +174,12 @@ clock_t clock(void)
 
 void garm_clear_cache(void *begin, void *end)
 {
+#ifdef GARM_HOST
+    /* The host (x86_64) keeps instruction and data caches coherent. */
+    (void)begin;
+    (void)end;
+    return;
+#endif
     /* Step by 16 bytes, the smallest line size CTR_EL0 can report, instead of
      * reading CTR_EL0 (an emulator need not implement that register). */
     unsigned long line = 16;

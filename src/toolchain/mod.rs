@@ -1,5 +1,8 @@
 //! The guest toolchain: finds clang and ld.lld, builds the embedded guest runtime once per
-//! (runtime, flags, compiler) into the cache, and compiles C programs into static AArch64 ELFs.
+//! (runtime, flags, compiler) into the cache, and compiles C programs into static AArch64 ELFs
+//! (and x86_64 objects for the native JIT oracle), every compile and link through [`cache`].
+
+pub mod cache;
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -21,6 +24,27 @@ pub const CFLAGS: &[&str] = &[
     "-fno-unwind-tables",
     "-fsigned-char",
     "-ffp-contract=off",
+];
+/// Flags for the host (x86_64) build of a guest program, loaded by the native JIT oracle
+/// ([`crate::jit`]): the same dialect as [`CFLAGS`] (signed char, no FP contraction, no FP
+/// registers), position independent so it runs wherever the loader maps it, and `GARM_HOST` so the
+/// runtime routes syscalls through the table the JIT passes in.
+pub const HOST_CFLAGS: &[&str] = &[
+    "--target=x86_64-unknown-none-elf",
+    "-fPIE",
+    "-ffreestanding",
+    "-nostdlib",
+    "-O2",
+    "-mgeneral-regs-only",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-fno-asynchronous-unwind-tables",
+    "-fno-unwind-tables",
+    "-fsigned-char",
+    "-ffp-contract=off",
+    "-fno-stack-protector",
+    "-fno-ident",
+    "-DGARM_HOST",
 ];
 pub const LDFLAGS: &[&str] = &["-static", "-z", "max-page-size=4096", "--gc-sections"];
 
@@ -94,21 +118,33 @@ impl Toolchain {
     }
 
     /// Key of everything that shapes the runtime objects.
-    fn runtime_key(&self) -> String {
+    fn runtime_key_for(&self, flags: &[&str]) -> String {
         let mut h = Sha256::new();
         for (name, data) in RUNTIME_FILES {
             h.update(name.as_bytes());
             h.update((data.len() as u64).to_le_bytes());
             h.update(data);
         }
-        h.update(CFLAGS.join(" ").as_bytes());
+        h.update(flags.join(" ").as_bytes());
         h.update(self.clang_version.as_bytes());
         hex(&h.finalize())[..24].to_string()
     }
 
     /// Builds the runtime into the cache once; returns its directory.
     pub fn runtime(&self) -> Result<PathBuf, String> {
-        let dir = cache_dir().join(format!("runtime-{}", self.runtime_key()));
+        self.runtime_for(CFLAGS)
+    }
+
+    /// Builds the runtime for the native JIT (x86_64, [`HOST_CFLAGS`]; no start.S: the JIT enters
+    /// at `__garm_host_entry`) once; returns its directory.
+    pub fn host_runtime(&self) -> Result<PathBuf, String> {
+        self.runtime_for(HOST_CFLAGS)
+    }
+
+    fn runtime_for(&self, flags: &[&str]) -> Result<PathBuf, String> {
+        let host = flags == HOST_CFLAGS;
+        let tag = if host { "host-" } else { "" };
+        let dir = cache_dir().join(format!("runtime-{tag}{}", self.runtime_key_for(flags)));
         if dir.join("done").is_file() {
             return Ok(dir);
         }
@@ -135,12 +171,12 @@ impl Toolchain {
                 continue;
             }
             let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if ext != "c" && ext != "S" {
+            if ext != "c" && (ext != "S" || host) {
                 continue;
             }
             let obj = objdir.join(format!("{}.o", p.file_name().unwrap().to_string_lossy()));
             let mut cmd = Command::new(&self.clang);
-            cmd.args(CFLAGS)
+            cmd.args(flags)
                 .arg("-I")
                 .arg(&inc)
                 .arg("-c")
@@ -160,7 +196,90 @@ impl Toolchain {
         Ok(dir)
     }
 
-    /// Compiles and links C sources with the runtime into a static AArch64 ELF at `out`.
+    /// Compiles one C file with `flags` (and the runtime's headers of `rt`) into object bytes,
+    /// through the cache: the key covers the source's path and bytes, the flags, the clang
+    /// version and the runtime; the headers clang reports (`-MD`) are checked on every hit.
+    pub fn compile(
+        &self,
+        src: &Path,
+        flags: &[&str],
+        rt: &Path,
+        extra: &[String],
+    ) -> Result<Vec<u8>, String> {
+        let source =
+            std::fs::read(src).map_err(|e| format!("{}: cannot read: {e}", src.display()))?;
+        let abs = std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf());
+        let inc = rt.join("guest/include");
+        let mut h = Sha256::new();
+        for part in [
+            "compile",
+            &self.clang_version,
+            &abs.to_string_lossy(),
+            &inc.to_string_lossy(),
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        for f in flags
+            .iter()
+            .copied()
+            .chain(extra.iter().map(|s| s.as_str()))
+        {
+            h.update((f.len() as u64).to_le_bytes());
+            h.update(f.as_bytes());
+        }
+        h.update(&source);
+        let key = hex(&h.finalize());
+        let c = cache::Cache::open();
+        if let Some(obj) = c.get("compile", &key) {
+            return Ok(obj);
+        }
+        let dep = c.dir.join("objects").join(format!(
+            ".dep-{}-{:?}-{}",
+            std::process::id(),
+            std::thread::current().id(),
+            &key[..16]
+        ));
+        std::fs::create_dir_all(dep.parent().unwrap()).map_err(|e| e.to_string())?;
+        // The object comes back on stdout: only the dependency list touches the disk.
+        let mut cmd = Command::new(&self.clang);
+        cmd.args(flags)
+            .args(extra)
+            .arg("-I")
+            .arg(&inc)
+            .arg("-c")
+            .arg(&abs)
+            .arg("-o")
+            .arg("-")
+            .arg("-MD")
+            .arg("-MF")
+            .arg(&dep);
+        let out = cmd.output().map_err(|e| format!("cannot run clang: {e}"));
+        let deptext = std::fs::read_to_string(&dep).unwrap_or_default();
+        let _ = std::fs::remove_file(&dep);
+        let out = out?;
+        if !out.status.success() {
+            return Err(format!(
+                "clang {} failed:\n{}",
+                src.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let mut deps = Vec::new();
+        for p in cache::parse_depfile(&deptext) {
+            if p == abs {
+                continue;
+            }
+            let d = std::fs::read(&p)
+                .map_err(|e| format!("cannot read dependency {}: {e}", p.display()))?;
+            deps.push((cache::sha(&d), p));
+        }
+        c.put(&key, &deps, &out.stdout)?;
+        Ok(out.stdout)
+    }
+
+    /// Compiles and links C sources with the runtime into a static AArch64 ELF at `out`. Both
+    /// steps go through the cache, so an unchanged program runs neither clang nor ld.lld.
     pub fn build(
         &self,
         sources: &[PathBuf],
@@ -169,49 +288,77 @@ impl Toolchain {
     ) -> Result<Duration, String> {
         let t0 = Instant::now();
         let rt = self.runtime()?;
+        let mut objs = Vec::new();
+        for src in sources {
+            if !src.is_file() {
+                return Err(format!("{}: no such file", src.display()));
+            }
+            objs.push(self.compile(src, CFLAGS, &rt, extra)?);
+        }
+        let mut rt_objs: Vec<PathBuf> = std::fs::read_dir(rt.join("obj"))
+            .map_err(|e| e.to_string())?
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        rt_objs.sort();
+        // The runtime directory's name is the digest of the runtime, linker script and flags.
+        let mut h = Sha256::new();
+        h.update(b"link\0");
+        h.update(self.lld.to_string_lossy().as_bytes());
+        h.update(self.clang_version.as_bytes());
+        h.update(LDFLAGS.join(" ").as_bytes());
+        h.update(rt.to_string_lossy().as_bytes());
+        for o in &objs {
+            h.update(cache::sha(o).as_bytes());
+        }
+        let key = hex(&h.finalize());
+        let c = cache::Cache::open();
+        let elf = match c.get("link", &key) {
+            Some(elf) => elf,
+            None => {
+                let elf = self.link(&rt, &rt_objs, &objs)?;
+                c.put(&key, &[], &elf)?;
+                elf
+            }
+        };
+        cache::write_atomic(out, &elf)?;
+        // As ld.lld would leave it: executable (qemu-user with binfmt runs it directly).
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o755));
+        Ok(t0.elapsed())
+    }
+
+    fn link(&self, rt: &Path, rt_objs: &[PathBuf], objs: &[Vec<u8>]) -> Result<Vec<u8>, String> {
         let work = std::env::temp_dir().join(format!(
             "garm-cc-{}-{:?}-{}",
             std::process::id(),
             std::thread::current().id(),
-            t0.elapsed().as_nanos()
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos()
         ));
         std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
         let result = (|| {
-            let mut objs = Vec::new();
-            for (i, src) in sources.iter().enumerate() {
-                if !src.is_file() {
-                    return Err(format!("{}: no such file", src.display()));
-                }
-                let obj = work.join(format!("{i}.o"));
-                let mut cmd = Command::new(&self.clang);
-                cmd.args(CFLAGS)
-                    .args(extra)
-                    .arg("-I")
-                    .arg(rt.join("guest/include"))
-                    .arg("-c")
-                    .arg(src)
-                    .arg("-o")
-                    .arg(&obj);
-                self.run(&mut cmd, &format!("clang {}", src.display()))?;
-                objs.push(obj);
+            let mut paths = Vec::new();
+            for (i, o) in objs.iter().enumerate() {
+                let p = work.join(format!("{i}.o"));
+                std::fs::write(&p, o).map_err(|e| e.to_string())?;
+                paths.push(p);
             }
-            let mut rt_objs: Vec<PathBuf> = std::fs::read_dir(rt.join("obj"))
-                .map_err(|e| e.to_string())?
-                .flatten()
-                .map(|e| e.path())
-                .collect();
-            rt_objs.sort();
+            let elf = work.join("out.elf");
             let mut cmd = Command::new(&self.lld);
             cmd.arg("-T")
                 .arg(rt.join("linker/garm.ld"))
                 .args(LDFLAGS)
-                .args(&rt_objs)
-                .args(&objs)
+                .args(rt_objs)
+                .args(&paths)
                 .arg("-o")
-                .arg(out);
-            self.run(&mut cmd, "ld.lld")
+                .arg(&elf);
+            self.run(&mut cmd, "ld.lld")?;
+            std::fs::read(&elf).map_err(|e| e.to_string())
         })();
         let _ = std::fs::remove_dir_all(&work);
-        result.map(|_| t0.elapsed())
+        result
     }
 }
