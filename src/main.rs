@@ -79,6 +79,32 @@ enum Cmd {
     },
     /// List adapters with backend, type, limits and features.
     Info,
+    /// Run a C program on the GPU, in the native JIT and under qemu-aarch64; compare them.
+    Diff {
+        /// Time limit per engine, in seconds.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Stop the GPU guest after N instructions.
+        #[arg(long)]
+        max_insns: Option<u64>,
+        #[arg(long)]
+        adapter: Option<String>,
+        /// Leave qemu-aarch64 out.
+        #[arg(long)]
+        no_qemu: bool,
+        /// Extra flags for clang (both builds), repeatable.
+        #[arg(long = "cflag", allow_hyphen_values = true)]
+        cflags: Vec<String>,
+        /// The C program.
+        program: PathBuf,
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        guest_args: Vec<String>,
+    },
+    /// Compile cache: `stats` (entries, hits and misses), `zero` (reset the counts), `clear`.
+    Cache {
+        #[arg(value_parser = ["stats", "zero", "clear"])]
+        action: String,
+    },
     /// Benchmark garm against qemu-aarch64 (SHA-256 and sieve, 1 and 64 instances).
     Bench {
         /// `small` for a quick look, `full` for the sizes the reported figures use.
@@ -162,6 +188,36 @@ fn compile_c(src: &Path) -> Result<(PathBuf, Duration), String> {
 
 fn real_main(cli: Cli) -> Result<i32, String> {
     match cli.cmd {
+        Cmd::Diff {
+            timeout,
+            max_insns,
+            adapter,
+            no_qemu,
+            cflags,
+            program,
+            guest_args,
+        } => {
+            let opts = garm::diff::DiffOptions {
+                timeout: Duration::from_secs(timeout),
+                max_insns,
+                adapter,
+                no_qemu,
+                cflags,
+            };
+            let engines = garm::diff::run_all(&program, &guest_args, &opts)?;
+            let (text, agree) = garm::diff::report(&engines);
+            print!("{text}");
+            Ok(if agree { 0 } else { 1 })
+        }
+        Cmd::Cache { action } => {
+            let c = garm::toolchain::cache::Cache::open();
+            match action.as_str() {
+                "stats" => print!("{}", c.stats()),
+                "zero" => c.zero()?,
+                _ => c.clear()?,
+            }
+            Ok(0)
+        }
         Cmd::Info => {
             print!("{}", garm::gpu::device::describe_adapters());
             Ok(0)
