@@ -1,0 +1,107 @@
+//! The differential corpus (guest/tests/corpus/*.c): every program runs on garm (the GPU, or
+//! lavapipe without one), in the native JIT oracle (the same C built for x86_64, loaded in
+//! memory) and under qemu-aarch64 (the same ELF); stdout and exit status must agree three ways.
+
+mod common;
+use common::*;
+use std::sync::OnceLock;
+
+fn toolchain() -> &'static garm::toolchain::Toolchain {
+    static TC: OnceLock<garm::toolchain::Toolchain> = OnceLock::new();
+    TC.get_or_init(|| garm::toolchain::Toolchain::find().expect("clang and ld.lld"))
+}
+
+fn three_way(name: &str) {
+    let rel = format!("tests/corpus/{name}");
+    let elf = build(&rel);
+    // garm against qemu-aarch64 (stdout and status), then the JIT against the same answer.
+    let g = same_as_qemu(&elf, &[], &[], b"");
+    assert!(!g.stdout.is_empty(), "{name}: printed nothing");
+    let src = root().join("guest").join(format!("{rel}.c"));
+    let host = garm::jit::compile(toolchain(), &src, &[]).expect("host build");
+    let argv = vec![elf.to_string_lossy().into_owned()];
+    let j = garm::jit::run_objects(&host.objects, &argv, &garm::jit::JitOptions::default())
+        .expect("jit run");
+    if let Some((line, a, b)) = garm::diff::first_difference(&g.stdout, &j.stdout) {
+        panic!("{name}: native JIT differs from garm and qemu at stdout line {line}:\n  gpu/qemu {a}\n  jit      {b}");
+    }
+    assert_eq!(
+        j.status,
+        g.status,
+        "{name}: native JIT exit status differs (stderr: {})",
+        String::from_utf8_lossy(&j.stderr)
+    );
+}
+
+macro_rules! corpus {
+    ($($name:ident),* $(,)?) => {
+        const PROGRAMS: &[&str] = &[$(stringify!($name)),*];
+        $(#[test] fn $name() { three_way(stringify!($name)); })*
+    };
+}
+
+corpus!(
+    ackermann,
+    base64,
+    bignum_factorial,
+    bit_tricks,
+    bitfields,
+    bits_builtins,
+    bst,
+    bytecode_vm,
+    collatz,
+    crc32_kat,
+    expr_eval,
+    funcptr_callbacks,
+    hanoi,
+    heap_pq,
+    int128_mul,
+    int16_edge,
+    int32_edge,
+    int64_edge,
+    int8_edge,
+    lcs_edit,
+    linked_list,
+    malloc_stress,
+    mandelbrot_fixed,
+    matrix_int,
+    md5_kat,
+    merge_sort,
+    nqueens,
+    overflow_builtins,
+    primes_mr,
+    printf_formats,
+    qsort_cmp,
+    rle_lz,
+    sha256_kat,
+    shifts_var,
+    sieve,
+    string_funcs,
+    strtol_parse,
+    structs_pack,
+    switch_big,
+    switch_sparse,
+    tokenizer,
+    unions,
+    varargs_own,
+    wordcount_hash,
+);
+
+/// Every program in the directory is in the list above (so none is silently left out), and
+/// there are at least 40.
+#[test]
+fn corpus_is_complete() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("guest/tests/corpus"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".c").map(String::from))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = PROGRAMS.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        files, listed,
+        "guest/tests/corpus and the corpus! list differ"
+    );
+    assert!(files.len() >= 40, "corpus has {} programs", files.len());
+}
