@@ -2,6 +2,7 @@
 //! `-errno` results). Every process is one slot of the GPU machine; the shader runs them all in
 //! the same dispatch and stops one here only for a syscall it cannot answer itself.
 
+pub use super::errno::*;
 use super::vfs::{self, Dev, Ino, Node, Target, Vfs};
 use super::{nr, syscall_name, Output, Stdin};
 use crate::gpu::layout::{self, st};
@@ -14,29 +15,6 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 pub type Pid = i64;
-
-pub const EPERM: i64 = 1;
-pub const ENOENT: i64 = 2;
-pub const ESRCH: i64 = 3;
-pub const EINTR: i64 = 4;
-pub const ENOEXEC: i64 = 8;
-pub const EBADF: i64 = 9;
-pub const ECHILD: i64 = 10;
-pub const EAGAIN: i64 = 11;
-pub const ENOMEM: i64 = 12;
-pub const EFAULT: i64 = 14;
-pub const EEXIST: i64 = 17;
-pub const ENOTDIR: i64 = 20;
-pub const EISDIR: i64 = 21;
-pub const EINVAL: i64 = 22;
-pub const EMFILE: i64 = 24;
-pub const ENOTTY: i64 = 25;
-pub const ESPIPE: i64 = 29;
-pub const EROFS: i64 = 30;
-pub const EPIPE: i64 = 32;
-pub const ERANGE: i64 = 34;
-pub const ENOSYS: i64 = 38;
-pub const ENOTEMPTY: i64 = 39;
 
 pub const SIGINT: i32 = 2;
 pub const SIGKILL: i32 = 9;
@@ -380,7 +358,7 @@ impl Kernel {
             out.extend_from_slice(&bytes);
             a += chunk as u64;
             if out.len() > 4096 {
-                return Err(vfs::ENAMETOOLONG);
+                return Err(ENAMETOOLONG);
             }
         }
         Ok(String::from_utf8_lossy(&out).into_owned())
@@ -1137,7 +1115,7 @@ impl Kernel {
         };
         if let Target::Mem(i) = target {
             if let Node::Symlink(_) = self.vfs.inodes[i].node {
-                return Err(vfs::ELOOP);
+                return Err(ELOOP);
             }
         }
         let is_dir = self.is_dir(&target);
@@ -1515,7 +1493,7 @@ impl Kernel {
                     };
                     r.map(|_| 0).map_err(|e| -errno(e))
                 }
-                _ => Err(vfs::EXDEV),
+                _ => Err(EXDEV),
             }
         })();
         Ok(Sys::Ret(r.unwrap_or_else(|e| -e)))
@@ -1934,8 +1912,8 @@ impl Kernel {
             let bytes = match self.vfs.resolve(&cwd, &path, true)? {
                 Target::Mem(i) => match &self.vfs.inodes[i].node {
                     Node::File(d) => d.clone(),
-                    Node::Dir(_) => return Err(vfs::EACCES),
-                    _ => return Err(vfs::EACCES),
+                    Node::Dir(_) => return Err(EACCES),
+                    _ => return Err(EACCES),
                 },
                 Target::Host(p, _) => std::fs::read(p).map_err(|e| -errno(e))?,
             };

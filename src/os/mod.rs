@@ -1,6 +1,7 @@
 //! The host side of the guest OS: the kernel ([`kernel`]: processes, fds, pipes, syscalls), the
 //! filesystem ([`vfs`]), guest output routing and standard input.
 
+pub mod errno;
 pub mod kernel;
 pub mod vfs;
 

@@ -2,24 +2,11 @@
 //! host directories mounted into it (`--mount HOSTDIR:GUESTDIR[:ro]`). Guest paths are resolved
 //! here, component by component, so neither `..` nor a symlink can leave the tree or a mount.
 
+use super::errno::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub type Ino = usize;
-
-pub const ENOENT: i64 = 2;
-pub const EIO: i64 = 5;
-pub const EACCES: i64 = 13;
-pub const EEXIST: i64 = 17;
-pub const EXDEV: i64 = 18;
-pub const ENOTDIR: i64 = 20;
-pub const EISDIR: i64 = 21;
-pub const EINVAL: i64 = 22;
-pub const ENOSPC: i64 = 28;
-pub const EROFS: i64 = 30;
-pub const ELOOP: i64 = 40;
-pub const ENAMETOOLONG: i64 = 36;
-pub const ENOTEMPTY: i64 = 39;
 
 /// Character devices garm provides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

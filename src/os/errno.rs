@@ -1,0 +1,30 @@
+//! Linux errno values (asm-generic), as guests see them negated in x0.
+
+pub const EPERM: i64 = 1;
+pub const ENOENT: i64 = 2;
+pub const ESRCH: i64 = 3;
+pub const EINTR: i64 = 4;
+pub const EIO: i64 = 5;
+pub const ENOEXEC: i64 = 8;
+pub const EBADF: i64 = 9;
+pub const ECHILD: i64 = 10;
+pub const EAGAIN: i64 = 11;
+pub const ENOMEM: i64 = 12;
+pub const EACCES: i64 = 13;
+pub const EFAULT: i64 = 14;
+pub const EEXIST: i64 = 17;
+pub const EXDEV: i64 = 18;
+pub const ENOTDIR: i64 = 20;
+pub const EISDIR: i64 = 21;
+pub const EINVAL: i64 = 22;
+pub const EMFILE: i64 = 24;
+pub const ENOTTY: i64 = 25;
+pub const ENOSPC: i64 = 28;
+pub const ESPIPE: i64 = 29;
+pub const EROFS: i64 = 30;
+pub const EPIPE: i64 = 32;
+pub const ERANGE: i64 = 34;
+pub const ENAMETOOLONG: i64 = 36;
+pub const ENOSYS: i64 = 38;
+pub const ENOTEMPTY: i64 = 39;
+pub const ELOOP: i64 = 40;
