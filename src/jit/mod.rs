@@ -81,9 +81,14 @@ pub fn compile(tc: &Toolchain, src: &Path, extra: &[String]) -> Result<HostBuild
     })
 }
 
-// Garm's own syscall numbers and errno values: the guest keeps the aarch64 ABI on the host too.
-use crate::os::kernel::{EBADF, EFAULT, ENOSYS, ENOTTY, ESPIPE};
+// Garm's own syscall numbers: the guest keeps the aarch64 ABI on the host too. These errno
+// values are the same on x86_64 and aarch64 Linux, so the host's serve.
 use crate::os::nr;
+const EBADF: i64 = libc::EBADF as i64;
+const EFAULT: i64 = libc::EFAULT as i64;
+const ENOTTY: i64 = libc::ENOTTY as i64;
+const ESPIPE: i64 = libc::ESPIPE as i64;
+const ENOSYS: i64 = libc::ENOSYS as i64;
 
 // State of the one guest a child process runs. Set in the child after fork (its own copy),
 // so concurrent runs in the parent never share it; atomics only to avoid `static mut`.
