@@ -282,40 +282,66 @@ fn step() {
         }
     }
 
-    // Divider: x/0 = 0, INT_MIN/-1 = INT_MIN by wrapping.
+    // Divider and the bit-serial half of the one-source unit (RBIT, CLZ, CLS). Both run one bit
+    // per trip of a loop whose trip count is zero unless this lane needs it: lavapipe then runs
+    // the body once under an empty mask, far cheaper than a scalarised 64-bit `/` or a vector
+    // bit-reverse and count-leading-zeros paid on every step. lavapipe's loop limiter may cut a
+    // loop short; the trip count is checked so a truncated result is never committed.
+    let sgn = opn == OP_SDIV;
+    let xd = select(a, select(vand(a, vw(0xffffffffu, 0u)), sext32(vlo(a)), sgn), w);
+    let yd = select(bm, select(vand(bm, vw(0xffffffffu, 0u)), sext32(vlo(bm)), sgn), w);
+    let nx = sgn && top_bit(xd) == 1u;
+    let ny = sgn && top_bit(yd) == 1u;
+    let ux = select(xd, vneg(xd), nx);
+    let uy = select(yd, vneg(yd), ny);
+    let ndiv = select(0u, select(64u, 32u, w), unit == U_DIV);
+    var q = vz();
+    var rem = vz();
+    var i = 0u;
+    loop {
+        if i >= ndiv { break; }
+        let bitpos = ndiv - 1u - i;
+        rem = vor(vshl(rem, 1u), vand(vshr(ux, bitpos), vw(1u, 0u)));
+        let ge = !vult(rem, uy);
+        rem = select(rem, vsub(rem, uy), ge);
+        q = select(q, vor(q, vshl(vw(1u, 0u), bitpos)), ge);
+        i = i + 1u;
+    }
+    var short_loop = i != ndiv;
     if unit == U_DIV {
-        let sgn = opn == OP_SDIV;
-        let e = select(0u, select(EXT_UXTW, EXT_SXTW, sgn), w);
-        let x = extend(a, e);
-        let y = extend(bm, e);
-        let nx = sgn && top_bit(x) == 1u;
-        let ny = sgn && top_bit(y) == 1u;
-        var q = vdivu(select(x, vneg(x), nx), select(y, vneg(y), ny));
         if nx != ny { q = vneg(q); }
-        res = select(q, vz(), veq(y, vz()));
+        res = select(q, vz(), veq(yd, vz()));
     }
 
-    // One-source unit: RBIT, REV16, REV32, REV, CLZ, CLS.
+    // One-source unit. In W form the low word moves to the top so scans run over 32 bits; CLS
+    // counts leading copies of the sign bit: CLZ of x ^ (x >> 1), minus one.
+    let t0 = select(a, vshl(a, 32u), w);
+    let tb = select(t0, vxor(t0, vsar(t0, 1u)), opn == OP_CLS);
+    let nscan = select(0u, select(64u, 32u, w), unit == U_ONE && (opn == OP_RBIT || opn >= OP_CLZ));
+    var rb = vz();
+    var lz = 0u;
+    var seen = false;
+    var k = 0u;
+    loop {
+        if k >= nscan { break; }
+        let bitv = vlo(vshr(tb, 63u - k)) & 1u;
+        seen = seen || bitv == 1u;
+        lz = lz + select(1u, 0u, seen);
+        rb = vor(rb, vshl(vw(bitv, 0u), k));
+        k = k + 1u;
+    }
+    short_loop = short_loop || k != nscan;
     if unit == U_ONE {
         let lo = vlo(a);
         let hi = vhi(a);
-        var v = select(vw(reverseBits(hi), reverseBits(lo)), vw(reverseBits(lo), 0u), w);
+        var v = rb;
         if opn == OP_REV16 {
             v = vw(((lo >> 8u) & 0x00ff00ffu) | ((lo << 8u) & 0xff00ff00u),
                    ((hi >> 8u) & 0x00ff00ffu) | ((hi << 8u) & 0xff00ff00u));
         }
         if opn == OP_REV32 { v = vw(bswap(lo), bswap(hi)); }
         if opn == OP_REV64 { v = vw(bswap(hi), bswap(lo)); }
-        if opn >= OP_CLZ {
-            // W form: the low word moves to the top so the count runs over 32 bits.
-            // CLS counts leading copies of the sign bit: CLZ of x ^ (x >> 1), minus one.
-            let t0 = select(a, vshl(a, 32u), w);
-            let t = select(t0, vxor(t0, vsar(t0, 1u)), opn == OP_CLS);
-            var z = select(countLeadingZeros(vhi(t)), 32u + countLeadingZeros(vlo(t)), vhi(t) == 0u);
-            if w { z = min(z, 32u); }
-            if opn == OP_CLS { z = z - 1u; }
-            v = vw(z, 0u);
-        }
+        if opn >= OP_CLZ { v = vw(select(lz, lz - 1u, opn == OP_CLS), 0u); }
         res = v;
     }
 
@@ -432,8 +458,8 @@ fn step() {
         fault(ST_ILLEGAL, pc, d.z);
         return;
     }
-    if unit == U_DIV && !vdiv_ok() {
-        // The loop limiter cut the divider short: leave the instruction for the next dispatch.
+    if short_loop {
+        // The loop limiter cut a bit-serial loop short: run the instruction again next dispatch.
         g_status = ST_LIMIT_RETRY;
         return;
     }
@@ -512,7 +538,39 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_status = sreg(S_STATUS);
     if g_status == ST_LIMIT_RETRY { g_status = ST_RUNNING; }
     if g_status != ST_RUNNING && g_status != ST_WRITE { return; }
-    for (var r = 0u; r < 32u; r = r + 1u) { R[r] = sreg64(r * 2u); }
+    // Unrolled: once lavapipe's loop limiter is spent, every later loop would exit at once.
+    R[0] = sreg64(0u);
+    R[1] = sreg64(2u);
+    R[2] = sreg64(4u);
+    R[3] = sreg64(6u);
+    R[4] = sreg64(8u);
+    R[5] = sreg64(10u);
+    R[6] = sreg64(12u);
+    R[7] = sreg64(14u);
+    R[8] = sreg64(16u);
+    R[9] = sreg64(18u);
+    R[10] = sreg64(20u);
+    R[11] = sreg64(22u);
+    R[12] = sreg64(24u);
+    R[13] = sreg64(26u);
+    R[14] = sreg64(28u);
+    R[15] = sreg64(30u);
+    R[16] = sreg64(32u);
+    R[17] = sreg64(34u);
+    R[18] = sreg64(36u);
+    R[19] = sreg64(38u);
+    R[20] = sreg64(40u);
+    R[21] = sreg64(42u);
+    R[22] = sreg64(44u);
+    R[23] = sreg64(46u);
+    R[24] = sreg64(48u);
+    R[25] = sreg64(50u);
+    R[26] = sreg64(52u);
+    R[27] = sreg64(54u);
+    R[28] = sreg64(56u);
+    R[29] = sreg64(58u);
+    R[30] = sreg64(60u);
+    R[31] = sreg64(62u);
     R[32] = vz();
     R[33] = vz();
     g_pc = sreg64(S_PC);
@@ -544,7 +602,39 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
 
-    for (var r = 0u; r < 32u; r = r + 1u) { sset64(r * 2u, R[r]); }
+    // Unrolled, like the load: the main loop may have spent the loop limiter's budget.
+    sset64(0u, R[0]);
+    sset64(2u, R[1]);
+    sset64(4u, R[2]);
+    sset64(6u, R[3]);
+    sset64(8u, R[4]);
+    sset64(10u, R[5]);
+    sset64(12u, R[6]);
+    sset64(14u, R[7]);
+    sset64(16u, R[8]);
+    sset64(18u, R[9]);
+    sset64(20u, R[10]);
+    sset64(22u, R[11]);
+    sset64(24u, R[12]);
+    sset64(26u, R[13]);
+    sset64(28u, R[14]);
+    sset64(30u, R[15]);
+    sset64(32u, R[16]);
+    sset64(34u, R[17]);
+    sset64(36u, R[18]);
+    sset64(38u, R[19]);
+    sset64(40u, R[20]);
+    sset64(42u, R[21]);
+    sset64(44u, R[22]);
+    sset64(46u, R[23]);
+    sset64(48u, R[24]);
+    sset64(50u, R[25]);
+    sset64(52u, R[26]);
+    sset64(54u, R[27]);
+    sset64(56u, R[28]);
+    sset64(58u, R[29]);
+    sset64(60u, R[30]);
+    sset64(62u, R[31]);
     sset64(S_PC, g_pc);
     sset(S_NZCV, g_nzcv);
     sset(S_USTEP, g_ustep);

@@ -30,6 +30,3 @@ fn vmulhu(a: V, b: V) -> V {
     let mid = (ll >> 32u) + (lh & 0xfffffffflu) + (hl & 0xfffffffflu);
     return hh + (lh >> 32u) + (hl >> 32u) + (mid >> 32u);
 }
-// Unsigned division; d != 0. Never cut short, so it always reports success.
-fn vdivu(n: V, d: V) -> V { return n / max(d, 1lu); }
-fn vdiv_ok() -> bool { return true; }

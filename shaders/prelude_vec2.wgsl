@@ -70,24 +70,3 @@ fn vmulhu(a: V, b: V) -> V {
     let mid = vadd(vadd(V(ll.y, 0u), V(lh.x, 0u)), V(hl.x, 0u));
     return vadd(vadd(vadd(hh, V(lh.y, 0u)), V(hl.y, 0u)), V(mid.y, 0u));
 }
-// Restoring division, one bit per trip. lavapipe's loop limiter may cut the loop short: the trip
-// count is kept so the step can refuse to commit a truncated quotient (vdiv_ok).
-var<private> g_div_trips: u32 = 64u;
-fn vdivu(n: V, d: V) -> V {
-    var q = V(0u, 0u);
-    var r = V(0u, 0u);
-    var i = 0u;
-    loop {
-        if i >= 64u { break; }
-        let b = 63u - i;
-        r = vor(vshl(r, 1u), vand(vshr(n, b), V(1u, 0u)));
-        if !vult(r, d) {
-            r = vsub(r, d);
-            q = vor(q, vshl(V(1u, 0u), b));
-        }
-        i = i + 1u;
-    }
-    g_div_trips = i;
-    return q;
-}
-fn vdiv_ok() -> bool { return g_div_trips == 64u; }

@@ -72,8 +72,13 @@ fn printf_formats_match_qemu() {
 }
 
 #[test]
+fn division_and_bit_scans_match_qemu() {
+    same_as_qemu(&build("tests/divbits"), &[], &[], b"");
+}
+
+#[test]
 fn portable_vec2_prelude_runs_the_demos() {
-    for d in ["demos/hello", "demos/sha256", "demos/primes"] {
+    for d in ["demos/hello", "demos/sha256", "demos/primes", "tests/divbits"] {
         same_as_qemu(&build(d), &["--prelude", "vec2"], &[], b"");
     }
 }

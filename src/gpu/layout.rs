@@ -45,5 +45,7 @@ pub const FAULT_WRITE: u32 = 1;
 pub const NO_CODE: u32 = u32::MAX;
 /// Output ring per instance, in words (records: header `fd << 28 | len`, then the bytes).
 pub const OUT_WORDS: u32 = 4096;
-/// Steps per invocation per dispatch; lavapipe's loop limiter caps a dispatch near 65 535.
-pub const ITERS: u32 = 60_000;
+/// Steps per invocation per dispatch. Each step spends three of lavapipe's 65 535 loop
+/// back-edges per dispatch (the step loop and the two bit-serial loops, which run once even with
+/// no trips), so more would only be cut short by the limiter.
+pub const ITERS: u32 = 21_000;
