@@ -13,7 +13,8 @@ fn tc() -> garm::toolchain::Toolchain {
 }
 
 fn write_src(name: &str, text: &str) -> PathBuf {
-    let p = tmp().join(format!("jit-{name}-{}.c", std::process::id()));
+    // A stable path, so a second run of the suite hits the compile cache.
+    let p = tmp().join(format!("jit-{name}.c"));
     std::fs::write(&p, text).unwrap();
     p
 }
