@@ -235,6 +235,8 @@ pub fn run(
                     if k.in_vfork(pid) {
                         continue;
                     }
+                    // A blocked call (wait, pipe) is retried here after every submit; only a call
+                    // that completes counts as progress.
                     if k.syscall(&mut m, slot, &mut out)? {
                         if k.pid_of_slot(slot) == Some(pid)
                             && m.st(slot)[layout::S_STATUS] == st::SYSCALL
@@ -242,8 +244,8 @@ pub fn run(
                             resume(&mut m, slot);
                         }
                         live = true;
+                        host_work = true;
                     }
-                    host_work = true;
                 }
                 st::NEEDCODE => {
                     let pc = m.word64(slot, layout::S_PC);
@@ -324,13 +326,15 @@ pub fn run(
                 .filter(|p| p.state == PState::Blocked)
                 .map(|p| p.pid)
                 .collect();
-            for o in outcomes.iter_mut() {
-                o.get_or_insert_with(|| {
-                    Outcome::Signaled(
-                        SIGKILL,
-                        format!("deadlock: every process is blocked (pids {blocked:?})"),
-                    )
-                });
+            for o in outcomes.iter_mut().filter(|o| o.is_none()) {
+                let d = Outcome::Signaled(
+                    SIGKILL,
+                    format!("deadlock: every process is blocked (pids {blocked:?})"),
+                );
+                if out.stream {
+                    report(&d, None);
+                }
+                *o = Some(d);
             }
             break;
         }

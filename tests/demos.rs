@@ -78,7 +78,12 @@ fn division_and_bit_scans_match_qemu() {
 
 #[test]
 fn portable_vec2_prelude_runs_the_demos() {
-    for d in ["demos/hello", "demos/sha256", "demos/primes", "tests/divbits"] {
+    for d in [
+        "demos/hello",
+        "demos/sha256",
+        "demos/primes",
+        "tests/divbits",
+    ] {
         same_as_qemu(&build(d), &["--prelude", "vec2"], &[], b"");
     }
 }
