@@ -28,6 +28,8 @@ pub struct DiffOptions {
     /// Skip qemu-aarch64 even when installed.
     pub no_qemu: bool,
     pub cflags: Vec<String>,
+    /// Standard input, the same bytes for every engine.
+    pub stdin: Vec<u8>,
 }
 
 impl Default for DiffOptions {
@@ -38,6 +40,7 @@ impl Default for DiffOptions {
             adapter: None,
             no_qemu: false,
             cflags: Vec::new(),
+            stdin: Vec::new(),
         }
     }
 }
@@ -60,7 +63,7 @@ fn status_of(s: std::process::ExitStatus) -> i32 {
     s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
 }
 
-/// Builds `src` for the GPU and the host and runs it on every engine (stdin empty for all).
+/// Builds `src` for the GPU and the host and runs it on every engine, all with the same stdin.
 pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<Engine>, String> {
     let tc = Toolchain::find()?;
     let dir = cache_dir().join("bin");
@@ -82,6 +85,7 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
     let ro = RunOptions {
         max_insns: opts.max_insns,
         adapter: opts.adapter.clone(),
+        stdin: Some(opts.stdin.clone()),
         ..Default::default()
     };
     let rep = run::run(&elf, &argv, &ro, false)?;
@@ -99,6 +103,7 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
     let host = host?;
     let jo = JitOptions {
         timeout: opts.timeout,
+        stdin: opts.stdin.clone(),
         ..Default::default()
     };
     let r = jit::run_objects(&host.objects, &argv, &jo)?;
@@ -123,15 +128,24 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
             cmd.env(k, v);
         }
         // `-0` gives the guest the same argv[0] as on the other engines.
-        let o = cmd
+        let mut child = cmd
             .arg("-0")
             .arg(&argv[0])
             .arg(&elf_path)
             .args(args)
-            .stdin(Stdio::null())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .output()
+            .spawn()
             .map_err(|e| format!("cannot run qemu-aarch64: {e}"))?;
+        {
+            use std::io::Write;
+            let mut si = child.stdin.take().unwrap();
+            let _ = si.write_all(&opts.stdin);
+        }
+        let o = child
+            .wait_with_output()
+            .map_err(|e| format!("qemu-aarch64: {e}"))?;
         engines.push(Engine {
             name: "qemu",
             status: status_of(o.status),

@@ -163,6 +163,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, String> {
         instances: a.instances.max(1),
         max_procs: a.max_procs,
         mounts: a.mount.clone(),
+        stdin: None,
         mem: a.mem.as_deref().map(run::parse_size).transpose()?,
         max_insns: a.max_insns,
         adapter: a.adapter.clone(),
@@ -197,12 +198,18 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             program,
             guest_args,
         } => {
+            // Every engine gets the same input: all of stdin, or none from a terminal.
+            let mut stdin = Vec::new();
+            if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut stdin);
+            }
             let opts = garm::diff::DiffOptions {
                 timeout: Duration::from_secs(timeout),
                 max_insns,
                 adapter,
                 no_qemu,
                 cflags,
+                stdin,
             };
             let engines = garm::diff::run_all(&program, &guest_args, &opts)?;
             let (text, agree) = garm::diff::report(&engines);

@@ -33,6 +33,8 @@ pub struct RunOptions {
     pub env: Vec<String>,
     /// `--mount HOSTDIR:GUESTDIR[:ro]`.
     pub mounts: Vec<String>,
+    /// The guests' standard input in full; `None` reads the host's.
+    pub stdin: Option<Vec<u8>>,
 }
 
 impl Default for RunOptions {
@@ -42,6 +44,7 @@ impl Default for RunOptions {
             max_procs: None,
             mem: None,
             mounts: Vec::new(),
+            stdin: None,
             max_insns: None,
             adapter: None,
             prelude: None,
@@ -175,6 +178,9 @@ pub fn run(
         },
     )?;
     let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
+    if let Some(data) = &opts.stdin {
+        k.stdin = crate::os::Stdin::fixed(n as usize, data.clone());
+    }
     k.vfs.set_exe(elf);
     for spec in &opts.mounts {
         let parts: Vec<&str> = spec.split(':').collect();

@@ -190,3 +190,28 @@ fn garm_diff_agrees_and_disagrees() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("DIFFER: stdout line 1"), "{out}");
 }
+
+#[test]
+fn garm_diff_gives_every_engine_the_same_stdin() {
+    use std::io::Write;
+    let src = root().join("guest/demos/cat.c");
+    let mut child = Command::new(garm_bin())
+        .arg("diff")
+        .arg(&src)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"one\ntwo three\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && out.contains("agree") && out.contains("(14 bytes)"),
+        "{out}"
+    );
+}

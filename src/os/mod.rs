@@ -262,6 +262,15 @@ impl Stdin {
         }
     }
 
+    /// Standard input given in full (as `garm diff` gives every engine the same bytes).
+    pub fn fixed(instances: usize, data: Vec<u8>) -> Stdin {
+        Stdin {
+            shared: Some(data),
+            many: true,
+            pos: vec![0; instances],
+        }
+    }
+
     pub fn read(&mut self, inst: usize, len: usize) -> Vec<u8> {
         if !self.many {
             let mut buf = vec![0u8; len];
