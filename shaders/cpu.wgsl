@@ -377,9 +377,11 @@ fn step() {
         if (aux & M_SX32) != 0u { v = vw(vlo(vsar(vshl(loaded, sb), sb)), 0u); }
         res = v;
         wi1 = rt;
-        if excl && !store { g_excl_valid = 1u; g_excl_addr = al; }
+        // Exclusive pairs check and set the monitor on their first step only; a failed STXP
+        // skips its second step.
+        if excl && !store && !second { g_excl_valid = 1u; g_excl_addr = al; }
+        let ok = !store || !excl || second || (g_excl_valid == 1u && g_excl_addr == al);
         if store {
-            let ok = !excl || (g_excl_valid == 1u && g_excl_addr == al);
             if excl { g_excl_valid = 0u; r2 = vw(select(1u, 0u, ok), 0u); }
             wi1 = R_SINK;
             if ok {
@@ -399,7 +401,7 @@ fn step() {
         }
         if !excl && idx != 0u { r2 = wb; }
         wi2 = rd;
-        if pair && !second {
+        if pair && !second && ok {
             g_tmp_addr = al;
             g_tmp_wb = wb;
             ustep_next = 1u;
@@ -441,8 +443,8 @@ fn step() {
         if opn == OP_MSR {
             if aux == SR_NZCV { g_nzcv = (vlo(bm) >> 28u) & 15u; }
             if aux == SR_TPIDR_EL0 { g_tpidr = bm; }
-            if aux == SR_FPCR { g_fpcr = vlo(bm); }
-            if aux == SR_FPSR { g_fpsr = vlo(bm); }
+            if aux == SR_FPCR { g_fpcr = vlo(bm) & FPCR_MASK; }
+            if aux == SR_FPSR { g_fpsr = vlo(bm) & FPSR_MASK; }
         }
         if opn == OP_BRK {
             fault(ST_BRK, pc, FAULT_EXEC);

@@ -172,6 +172,11 @@ pub mod sysreg {
 pub const CTR_EL0_VALUE: u64 = 0x8444_c004;
 /// DC ZVA zeroes 64-byte blocks (log2 of 16 words).
 pub const DCZID_EL0_VALUE: u64 = 4;
+/// FPCR bits a write keeps (AHP, DN, FZ, RMode, Stride, FZ16, Len; the trap enables read as
+/// zero, as on cores without FP exception trapping). Checked against qemu by the fuzzer.
+pub const FPCR_MASK: u32 = 0x07ff_0000;
+/// FPSR bits a write keeps (NZCV, QC, IDC and the cumulative exception flags).
+pub const FPSR_MASK: u32 = 0xf800_009f;
 /// CNTVCT_EL0 counts retired instructions; CNTFRQ_EL0 claims this rate so time stays plausible.
 pub const CNTFRQ_EL0_VALUE: u64 = 100_000_000;
 
@@ -427,6 +432,8 @@ pub fn wgsl_constants() -> String {
         ("CTR_EL0_VALUE", CTR_EL0_VALUE as u32),
         ("DCZID_EL0_VALUE", DCZID_EL0_VALUE as u32),
         ("CNTFRQ_EL0_VALUE", CNTFRQ_EL0_VALUE as u32),
+        ("FPCR_MASK", FPCR_MASK),
+        ("FPSR_MASK", FPSR_MASK),
     ] {
         c(n, v);
     }

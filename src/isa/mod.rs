@@ -18,6 +18,38 @@ pub fn describe(word: u32) -> &'static str {
     }
 }
 
+/// A row's fixed bits as a 32-character pattern, bit 31 first: `0`/`1` fixed, `x` a field.
+pub fn pattern(e: &table::Encoding) -> String {
+    (0..32)
+        .rev()
+        .map(|b| match (e.mask >> b & 1, e.value >> b & 1) {
+            (0, _) => 'x',
+            (_, 1) => '1',
+            _ => '0',
+        })
+        .collect()
+}
+
+/// The encoding table as Markdown (`garm isa` prints it; `docs/encodings.md` is this text, and a
+/// test keeps the two equal), so the documentation follows the table the decoder and the fuzzer use.
+pub fn table_markdown() -> String {
+    let mut s = String::from(
+        "# A64 encodings garm executes\n\n\
+         Generated from `src/isa/table.rs` by `garm isa`: do not edit. A word matching no row, or \
+         one its row rejects as unallocated, traps as an illegal instruction.\n\n\
+         | pattern (bit 31..0) | class | instructions |\n|---|---|---|\n",
+    );
+    for e in ENCODINGS {
+        s.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            pattern(e),
+            e.class,
+            e.name
+        ));
+    }
+    s
+}
+
 /// Decodes one 4 KiB page of guest code starting at `page_addr`.
 pub fn decode_page(bytes: &[u8], page_addr: u64) -> Vec<Decoded> {
     (0..1024)

@@ -619,7 +619,9 @@ fn dec_ldst_imm9(w: u32, _pc: u64) -> Option<Form> {
         1 => mem::IDX_POST,
         _ => mem::IDX_PRE,
     };
-    if prfm && idx != mem::IDX_OFFSET {
+    // Prefetch exists only as PRFUM (unscaled): no writeback and no unprivileged (LDTR-form)
+    // variant; those words are unallocated (found by the fuzzer: 0xf88a98b3).
+    if prfm && bits(w, 10, 2) != 0 {
         return None;
     }
     let mut f = memf(w, size, flags, idx);
@@ -680,6 +682,11 @@ fn dec_ldst_pair(w: u32, _pc: u64) -> Option<Form> {
     );
     let rt2 = bits(w, 10, 5);
     f.rc2 = if load { zw(rt2) } else { zr(rt2) };
+    if load && rt2 == rd(w) {
+        // LDP Rt == Rt2 is constrained unpredictable; qemu (the reference) keeps the first
+        // value, so the second load is discarded (found by the semantics test).
+        f.rc2 = R_SINK;
+    }
     f.bsrc = bsrc::IMM;
     f.imm = (sext(bits(w, 15, 7) as u64, 7) << size) as u64;
     if idx != mem::IDX_OFFSET {
@@ -693,26 +700,37 @@ fn dec_ldst_excl(w: u32, _pc: u64) -> Option<Form> {
     let o2 = bit(w, 23);
     let load = bit(w, 22);
     let o1 = bit(w, 21);
-    let o0 = bit(w, 15);
-    if o1 {
-        // Exclusive pairs (LDXP/STXP) and CAS are not executed yet: trap.
+    // acquire/release (o0) is moot with one thread per address space
+    let pair = o1 && !o2;
+    if o1 && (o2 || size < 2) {
+        // CAS, CASP (LSE: Tier 2): trap.
         return None;
     }
-    let _ = o0; // acquire/release ordering is moot with one thread per address space
     let status = !o2 && !load;
-    if bits(w, 10, 5) != 31 || (!status && rm(w) != 31) {
+    if (!pair && bits(w, 10, 5) != 31) || (!status && rm(w) != 31) {
         return None;
     }
     let mut f = if o2 {
         // LDAR/STLR (and the LORegion forms LDLAR/STLLR): plain ordered accesses.
         memf(w, size, if load { 0 } else { mem::STORE }, mem::IDX_OFFSET)
     } else {
+        // LDXR/STXR (B, H, W, X) and, as two micro-steps like LDP/STP, LDXP/STXP (W, X pairs:
+        // size 2 or 3 means each register's size, 32 or 64 bits).
+        let (esize, pflag) = if pair {
+            (size & 1 | 2, mem::PAIR)
+        } else {
+            (size, 0)
+        };
         let mut f = memf(
             w,
-            size,
-            mem::EXCL | if load { 0 } else { mem::STORE },
+            esize,
+            mem::EXCL | pflag | if load { 0 } else { mem::STORE },
             mem::IDX_OFFSET,
         );
+        if pair {
+            let rt2 = bits(w, 10, 5);
+            f.rc2 = if load { zw(rt2) } else { zr(rt2) };
+        }
         if !load {
             f.rd = zw(rm(w)); // status register Ws
         }
@@ -892,7 +910,7 @@ pub static ENCODINGS: &[Encoding] = &[
         dec_ldapr
     ),
     row!(
-        "LDXR/STXR/LDAXR/STLXR/LDAR/STLR",
+        "LDXR/STXR/LDAXR/STLXR/LDXP/STXP/LDAXP/STLXP/LDAR/STLR",
         "exclusive/ordered",
         0x3f00_0000,
         0x0800_0000,
@@ -1000,7 +1018,10 @@ mod tests {
         ), // madd x0, x1, x2, x3
         (0x5800_0040, "LDR/LDRSW/PRFM (literal)"),     // ldr x0, .+8
         (0xf8bf_c020, "LDAPR"),                        // ldapr x0, [x1]
-        (0xc85f_7c20, "LDXR/STXR/LDAXR/STLXR/LDAR/STLR"), // ldxr x0, [x1]
+        (
+            0xc85f_7c20,
+            "LDXR/STXR/LDAXR/STLXR/LDXP/STXP/LDAXP/STLXP/LDAR/STLR",
+        ), // ldxr x0, [x1]
         (0xa9bf_7bfd, "LDP/STP/LDPSW/LDNP/STNP"),      // stp x29, x30, [sp, #-16]!
         (0xf862_6820, "LDR/STR (register offset)"),    // ldr x0, [x1, x2]
         (0xf840_8420, "LDUR/STUR/LDR/STR (pre/post-index)"), // ldr x0, [x1], #8
@@ -1018,6 +1039,16 @@ mod tests {
                 lookup(*w, 0x10000).unwrap_or_else(|| panic!("{:#010x} ({}) traps", w, e.name));
             assert_eq!(row.name, e.name, "{w:#010x}");
         }
+    }
+
+    #[test]
+    fn docs_follow_the_table() {
+        let doc = include_str!("../../docs/encodings.md");
+        assert_eq!(
+            doc,
+            crate::isa::table_markdown(),
+            "docs/encodings.md is stale: regenerate with `garm isa > docs/encodings.md`"
+        );
     }
 
     #[test]
@@ -1041,7 +1072,8 @@ mod tests {
             0x0000_0000u32,          // udf #0
             0x1e22_2820,             // fadd s0, s1, s2 (FP: Tier 2)
             0x4e22_8420,             // add v0.16b, v1.16b, v2.16b (SIMD)
-            0xc87f_0820,             // ldxp x0, x2, [x1] (not yet)
+            0x487f_0820,             // ldxp with size 01: unallocated (CASP space)
+            0xf88a_98b3,             // prfm, unprivileged form: unallocated (found by fuzzing)
             0xf8a2_0020,             // ldadd x2, x0, [x1] (LSE: Tier 2)
             0xd503_40df,             // msr daifset, #0 (not at EL0)
             0x9ac2_4020,             // crc32x w0, w1, x2 (Tier 3)
