@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod diff;
+pub mod fuzz;
 pub mod gpu;
 pub mod isa;
 pub mod jit;

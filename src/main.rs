@@ -113,6 +113,34 @@ enum Cmd {
         #[arg(long)]
         adapter: Option<String>,
     },
+    /// Print the table of A64 encodings garm executes (Markdown).
+    Isa,
+    /// Differential fuzzing against qemu-aarch64 (see README "Fuzzing").
+    Fuzz {
+        /// First seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of seeds (seed, seed+1, ...); one ELF each.
+        #[arg(long, default_value_t = 1)]
+        seeds: u64,
+        /// Guests in parallel on garm.
+        #[arg(long, default_value_t = 64)]
+        instances: u32,
+        /// Blocks per guest in one seed.
+        #[arg(long, default_value_t = 16)]
+        blocks: u32,
+        /// Instructions per block.
+        #[arg(long, default_value_t = 32)]
+        len: u32,
+        /// Run only this block of the seed (to reproduce a divergence).
+        #[arg(long)]
+        block: Option<u64>,
+        /// Keep the generated sources and ELFs in this directory.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+        #[arg(long)]
+        adapter: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -232,6 +260,29 @@ fn real_main(cli: Cli) -> Result<i32, String> {
         Cmd::Bench { size, adapter } => {
             garm::bench::bench(size != "small", adapter)?;
             Ok(0)
+        }
+        Cmd::Isa => {
+            print!("{}", garm::isa::table_markdown());
+            Ok(0)
+        }
+        Cmd::Fuzz {
+            seed,
+            seeds,
+            instances,
+            blocks,
+            len,
+            block,
+            keep,
+            adapter,
+        } => {
+            let cfg = garm::fuzz::FuzzConfig {
+                instances,
+                blocks_per_instance: blocks,
+                block_len: len,
+                keep,
+                adapter,
+            };
+            garm::fuzz::fuzz_cli(&cfg, seed, seeds, block)
         }
         Cmd::Cc {
             sources,
