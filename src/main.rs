@@ -144,24 +144,12 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    quiet_vulkan_loader();
     let cli = Cli::parse();
     match real_main(cli) {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
             eprintln!("garm: {e}");
             ExitCode::from(1)
-        }
-    }
-}
-
-/// The Vulkan loader complains on stderr when XDG_RUNTIME_DIR is unset (as under CI); give it a
-/// private directory so guest stderr stays clean.
-fn quiet_vulkan_loader() {
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        let dir = std::env::temp_dir().join("garm-runtime");
-        if std::fs::create_dir_all(&dir).is_ok() {
-            std::env::set_var("XDG_RUNTIME_DIR", &dir);
         }
     }
 }

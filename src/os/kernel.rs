@@ -1723,7 +1723,7 @@ impl Kernel {
                 (2, ws & 0x7f)
             };
             si[0..4].copy_from_slice(&SIGCHLD.to_le_bytes());
-            si[8..12].copy_from_slice(&(code as i32).to_le_bytes());
+            si[8..12].copy_from_slice(&code.to_le_bytes());
             si[16..20].copy_from_slice(&(*cpid as i32).to_le_bytes());
             si[24..28].copy_from_slice(&st.to_le_bytes());
             if info != 0 && m.write_mem(slot, info, &si).is_err() {
