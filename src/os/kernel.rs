@@ -1717,7 +1717,7 @@ impl Kernel {
         if let Some((cpid, PState::Zombie(ws))) =
             found.iter().find(|(_, s)| matches!(s, PState::Zombie(_)))
         {
-            let (code, st) = if ws & 0x7f == 0 {
+            let (code, st): (i32, i32) = if ws & 0x7f == 0 {
                 (1, (ws >> 8) & 0xff)
             } else {
                 (2, ws & 0x7f)
