@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 cargo test --release "$@"
+# The JIT's dlopen fallback (cargo feature `dlopen`): only the garm crate rebuilds.
+cargo test --release --features dlopen --test jit "$@"

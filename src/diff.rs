@@ -27,6 +27,8 @@ pub struct DiffOptions {
     pub adapter: Option<String>,
     /// Skip qemu-aarch64 even when installed.
     pub no_qemu: bool,
+    /// Run the JIT through its `dlopen` fallback ([`JitOptions::dlopen`]).
+    pub dlopen: bool,
     pub cflags: Vec<String>,
     /// Standard input, the same bytes for every engine.
     pub stdin: Vec<u8>,
@@ -39,6 +41,7 @@ impl Default for DiffOptions {
             max_insns: None,
             adapter: None,
             no_qemu: false,
+            dlopen: false,
             cflags: Vec::new(),
             stdin: Vec::new(),
         }
@@ -101,19 +104,22 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
     });
 
     let host = host?;
-    let jo = JitOptions {
+    let mut jo = JitOptions {
         timeout: opts.timeout,
         stdin: opts.stdin.clone(),
         ..Default::default()
     };
+    // Either asks for it: the option or GARM_JIT=dlopen (the default's).
+    jo.dlopen |= opts.dlopen;
     let r = jit::run_objects(&host.objects, &argv, &jo)?;
     engines.push(Engine {
         name: "jit",
         status: r.status,
         stdout: r.stdout,
         note: format!(
-            "compile {:.3} s, load {:.2} ms, run {:.3} s",
+            "compile {:.3} s, {} {:.2} ms, run {:.3} s",
             host.compile_time.as_secs_f64(),
+            if r.dlopen { "link+dlopen" } else { "load" },
             r.load_time.as_secs_f64() * 1e3,
             r.run_time.as_secs_f64()
         ),

@@ -92,6 +92,10 @@ enum Cmd {
         /// Leave qemu-aarch64 out.
         #[arg(long)]
         no_qemu: bool,
+        /// Run the JIT by linking a shared object and dlopen-ing it (env GARM_JIT=dlopen too).
+        #[cfg(feature = "dlopen")]
+        #[arg(long)]
+        dlopen: bool,
         /// Extra flags for clang (both builds), repeatable.
         #[arg(long = "cflag", allow_hyphen_values = true)]
         cflags: Vec<String>,
@@ -210,10 +214,14 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             max_insns,
             adapter,
             no_qemu,
+            #[cfg(feature = "dlopen")]
+            dlopen,
             cflags,
             program,
             guest_args,
         } => {
+            #[cfg(not(feature = "dlopen"))]
+            let dlopen = false;
             // Every engine gets the same input: all of stdin, or none from a terminal.
             let mut stdin = Vec::new();
             if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
@@ -224,6 +232,7 @@ fn real_main(cli: Cli) -> Result<i32, String> {
                 max_insns,
                 adapter,
                 no_qemu,
+                dlopen,
                 cflags,
                 stdin,
             };

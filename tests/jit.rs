@@ -215,3 +215,107 @@ fn garm_diff_gives_every_engine_the_same_stdin() {
         "{out}"
     );
 }
+
+/// Serialises the dlopen tests, so each can check that its temporary directories are gone.
+#[cfg(feature = "dlopen")]
+static DLOPEN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// No `garm-jit-PID-*` directory of this process is left in the temporary directory.
+#[cfg(feature = "dlopen")]
+fn no_dlopen_leftovers() {
+    let prefix = format!("garm-jit-{}-", std::process::id());
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// The dlopen fallback runs corpus programs (function-pointer tables, so dynamic relocations;
+/// big constant tables; malloc) exactly as the in-memory loader and qemu-aarch64 do.
+#[cfg(feature = "dlopen")]
+#[test]
+fn dlopen_agrees_with_loader_and_qemu() {
+    let _g = DLOPEN.lock().unwrap_or_else(|e| e.into_inner());
+    for name in ["funcptr_callbacks", "sha256_kat", "malloc_stress"] {
+        let rel = format!("tests/corpus/{name}");
+        let elf = build(&rel);
+        let q = qemu(&elf, &[], &[], b"");
+        let host = jit::compile(&tc(), &root().join(format!("guest/{rel}.c")), &[]).unwrap();
+        let argv = vec![elf.to_string_lossy().into_owned()];
+        let run = |dlopen| {
+            let opts = JitOptions {
+                dlopen,
+                ..Default::default()
+            };
+            jit::run_objects(&host.objects, &argv, &opts).unwrap()
+        };
+        let (mem, dl) = (run(false), run(true));
+        assert!(dl.dlopen && !mem.dlopen);
+        assert_eq!(dl.stdout, q.stdout, "{name}: dlopen vs qemu");
+        assert_eq!(dl.stdout, mem.stdout, "{name}: dlopen vs in-memory loader");
+        assert_eq!((dl.status, mem.status), (q.status, q.status), "{name}");
+        eprintln!(
+            "{name}: compile {:.1} ms; in-memory load {:.2} ms, run {:.1} ms; \
+             link+dlopen {:.2} ms, run {:.1} ms",
+            host.compile_time.as_secs_f64() * 1e3,
+            mem.load_time.as_secs_f64() * 1e3,
+            mem.run_time.as_secs_f64() * 1e3,
+            dl.load_time.as_secs_f64() * 1e3,
+            dl.run_time.as_secs_f64() * 1e3
+        );
+    }
+    no_dlopen_leftovers();
+}
+
+/// Guest constructors and destructors run once, in the child (not in garm at dlopen or dlclose),
+/// a crash is reported as with the loader, and `garm diff --dlopen` and `GARM_JIT=dlopen` take
+/// the fallback.
+#[cfg(feature = "dlopen")]
+#[test]
+fn dlopen_constructors_crash_and_selection() {
+    let _g = DLOPEN.lock().unwrap_or_else(|e| e.into_inner());
+    let opts = JitOptions {
+        dlopen: true,
+        ..Default::default()
+    };
+    let objs = host_build(
+        "ctor",
+        "#include <stdio.h>\nvolatile int g = 5;\n\
+         __attribute__((constructor)) static void c(void) { puts(\"ctor\"); g = 40; }\n\
+         __attribute__((destructor)) static void d(void) { puts(\"dtor\"); }\n\
+         int main(void) { printf(\"main %d\\n\", g); return 3; }\n",
+    );
+    let r = jit::run_objects(&objs, &["ctor".into()], &opts).unwrap();
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "ctor\nmain 40\ndtor\n");
+    assert_eq!(r.status, 3);
+    let objs = host_build(
+        "dlcrash",
+        "int main(void) { volatile int *p = (int *)8; return *p; }\n",
+    );
+    let r = jit::run_objects(&objs, &["crash".into()], &opts).unwrap();
+    assert_eq!(r.status, 139, "SIGSEGV as a shell shows it");
+    no_dlopen_leftovers();
+
+    let src = root().join("guest/tests/corpus/crc32_kat.c");
+    let by_flag = Command::new(garm_bin())
+        .args(["diff", "--dlopen"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    let by_env = Command::new(garm_bin())
+        .arg("diff")
+        .arg(&src)
+        .env("GARM_JIT", "dlopen")
+        .output()
+        .unwrap();
+    for o in [by_flag, by_env] {
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success() && out.contains("link+dlopen") && out.contains("agree"),
+            "{out}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

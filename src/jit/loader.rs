@@ -161,9 +161,13 @@ fn align_up(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
 
+/// Whether this loader works on this host (it applies x86_64 relocations only); where it does not,
+/// [`crate::jit::run_objects`] takes the `dlopen` fallback when garm is built with it.
+pub const SUPPORTED: bool = cfg!(target_arch = "x86_64");
+
 /// Loads `objects` (x86_64 ELF relocatable objects) and returns the image with `entry` resolved.
 pub fn load(objects: &[&[u8]], entry: &str) -> Result<Image, String> {
-    if !cfg!(target_arch = "x86_64") {
+    if !SUPPORTED {
         return Err(format!(
             "the native JIT loads x86_64 objects only; this host is {}",
             std::env::consts::ARCH

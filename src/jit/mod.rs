@@ -1,8 +1,11 @@
 //! The native JIT oracle: a guest C program compiled for the host (x86_64, with garm's runtime
-//! built for the host), loaded in memory by [`loader`] and run in a forked child with a time
-//! limit, its syscalls answered through a function-pointer table with garm's semantics.
+//! built for the host), loaded in memory by [`loader`] (or, with the `dlopen` feature, linked as a
+//! shared object and `dlopen`ed) and run in a forked child with a time limit, its syscalls
+//! answered through a function-pointer table with garm's semantics.
 //! Tests and `garm diff` compare the GPU against it (and qemu-aarch64).
 
+#[cfg(feature = "dlopen")]
+pub mod dlopen;
 pub mod loader;
 
 use crate::toolchain::{Toolchain, HOST_CFLAGS};
@@ -25,6 +28,9 @@ pub struct JitOptions {
     pub stdin: Vec<u8>,
     /// Bytes of brk heap.
     pub heap: u64,
+    /// Link a shared object and `dlopen` it instead of loading the objects in memory (needs the
+    /// `dlopen` cargo feature). Default: set when the environment has `GARM_JIT=dlopen`.
+    pub dlopen: bool,
 }
 
 impl Default for JitOptions {
@@ -38,6 +44,7 @@ impl Default for JitOptions {
             stdin: Vec::new(),
             // garm's default: 8 MiB of memory less the 1 MiB stack reserve and the image.
             heap: 6 << 20,
+            dlopen: std::env::var_os("GARM_JIT").is_some_and(|v| v == "dlopen"),
         }
     }
 }
@@ -50,8 +57,11 @@ pub struct JitReport {
     pub timed_out: bool,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
+    /// Time to load the program: relocation in memory, or linking and `dlopen`.
     pub load_time: Duration,
     pub run_time: Duration,
+    /// Whether the program ran through the `dlopen` fallback.
+    pub dlopen: bool,
 }
 
 /// The host build of a program: garm's runtime objects and the program's object.
@@ -204,17 +214,42 @@ extern "C" fn host_syscall6(n: i64, a: i64, b: i64, c: i64, _d: i64, _e: i64, _f
 /// Serialises pipe creation and fork, so no other JIT child inherits this run's pipes.
 static FORK_LOCK: Mutex<()> = Mutex::new(());
 
-/// Loads `objects` and runs the program in a child process; `argv[0]` is the program name.
+/// Loads `objects` and runs the program in a child process; `argv[0]` is the program name. The
+/// in-memory loader is used unless `opts.dlopen` asks for the `dlopen` fallback, or the loader
+/// cannot work on this host and the fallback is compiled in.
 pub fn run_objects(
     objects: &[Vec<u8>],
     argv: &[String],
     opts: &JitOptions,
 ) -> Result<JitReport, String> {
     let t0 = Instant::now();
+    let use_dlopen = opts.dlopen || (!loader::SUPPORTED && cfg!(feature = "dlopen"));
+    if use_dlopen {
+        #[cfg(feature = "dlopen")]
+        {
+            // The library stays open (and mapped) until the child has finished.
+            let lib = dlopen::load(objects, ENTRY)?;
+            return run_entry(lib.entry, t0.elapsed(), true, argv, opts);
+        }
+        #[cfg(not(feature = "dlopen"))]
+        return Err("the dlopen JIT path needs garm built with `--features dlopen`".into());
+    }
     let refs: Vec<&[u8]> = objects.iter().map(|o| o.as_slice()).collect();
     let image = loader::load(&refs, ENTRY)?;
-    let load_time = t0.elapsed();
+    let r = run_entry(image.entry, t0.elapsed(), false, argv, opts);
+    drop(image);
+    r
+}
 
+/// Calls the loaded `entry` (`__garm_host_entry`, still mapped until this returns) in a forked
+/// child with the program's stack block, heap arena, stdin and time limit: shared by both loaders.
+fn run_entry(
+    entry: u64,
+    load_time: Duration,
+    dlopen: bool,
+    argv: &[String],
+    opts: &JitOptions,
+) -> Result<JitReport, String> {
     // The initial stack block, laid out as Linux gives it to _start: argc, argv, envp, auxv.
     let cstr = |s: &String| -> Result<std::ffi::CString, String> {
         std::ffi::CString::new(s.as_bytes()).map_err(|_| format!("NUL byte in {s:?}"))
@@ -241,7 +276,6 @@ pub fn run_objects(
     if arena == libc::MAP_FAILED {
         return Err("cannot map the JIT heap".into());
     }
-    let entry = image.entry;
     let sp = block.as_mut_ptr() as u64;
     let stdin = (opts.stdin.as_ptr() as u64, opts.stdin.len() as u64);
     let timeout = opts.timeout;
@@ -257,7 +291,6 @@ pub fn run_objects(
     unsafe {
         libc::munmap(arena, heap as usize);
     }
-    drop(image);
     let (status, timed_out, stdout, stderr, run_time) = result??;
     Ok(JitReport {
         status,
@@ -266,6 +299,7 @@ pub fn run_objects(
         stderr,
         load_time,
         run_time,
+        dlopen,
     })
 }
 

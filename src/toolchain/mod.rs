@@ -1,6 +1,6 @@
 //! The guest toolchain: finds clang and ld.lld, builds the embedded guest runtime once per
 //! (runtime, flags, compiler) into the cache, and compiles C programs into static AArch64 ELFs
-//! (and x86_64 objects for the native JIT oracle), every compile and link through [`cache`].
+//! (and host objects for the native JIT oracle), every compile and link through [`cache`].
 
 pub mod cache;
 
@@ -25,12 +25,18 @@ pub const CFLAGS: &[&str] = &[
     "-fsigned-char",
     "-ffp-contract=off",
 ];
-/// Flags for the host (x86_64) build of a guest program, loaded by the native JIT oracle
+/// The host's own architecture, so the native JIT's objects run on it (the in-memory loader takes
+/// x86_64 only; the `dlopen` fallback takes either).
+#[cfg(target_arch = "aarch64")]
+const HOST_TARGET: &str = "--target=aarch64-unknown-none-elf";
+#[cfg(not(target_arch = "aarch64"))]
+const HOST_TARGET: &str = "--target=x86_64-unknown-none-elf";
+/// Flags for the host build of a guest program, loaded by the native JIT oracle
 /// ([`crate::jit`]): the same dialect as [`CFLAGS`] (signed char, no FP contraction, no FP
 /// registers), position independent so it runs wherever the loader maps it, and `GARM_HOST` so the
 /// runtime routes syscalls through the table the JIT passes in.
 pub const HOST_CFLAGS: &[&str] = &[
-    "--target=x86_64-unknown-none-elf",
+    HOST_TARGET,
     "-fPIE",
     "-ffreestanding",
     "-nostdlib",
@@ -135,8 +141,8 @@ impl Toolchain {
         self.runtime_for(CFLAGS)
     }
 
-    /// Builds the runtime for the native JIT (x86_64, [`HOST_CFLAGS`]; no start.S: the JIT enters
-    /// at `__garm_host_entry`) once; returns its directory.
+    /// Builds the runtime for the native JIT (the host's architecture, [`HOST_CFLAGS`]; no start.S:
+    /// the JIT enters at `__garm_host_entry`) once; returns its directory.
     pub fn host_runtime(&self) -> Result<PathBuf, String> {
         self.runtime_for(HOST_CFLAGS)
     }
