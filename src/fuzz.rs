@@ -720,11 +720,29 @@ fn blocks_asm(blocks: &[(Vec<u32>, [u64; 34])]) -> String {
 /// Builds an ELF of `blocks` in `dir` and returns its path.
 fn build_elf(dir: &Path, name: &str, blocks: &[(Vec<u32>, [u64; 34])]) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let c = dir.join("fuzz_driver.c");
-    let s = dir.join(format!("{name}.S"));
+    // The sources live at a path named by their content: the compile cache keys on the path
+    // too, so a rerun of the same seed (the bounded fuzz in every test run) compiles nothing.
+    let asm = blocks_asm(blocks);
+    let key = crate::toolchain::cache::sha(format!("{DRIVER_C}\0{asm}").as_bytes());
+    let src = crate::toolchain::cache_dir()
+        .join("fuzz-src")
+        .join(&key[..24]);
+    std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    let c = src.join("fuzz_driver.c");
+    let s = src.join(format!("{name}.S"));
+    for (path, text) in [(&c, DRIVER_C), (&s, asm.as_str())] {
+        if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+            // Written whole and renamed into place, so a concurrent run never sees half a file.
+            let tmp = src.join(format!(
+                ".tmp-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            std::fs::write(&tmp, text).map_err(|e| e.to_string())?;
+            std::fs::rename(&tmp, path).map_err(|e| e.to_string())?;
+        }
+    }
     let elf = dir.join(format!("{name}.elf"));
-    std::fs::write(&c, DRIVER_C).map_err(|e| e.to_string())?;
-    std::fs::write(&s, blocks_asm(blocks)).map_err(|e| e.to_string())?;
     Toolchain::find()?.build(&[c, s], &elf, &[])?;
     Ok(elf)
 }
