@@ -76,6 +76,9 @@ enum Cmd {
         /// Extra flags for clang (e.g. -DNAME=1), repeatable.
         #[arg(long = "cflag", allow_hyphen_values = true)]
         cflags: Vec<String>,
+        /// Link a static PIE (ET_DYN, no interpreter; the runtime relocates itself at start-up).
+        #[arg(long)]
+        pie: bool,
     },
     /// List adapters with backend, type, limits and features.
     Info,
@@ -285,11 +288,12 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             sources,
             output,
             cflags,
+            pie,
         } => {
             if sources.is_empty() {
                 return Err("garm cc: no input files".into());
             }
-            Toolchain::find()?.build(&sources, &output, &cflags)?;
+            Toolchain::find()?.build_with(&sources, &output, &cflags, pie)?;
             Ok(0)
         }
         Cmd::Run {

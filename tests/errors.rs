@@ -109,12 +109,25 @@ fn too_much_memory_is_refused_clearly() {
 #[test]
 fn unknown_adapter_is_refused_and_info_lists_adapters() {
     let elf = build("demos/hello");
-    let r = garm(&["--adapter", "no-such-gpu-xyz", elf.to_str().unwrap()], b"");
+    let r = garm(
+        &["--adapter", "no-such-gpu-xyz", elf.to_str().unwrap()],
+        b"",
+    );
     assert_eq!(r.status, 1);
-    assert!(r.stderr.contains("no adapter matches 'no-such-gpu-xyz'"), "{}", r.stderr);
-    let o = std::process::Command::new(garm_bin()).arg("info").output().unwrap();
+    assert!(
+        r.stderr.contains("no adapter matches 'no-such-gpu-xyz'"),
+        "{}",
+        r.stderr
+    );
+    let o = std::process::Command::new(garm_bin())
+        .arg("info")
+        .output()
+        .unwrap();
     let info = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success() && info.contains("<- default") && info.contains("limits:"), "{info}");
+    assert!(
+        o.status.success() && info.contains("<- default") && info.contains("limits:"),
+        "{info}"
+    );
     // The default adapter is also reachable by its backend name.
     let r = garm(&["--adapter", "vulkan", elf.to_str().unwrap()], b"");
     assert_eq!(r.status, 0, "{}", r.stderr);

@@ -7,18 +7,7 @@ use common::*;
 
 #[test]
 fn pipeline_with_fork_pipe_dup_and_execve() {
-    let elf = build("tests/os/pipeline");
-    let g = garm(&[elf.to_str().unwrap()], b"");
-    // qemu runs the same pipeline with the children calling their role instead of exec.
-    let q = qemu(&elf, &["--no-exec"], &[], b"");
-    assert_eq!(q.status, 0, "{}", q.stderr);
-    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
-    assert_eq!(g.status, 0);
-    assert!(
-        g.out().contains("counter: 100 lines, sum 106050"),
-        "{}",
-        g.out()
-    );
+    pipeline_same_as_qemu(&build("tests/os/pipeline"));
 }
 
 #[test]
@@ -50,24 +39,6 @@ fn file_round_trips_match_qemu() {
     let q = qemu(&elf, &[dir.to_str().unwrap()], &[], b"");
     assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
     assert!(g.out().contains("listing: f0 f1 f2 sub"), "{}", g.out());
-}
-
-/// Output with the `env` lines sorted: qemu-user hands the environment over in reverse order,
-/// Linux (and garm) in the given order.
-fn env_sorted(s: &str) -> Vec<String> {
-    let mut env: Vec<String> = s
-        .lines()
-        .filter(|l| l.starts_with("env "))
-        .map(String::from)
-        .collect();
-    env.sort();
-    let mut rest: Vec<String> = s
-        .lines()
-        .filter(|l| !l.starts_with("env "))
-        .map(String::from)
-        .collect();
-    rest.extend(env);
-    rest
 }
 
 #[test]

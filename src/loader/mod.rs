@@ -4,6 +4,12 @@
 //! `0..0x10000` unmapped (null guard: any access faults); `.text` from 0x10000, then `.rodata`;
 //! `.data`/`.bss` on their own pages; the brk heap from the page after the last segment up to the
 //! stack reserve; the stack at the top of memory, growing down, holding argv/envp/auxv.
+//!
+//! Static executables come in two kinds, both loaded as Linux loads them: ET_EXEC at its link
+//! addresses, and static PIE (ET_DYN without PT_INTERP) at a load bias that puts its lowest page
+//! at [`LO_BOUND`]. The bias is applied to every segment, the entry point and AT_PHDR, so the
+//! [`Image`] describes the program as it sits in guest memory; relocations are not applied (the
+//! kernel does not either): a static PIE relocates itself from its own `_DYNAMIC`.
 
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader};
@@ -23,7 +29,8 @@ pub struct Segment {
     pub write: bool,
 }
 
-/// A loaded program: what goes into guest memory before the first instruction.
+/// A loaded program: what goes into guest memory before the first instruction, at its final
+/// addresses (a static PIE's load bias already applied).
 #[derive(Clone, Debug)]
 pub struct Image {
     pub entry: u64,
@@ -43,7 +50,8 @@ impl Image {
     }
 }
 
-/// Parses an AArch64 static executable, refusing anything garm cannot run with a clear message.
+/// Parses an AArch64 static executable (ET_EXEC, or a static PIE: ET_DYN without PT_INTERP),
+/// refusing anything garm cannot run with a clear message.
 pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
     if data.len() < 4 || &data[..4] != b"\x7fELF" {
         return Err("not an ELF file (bad magic)".into());
@@ -70,25 +78,45 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         ));
     }
     let ty = hdr.e_type(en);
-    if ty != elf::ET_EXEC {
+    if ty != elf::ET_EXEC && ty != elf::ET_DYN {
         return Err(format!(
-            "ELF type {ty} is not a static executable (ET_EXEC); shared objects, PIE and relocatable files are not supported yet"
+            "ELF type {ty} is not an executable (ET_EXEC, or ET_DYN for a static PIE); relocatable files and core dumps cannot run"
         ));
     }
     let phdrs = hdr
         .program_headers(en, data)
         .map_err(|e| format!("malformed ELF program headers: {e}"))?;
+    if phdrs.iter().any(|ph| ph.p_type(en) == elf::PT_INTERP) {
+        let what = if ty == elf::ET_DYN {
+            "dynamically linked PIE"
+        } else {
+            "dynamically linked ELF"
+        };
+        return Err(format!(
+            "{what} (PT_INTERP): garm has no dynamic loader; link it statically (-static, or -static-pie)"
+        ));
+    }
+    // Linux maps a static PIE anywhere and leaves relocation to the program; garm's memory is
+    // small and starts at LO_BOUND, so the lowest page goes exactly there.
+    let bias = if ty == elf::ET_DYN {
+        let low = phdrs
+            .iter()
+            .filter(|ph| ph.p_type(en) == elf::PT_LOAD)
+            .map(|ph| ph.p_vaddr(en))
+            .min()
+            .unwrap_or(0);
+        (LO_BOUND as u64).wrapping_sub(low & !(PAGE - 1))
+    } else {
+        0
+    };
     let phoff = hdr.e_phoff(en);
     let mut segments: Vec<Segment> = Vec::new();
     let mut phdr_addr = 0;
     for ph in phdrs {
-        if ph.p_type(en) == elf::PT_INTERP {
-            return Err("dynamically linked ELF (PT_INTERP): link it statically".into());
-        }
         if ph.p_type(en) != elf::PT_LOAD {
             continue;
         }
-        let vaddr = ph.p_vaddr(en);
+        let vaddr = ph.p_vaddr(en).wrapping_add(bias);
         let memsz = ph.p_memsz(en);
         let filesz = ph.p_filesz(en);
         let off = ph.p_offset(en);
@@ -143,7 +171,7 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         // e_phoff, and so does garm, so AT_PHDR agrees with the reference.
         phdr_addr = segments[0].vaddr + phoff;
     }
-    let entry = hdr.e_entry(en);
+    let entry = hdr.e_entry(en).wrapping_add(bias);
     if !segments
         .iter()
         .any(|s| s.exec && entry >= s.vaddr && entry < s.vaddr + s.memsz)
@@ -268,5 +296,88 @@ pub fn build_stack(
         base: sp,
         bytes,
         sp,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal AArch64 ELF of type `ty`: one R+X PT_LOAD holding the headers (the whole 4 KiB
+    /// file) at `base`, one R+W bss PT_LOAD on the next page, optionally a PT_INTERP; entry at
+    /// `base + 0x100`.
+    fn tiny_elf(ty: elf::FileType, base: u64, interp: bool) -> Vec<u8> {
+        let mut f = vec![0u8; 4096];
+        let phnum: u16 = if interp { 3 } else { 2 };
+        f[..4].copy_from_slice(b"\x7fELF");
+        f[4] = 2; // ELFCLASS64
+        f[5] = 1; // little endian
+        f[6] = 1; // EV_CURRENT
+        let put = |f: &mut Vec<u8>, at: usize, v: &[u8]| f[at..at + v.len()].copy_from_slice(v);
+        put(&mut f, 16, &ty.0.to_le_bytes());
+        put(&mut f, 18, &elf::EM_AARCH64.0.to_le_bytes());
+        put(&mut f, 20, &1u32.to_le_bytes());
+        put(&mut f, 24, &(base + 0x100).to_le_bytes()); // e_entry
+        put(&mut f, 32, &64u64.to_le_bytes()); // e_phoff
+        put(&mut f, 52, &64u16.to_le_bytes()); // e_ehsize
+        put(&mut f, 54, &56u16.to_le_bytes()); // e_phentsize
+        put(&mut f, 56, &phnum.to_le_bytes());
+        // (type, flags, offset, vaddr, filesz, memsz)
+        let mut phs = vec![
+            (elf::PT_LOAD, 5u32, 0u64, base, 4096u64, 4096u64),
+            (elf::PT_LOAD, 6, 4096, base + 4096, 0, 4096),
+        ];
+        if interp {
+            phs.push((elf::PT_INTERP, 4, 0x200, base + 0x200, 8, 8));
+        }
+        for (i, (t, fl, off, va, fsz, msz)) in phs.into_iter().enumerate() {
+            let p = 64 + i * 56;
+            put(&mut f, p, &t.0.to_le_bytes());
+            put(&mut f, p + 4, &fl.to_le_bytes());
+            put(&mut f, p + 8, &off.to_le_bytes());
+            put(&mut f, p + 16, &va.to_le_bytes());
+            put(&mut f, p + 24, &va.to_le_bytes());
+            put(&mut f, p + 32, &fsz.to_le_bytes());
+            put(&mut f, p + 40, &msz.to_le_bytes());
+            put(&mut f, p + 48, &4096u64.to_le_bytes());
+        }
+        f
+    }
+
+    #[test]
+    fn static_exec_loads_at_its_link_addresses() {
+        let img = load_elf(&tiny_elf(elf::ET_EXEC, 0x10000, false), 1 << 20).unwrap();
+        assert_eq!(img.entry, 0x10100);
+        assert_eq!(img.phdr_addr, 0x10040);
+        assert_eq!(img.segments[0].vaddr, 0x10000);
+        assert_eq!(img.brk_start, 0x12000);
+    }
+
+    #[test]
+    fn static_pie_is_biased_to_the_low_bound() {
+        // Linked at 0 (as `garm cc --pie` links): everything moves up by LO_BOUND.
+        let img = load_elf(&tiny_elf(elf::ET_DYN, 0, false), 1 << 20).unwrap();
+        assert_eq!(img.entry, 0x10100, "AT_ENTRY = bias + e_entry");
+        assert_eq!(img.phdr_addr, 0x10040, "AT_PHDR = load address + e_phoff");
+        let v: Vec<u64> = img.segments.iter().map(|s| s.vaddr).collect();
+        assert_eq!(v, [0x10000, 0x11000]);
+        assert_eq!(img.brk_start, 0x12000);
+        assert!(img.is_exec(0x10100) && !img.is_exec(0x100));
+        // Linked elsewhere (an unaligned-looking base is still page-aligned): the same place.
+        let img = load_elf(&tiny_elf(elf::ET_DYN, 0x40_0000, false), 1 << 20).unwrap();
+        assert_eq!((img.entry, img.segments[0].vaddr), (0x10100, 0x10000));
+    }
+
+    #[test]
+    fn interpreter_is_refused_for_pie_and_exec() {
+        let e = load_elf(&tiny_elf(elf::ET_DYN, 0, true), 1 << 20).unwrap_err();
+        assert!(
+            e.contains("dynamically linked PIE (PT_INTERP)") && e.contains("link it statically"),
+            "{e}"
+        );
+        let e = load_elf(&tiny_elf(elf::ET_EXEC, 0x10000, true), 1 << 20).unwrap_err();
+        assert!(e.contains("dynamically linked ELF (PT_INTERP)"), "{e}");
+        let e = load_elf(&tiny_elf(elf::ET_REL, 0, false), 1 << 20).unwrap_err();
+        assert!(e.contains("not an executable"), "{e}");
     }
 }

@@ -1,6 +1,10 @@
 //! The guest toolchain: finds clang and ld.lld, builds the embedded guest runtime once per
 //! (runtime, flags, compiler) into the cache, and compiles C programs into static AArch64 ELFs
 //! (and host objects for the native JIT oracle), every compile and link through [`cache`].
+//!
+//! Programs link as static non-PIE executables (ET_EXEC at 0x10000, `linker/garm.ld`) by default,
+//! or as static PIEs ([`Toolchain::build_with`] with `pie`, `garm cc --pie`): ET_DYN linked at 0
+//! (`linker/garm-pie.ld`) with a `-fPIE` build of the runtime that relocates itself at start-up.
 
 pub mod cache;
 
@@ -53,6 +57,21 @@ pub const HOST_CFLAGS: &[&str] = &[
     "-DGARM_HOST",
 ];
 pub const LDFLAGS: &[&str] = &["-static", "-z", "max-page-size=4096", "--gc-sections"];
+/// Added to [`CFLAGS`] for a static-PIE build (program and runtime).
+pub const PIE_CFLAGS: &[&str] = &["-fPIE"];
+/// Linker flags for a static PIE: ET_DYN with no PT_INTERP (nothing but the program itself to
+/// load), relocations left in `.rela.dyn` for the runtime to apply. `-z norelro`: garm's script
+/// names its segments and has no PT_GNU_RELRO (the runtime writes the GOT after start-up anyway).
+pub const PIE_LDFLAGS: &[&str] = &[
+    "-static",
+    "-pie",
+    "--no-dynamic-linker",
+    "-z",
+    "max-page-size=4096",
+    "--gc-sections",
+    "-z",
+    "norelro",
+];
 
 /// Lowercase hex of a SHA-256 digest.
 pub fn hex(d: &[u8]) -> String {
@@ -147,9 +166,21 @@ impl Toolchain {
         self.runtime_for(HOST_CFLAGS)
     }
 
+    /// Builds the runtime for static-PIE programs ([`CFLAGS`] plus [`PIE_CFLAGS`]) once; returns
+    /// its directory.
+    pub fn pie_runtime(&self) -> Result<PathBuf, String> {
+        self.runtime_for(&pie_cflags())
+    }
+
     fn runtime_for(&self, flags: &[&str]) -> Result<PathBuf, String> {
         let host = flags == HOST_CFLAGS;
-        let tag = if host { "host-" } else { "" };
+        let tag = if host {
+            "host-"
+        } else if flags == pie_cflags() {
+            "pie-"
+        } else {
+            ""
+        };
         let dir = cache_dir().join(format!("runtime-{tag}{}", self.runtime_key_for(flags)));
         if dir.join("done").is_file() {
             return Ok(dir);
@@ -240,6 +271,7 @@ impl Toolchain {
         if let Some(obj) = c.get("compile", &key) {
             return Ok(obj);
         }
+
         let dep = c.dir.join("objects").join(format!(
             ".dep-{}-{:?}-{}",
             std::process::id(),
@@ -292,14 +324,33 @@ impl Toolchain {
         out: &Path,
         extra: &[String],
     ) -> Result<Duration, String> {
+        self.build_with(sources, out, extra, false)
+    }
+
+    /// [`Toolchain::build`], as a static PIE when `pie` is set: program and runtime compiled
+    /// `-fPIE`, linked with [`PIE_LDFLAGS`] and `linker/garm-pie.ld`.
+    pub fn build_with(
+        &self,
+        sources: &[PathBuf],
+        out: &Path,
+        extra: &[String],
+        pie: bool,
+    ) -> Result<Duration, String> {
         let t0 = Instant::now();
-        let rt = self.runtime()?;
+        let cflags = if pie { pie_cflags() } else { CFLAGS.to_vec() };
+        let ldflags = if pie { PIE_LDFLAGS } else { LDFLAGS };
+        let script = if pie {
+            "linker/garm-pie.ld"
+        } else {
+            "linker/garm.ld"
+        };
+        let rt = self.runtime_for(&cflags)?;
         let mut objs = Vec::new();
         for src in sources {
             if !src.is_file() {
                 return Err(format!("{}: no such file", src.display()));
             }
-            objs.push(self.compile(src, CFLAGS, &rt, extra)?);
+            objs.push(self.compile(src, &cflags, &rt, extra)?);
         }
         let mut rt_objs: Vec<PathBuf> = std::fs::read_dir(rt.join("obj"))
             .map_err(|e| e.to_string())?
@@ -312,7 +363,8 @@ impl Toolchain {
         h.update(b"link\0");
         h.update(self.lld.to_string_lossy().as_bytes());
         h.update(self.clang_version.as_bytes());
-        h.update(LDFLAGS.join(" ").as_bytes());
+        h.update(ldflags.join(" ").as_bytes());
+        h.update(script.as_bytes());
         h.update(rt.to_string_lossy().as_bytes());
         for o in &objs {
             h.update(cache::sha(o).as_bytes());
@@ -322,7 +374,7 @@ impl Toolchain {
         let elf = match c.get("link", &key) {
             Some(elf) => elf,
             None => {
-                let elf = self.link(&rt, &rt_objs, &objs)?;
+                let elf = self.link(&rt, &rt_objs, &objs, script, ldflags)?;
                 c.put(&key, &[], &elf)?;
                 elf
             }
@@ -334,7 +386,14 @@ impl Toolchain {
         Ok(t0.elapsed())
     }
 
-    fn link(&self, rt: &Path, rt_objs: &[PathBuf], objs: &[Vec<u8>]) -> Result<Vec<u8>, String> {
+    fn link(
+        &self,
+        rt: &Path,
+        rt_objs: &[PathBuf],
+        objs: &[Vec<u8>],
+        script: &str,
+        ldflags: &[&str],
+    ) -> Result<Vec<u8>, String> {
         let work = std::env::temp_dir().join(format!(
             "garm-cc-{}-{:?}-{}",
             std::process::id(),
@@ -355,8 +414,8 @@ impl Toolchain {
             let elf = work.join("out.elf");
             let mut cmd = Command::new(&self.lld);
             cmd.arg("-T")
-                .arg(rt.join("linker/garm.ld"))
-                .args(LDFLAGS)
+                .arg(rt.join(script))
+                .args(ldflags)
                 .args(rt_objs)
                 .args(&paths)
                 .arg("-o")
@@ -367,4 +426,9 @@ impl Toolchain {
         let _ = std::fs::remove_dir_all(&work);
         result
     }
+}
+
+/// [`CFLAGS`] plus [`PIE_CFLAGS`].
+fn pie_cflags() -> Vec<&'static str> {
+    CFLAGS.iter().chain(PIE_CFLAGS).copied().collect()
 }

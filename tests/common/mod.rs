@@ -23,13 +23,19 @@ static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
 /// Builds `guest/<rel>.c` into the test tmp dir (once per test process) and returns the ELF.
 pub fn build(rel: &str) -> PathBuf {
+    build_with(rel, &[])
+}
+
+/// [`build`] with extra `garm cc` options (e.g. `--pie`), which also name the output.
+pub fn build_with(rel: &str, cc_opts: &[&str]) -> PathBuf {
     let _g = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let name = rel.replace('/', "_");
+    let name = rel.replace('/', "_") + &cc_opts.concat();
     let out = tmp().join(format!("{name}-{}.elf", std::process::id()));
     if !out.exists() {
         let src = root().join("guest").join(format!("{rel}.c"));
         let o = Command::new(garm_bin())
             .args(["cc"])
+            .args(cc_opts)
             .arg(&src)
             .arg("-o")
             .arg(&out)
@@ -127,4 +133,38 @@ pub fn same_as_qemu(elf: &Path, opts: &[&str], args: &[&str], stdin: &[u8]) -> R
         g.stderr
     );
     g
+}
+
+/// Output with the `env` lines sorted (and moved last): qemu-user hands the environment over in
+/// reverse order, Linux (and garm) in the given order.
+pub fn env_sorted(s: &str) -> Vec<String> {
+    let mut env: Vec<String> = s
+        .lines()
+        .filter(|l| l.starts_with("env "))
+        .map(String::from)
+        .collect();
+    env.sort();
+    let mut rest: Vec<String> = s
+        .lines()
+        .filter(|l| !l.starts_with("env "))
+        .map(String::from)
+        .collect();
+    rest.extend(env);
+    rest
+}
+
+/// Runs guest/tests/os/pipeline's `elf` on garm (its children execve /proc/self/exe) and under
+/// qemu with `--no-exec` (qemu-user cannot exec an AArch64 ELF without binfmt, so its children
+/// call their role instead); asserts the same output and success.
+pub fn pipeline_same_as_qemu(elf: &Path) {
+    let g = garm(&[elf.to_str().unwrap()], b"");
+    let q = qemu(elf, &["--no-exec"], &[], b"");
+    assert_eq!(q.status, 0, "{}", q.stderr);
+    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
+    assert_eq!(g.status, 0);
+    assert!(
+        g.out().contains("counter: 100 lines, sum 106050"),
+        "{}",
+        g.out()
+    );
 }
