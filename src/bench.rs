@@ -61,26 +61,43 @@ fn qemu_wall(elf: &Path, arg: &str, copies: usize) -> Result<f64, String> {
     Ok(t.elapsed().as_secs_f64())
 }
 
+/// Run time of `copies` native runs of the program in the JIT oracle, two at a time (the cores).
+fn native_wall(objects: &[Vec<u8>], argv: &[String], copies: usize) -> Result<f64, String> {
+    let opts = crate::jit::JitOptions::default();
+    let mut total = 0.0;
+    for _ in 0..copies.div_ceil(2) {
+        let r = crate::jit::run_objects(objects, argv, &opts)?;
+        if r.status != 0 {
+            return Err(format!("native run failed with status {}", r.status));
+        }
+        total += r.run_time.as_secs_f64();
+    }
+    Ok(total)
+}
+
 /// Runs the benchmark and prints its table; `full` picks the sizes used for reported figures.
 pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
     let tc = Toolchain::find()?;
     let dir = std::env::temp_dir().join(format!("garm-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     println!(
-        "{:<8} {:>9} {:>13} {:>9} {:>8} {:>10} {:>10} {:>8}   where garm's time goes",
+        "{:<8} {:>9} {:>13} {:>9} {:>8} {:>10} {:>10} {:>10} {:>11} {:>8}   where garm's time goes",
         "program",
         "instances",
         "instructions",
         "garm MIPS",
         "garm s",
         "qemu s",
+        "native s",
         "garm/qemu",
+        "garm/native",
         "pipeline"
     );
     for case in cases(full) {
         let elf = dir.join(format!("{}.elf", case.name));
         tc.build(&[guest_dir().join(case.source)], &elf, &[])?;
         let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
+        let host = crate::jit::compile(&tc, &guest_dir().join(case.source), &[])?;
         for n in [1u32, 64] {
             let opts = RunOptions {
                 instances: n,
@@ -95,18 +112,21 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
                 return Err(format!("{} failed on garm: {bad:?}", case.name));
             }
             let qemu = qemu_wall(&elf, &case.arg, n as usize)?;
+            let native = native_wall(&host.objects, &argv, n as usize)?;
             let insns: u64 = rep.instructions.iter().sum();
             let exec = rep.exec_time.as_secs_f64();
             let s = &rep.stats;
             println!(
-                "{:<8} {:>9} {:>13} {:>9.2} {:>8.2} {:>10.3} {:>10.1} {:>7.2}s   gpu {:.0}%, readback {:.1}%, host {:.1}% ({} syscalls, {} submits, {} dispatches)",
+                "{:<8} {:>9} {:>13} {:>9.2} {:>8.2} {:>10.3} {:>10.4} {:>10.1} {:>11.0} {:>7.2}s   gpu {:.0}%, readback {:.1}%, host {:.1}% ({} syscalls, {} submits, {} dispatches)",
                 case.name,
                 n,
                 insns,
                 insns as f64 / exec / 1e6,
                 garm_wall,
                 qemu,
+                native,
                 garm_wall / qemu,
+                garm_wall / native,
                 s.pipeline_time.as_secs_f64(),
                 100.0 * s.gpu_time.as_secs_f64() / exec,
                 100.0 * s.readback_time.as_secs_f64() / exec,
@@ -119,7 +139,7 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
     }
     host_costs(&tc, &dir, adapter)?;
     let _ = std::fs::remove_dir_all(&dir);
-    println!("garm s: wall time of the whole run (pipeline creation included); qemu s: wall time of 1 or 64 qemu-aarch64 processes started together.");
+    println!("garm s: wall time of the whole run (pipeline creation included); qemu s: 1 or 64 qemu-aarch64 processes started together; native s: the same C in garm's native JIT (x86-64), run time of 1 or 64 copies, 2 at a time.");
     Ok(())
 }
 
