@@ -120,6 +120,27 @@ pub struct Proc {
     pub root: bool,
 }
 
+/// One read or write request: fd, guest buffer, length, and the offset for pread/pwrite.
+#[derive(Clone, Copy)]
+struct Io {
+    fd: i64,
+    buf: u64,
+    len: usize,
+    at: Option<u64>,
+}
+
+impl Io {
+    /// From the syscall arguments (fd, buf, len).
+    fn at(a: [u64; 6], at: Option<u64>) -> Io {
+        Io {
+            fd: a[0] as i64,
+            buf: a[1],
+            len: a[2] as usize,
+            at,
+        }
+    }
+}
+
 /// How a syscall ended: a result for x0, a block (retry later), or no result (exit, exec).
 pub enum Sys {
     Ret(i64),
@@ -532,12 +553,10 @@ impl Kernel {
         use Sys::Ret;
         let ai = |i: usize| a[i] as i64;
         Ok(match n {
-            nr::READ => self.sys_read(m, slot, pid, ai(0), a[1], a[2] as usize, None)?,
-            nr::PREAD64 => self.sys_read(m, slot, pid, ai(0), a[1], a[2] as usize, Some(a[3]))?,
-            nr::WRITE => self.sys_write(m, slot, pid, ai(0), a[1], a[2] as usize, None, out)?,
-            nr::PWRITE64 => {
-                self.sys_write(m, slot, pid, ai(0), a[1], a[2] as usize, Some(a[3]), out)?
-            }
+            nr::READ => self.sys_read(m, slot, pid, Io::at(a, None))?,
+            nr::PREAD64 => self.sys_read(m, slot, pid, Io::at(a, Some(a[3])))?,
+            nr::WRITE => self.sys_write(m, slot, pid, Io::at(a, None), out)?,
+            nr::PWRITE64 => self.sys_write(m, slot, pid, Io::at(a, Some(a[3])), out)?,
             nr::READV | nr::WRITEV => {
                 let iov = m
                     .read_mem(slot, a[1], (a[2] as usize).min(1024) * 16)
@@ -553,9 +572,30 @@ impl Kernel {
                         continue;
                     }
                     let r = if n == nr::READV {
-                        self.sys_read(m, slot, pid, ai(0), base, len, None)?
+                        self.sys_read(
+                            m,
+                            slot,
+                            pid,
+                            Io {
+                                fd: ai(0),
+                                buf: base,
+                                len,
+                                at: None,
+                            },
+                        )?
                     } else {
-                        self.sys_write(m, slot, pid, ai(0), base, len, None, out)?
+                        self.sys_write(
+                            m,
+                            slot,
+                            pid,
+                            Io {
+                                fd: ai(0),
+                                buf: base,
+                                len,
+                                at: None,
+                            },
+                            out,
+                        )?
                     };
                     match r {
                         Ret(v) if v < 0 => return Ok(Ret(if total > 0 { total } else { v })),
@@ -899,17 +939,8 @@ impl Kernel {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn sys_read(
-        &mut self,
-        m: &mut Machine,
-        slot: usize,
-        pid: Pid,
-        fd: i64,
-        buf: u64,
-        len: usize,
-        at: Option<u64>,
-    ) -> Result<Sys, String> {
+    fn sys_read(&mut self, m: &mut Machine, slot: usize, pid: Pid, io: Io) -> Result<Sys, String> {
+        let Io { fd, buf, len, at } = io;
         let f = match self.fd(pid, fd) {
             Ok(f) => f,
             Err(e) => return Ok(Sys::Ret(-e)),
@@ -976,18 +1007,15 @@ impl Kernel {
         }))
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn sys_write(
         &mut self,
         m: &mut Machine,
         slot: usize,
         pid: Pid,
-        fd: i64,
-        buf: u64,
-        len: usize,
-        at: Option<u64>,
+        io: Io,
         out: &mut Output,
     ) -> Result<Sys, String> {
+        let Io { fd, buf, len, at } = io;
         let f = match self.fd(pid, fd) {
             Ok(f) => f,
             Err(e) => return Ok(Sys::Ret(-e)),
