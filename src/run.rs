@@ -304,6 +304,7 @@ pub fn run(
                 }
             }
         }
+        k.deliver_pending(&mut m);
         // Roots that exited (by exit, a signal or a fault) give garm its outcome.
         for (i, slot_outcome) in outcomes.iter_mut().enumerate() {
             if slot_outcome.is_none() {

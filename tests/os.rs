@@ -150,3 +150,18 @@ fn strace_shows_host_syscalls_with_arguments() {
     );
     assert!(g.stderr.contains("errno=2 (ENOENT)"), "{}", g.stderr);
 }
+
+#[test]
+fn signal_handlers_ignore_and_default_actions_match_qemu() {
+    let r = same_as_qemu(&build("tests/os/signals"), &[], &[], b"");
+    assert_eq!(
+        r.status,
+        128 + 10,
+        "the last raise(SIGUSR1) kills with the default action"
+    );
+    assert!(
+        r.out().contains("usr1 handled: 30\n") && r.out().contains("usr2 from child: 12\n"),
+        "{}",
+        r.out()
+    );
+}

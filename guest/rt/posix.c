@@ -180,3 +180,31 @@ int closedir(DIR *d)
     free(d);
     return r;
 }
+
+#define SYS_rt_sigaction 134
+#define SA_RESTORER 0x04000000
+
+/* The handler returns here; rt_sigreturn restores the interrupted registers. */
+void __garm_sigreturn(void);
+__asm__(".text\n.p2align 2\n.globl __garm_sigreturn\n__garm_sigreturn:\n"
+        "    mov x8, #139\n    svc #0\n    udf #0\n");
+
+struct k_sigaction {
+    sighandler_t handler;
+    unsigned long flags;
+    void (*restorer)(void);
+    unsigned long mask;
+};
+
+sighandler_t signal(int sig, sighandler_t h)
+{
+    struct k_sigaction sa = {h, SA_RESTORER, __garm_sigreturn, 0}, old = {0, 0, 0, 0};
+    if (sc(SYS_rt_sigaction, sig, (long)&sa, (long)&old, 8) < 0)
+        return SIG_ERR;
+    return old.handler;
+}
+
+int raise(int sig)
+{
+    return kill(getpid(), sig);
+}

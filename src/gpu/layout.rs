@@ -8,6 +8,7 @@ pub const S_STATUS: usize = 67;
 pub const S_TPIDR: usize = 68;
 pub const S_COUNT: usize = 72;
 pub const S_LIMIT: usize = 74;
+pub const S_USTEP: usize = 76;
 pub const S_FAULT_ADDR: usize = 80;
 pub const S_FAULT_KIND: usize = 82;
 pub const S_BRK: usize = 83;

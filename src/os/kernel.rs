@@ -16,11 +16,19 @@ use std::rc::Rc;
 
 pub type Pid = i64;
 
+/// Marks garm's signal frame on the guest stack ("garmsig\0"), checked by rt_sigreturn.
+const SIGFRAME_MAGIC: u64 = 0x0067_6973_6d72_6167;
+
 pub const SIGINT: i32 = 2;
 pub const SIGKILL: i32 = 9;
 pub const SIGPIPE: i32 = 13;
 pub const SIGTERM: i32 = 15;
 pub const SIGCHLD: i32 = 17;
+pub const SIGSEGV: i32 = 11;
+pub const SIGCONT: i32 = 18;
+pub const SIGSTOP: i32 = 19;
+pub const SIGURG: i32 = 23;
+pub const SIGWINCH: i32 = 28;
 
 const O_ACCMODE: u64 = 3;
 const O_WRONLY: u64 = 1;
@@ -111,7 +119,12 @@ pub struct Proc {
     pub exe_path: String,
     pub umask: u32,
     pub mmap_low: u64,
-    pub sigactions: BTreeMap<i32, u64>,
+    /// Installed actions by signal: (handler, flags, restorer); handler 0 default, 1 ignore.
+    pub sigactions: BTreeMap<i32, [u64; 3]>,
+    /// Signals waiting for delivery to a handler.
+    pub pending: Vec<i32>,
+    /// Handlers running now (a new one is delivered only outside any).
+    pub in_handler: u32,
     /// A vfork parent waits for this child to exec or exit.
     pub vfork_parent: Option<Pid>,
     /// Set in a vfork parent while its child has neither exec'd nor exited.
@@ -226,6 +239,8 @@ impl Kernel {
                 umask: 0o022,
                 mmap_low,
                 sigactions: BTreeMap::new(),
+                pending: Vec::new(),
+                in_handler: 0,
                 vfork_parent: None,
                 vfork_child: None,
                 root: true,
@@ -322,6 +337,10 @@ impl Kernel {
         }
         if let Some(vp) = vfork_parent {
             self.wake(vp);
+        }
+        let ppid = self.procs[&pid].ppid;
+        if self.handler(ppid, SIGCHLD) > 1 {
+            self.procs.get_mut(&ppid).unwrap().pending.push(SIGCHLD);
         }
         let orphans: Vec<Pid> = self
             .procs
@@ -789,22 +808,37 @@ impl Kernel {
             }
             nr::RT_SIGACTION => {
                 let sig = a[0] as i32;
-                if sig == SIGKILL || !(1..=64).contains(&sig) {
+                if sig == SIGKILL || sig == SIGSTOP || !(1..=64).contains(&sig) {
                     return Ok(Ret(-EINVAL));
                 }
-                let old = self.procs[&pid].sigactions.get(&sig).copied().unwrap_or(0);
+                let old = self.procs[&pid]
+                    .sigactions
+                    .get(&sig)
+                    .copied()
+                    .unwrap_or([0; 3]);
                 if a[2] != 0 {
-                    let mut b = vec![0u8; 32];
-                    b[..8].copy_from_slice(&old.to_le_bytes());
-                    let _ = m.write_mem(slot, a[2], &b);
+                    let b: Vec<u8> = [old[0], old[1], old[2], 0]
+                        .iter()
+                        .flat_map(|w| w.to_le_bytes())
+                        .collect();
+                    if m.write_mem(slot, a[2], &b).is_err() {
+                        return Ok(Ret(-EFAULT));
+                    }
                 }
                 if a[1] != 0 {
-                    let h = m.read_mem(slot, a[1], 8).map_err(|e| e.to_string())?;
-                    let h = u64::from_le_bytes(h.try_into().unwrap());
-                    self.procs.get_mut(&pid).unwrap().sigactions.insert(sig, h);
+                    let Ok(b) = m.read_mem(slot, a[1], 24) else {
+                        return Ok(Ret(-EFAULT));
+                    };
+                    let w = |i: usize| u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap());
+                    self.procs
+                        .get_mut(&pid)
+                        .unwrap()
+                        .sigactions
+                        .insert(sig, [w(0), w(1), w(2)]);
                 }
                 Ret(0)
             }
+            nr::RT_SIGRETURN => self.sys_sigreturn(m, slot, pid)?,
             nr::RT_SIGPROCMASK => {
                 if a[2] != 0 {
                     let _ = m.write_mem(slot, a[2], &[0u8; 8]);
@@ -1029,7 +1063,7 @@ impl Kernel {
             let pipe = &self.pipes[p];
             if pipe.readers == 0 {
                 drop(of);
-                let ignored = self.procs[&pid].sigactions.get(&SIGPIPE) == Some(&1);
+                let ignored = self.handler(pid, SIGPIPE) == 1;
                 if !ignored {
                     self.exit_proc(m, pid, SIGPIPE);
                     return Ok(Sys::NoReturn);
@@ -1669,6 +1703,85 @@ impl Kernel {
         Ok(Sys::Ret(addr as i64))
     }
 
+    /// The handler word of a process's action for `sig` (0 default, 1 ignore, else a function).
+    fn handler(&self, pid: Pid, sig: i32) -> u64 {
+        self.procs
+            .get(&pid)
+            .and_then(|p| p.sigactions.get(&sig))
+            .map_or(0, |a| a[0])
+    }
+
+    /// Starts the handler of one pending signal in every process that can take it now: the
+    /// registers go into a frame on the guest stack (garm's own layout, read back by
+    /// rt_sigreturn), and the guest continues in the handler with x0 = signal and x30 = the
+    /// restorer it registered. A process blocked in a syscall is interrupted with EINTR first.
+    pub fn deliver_pending(&mut self, m: &mut Machine) {
+        let ready: Vec<(Pid, usize)> = self
+            .procs
+            .values()
+            .filter(|p| !p.pending.is_empty() && p.in_handler == 0 && p.vfork_child.is_none())
+            .filter_map(|p| p.slot.map(|s| (p.pid, s)))
+            .collect();
+        for (pid, slot) in ready {
+            let status = m.st(slot)[layout::S_STATUS];
+            let blocked = self.procs[&pid].state == PState::Blocked;
+            // Mid-instruction states (a pending console write, the second step of a pair) wait.
+            if !(blocked || status == st::RUNNING || status == st::LIMIT_RETRY)
+                || m.st(slot)[layout::S_USTEP] != 0
+            {
+                continue;
+            }
+            if blocked {
+                m.set_reg(slot, 0, (-EINTR) as u64);
+                self.procs.get_mut(&pid).unwrap().state = PState::Running;
+            }
+            let sig = self.procs.get_mut(&pid).unwrap().pending.remove(0);
+            let [handler, _flags, restorer] = self.procs[&pid].sigactions[&sig];
+            let mut frame: Vec<u64> = vec![SIGFRAME_MAGIC, sig as u64];
+            frame.extend((0..32).map(|r| m.reg(slot, r)));
+            frame.push(m.word64(slot, layout::S_PC));
+            frame.push(m.st(slot)[layout::S_NZCV] as u64);
+            let sp = m.reg(slot, 31);
+            let new_sp = (sp - frame.len() as u64 * 8 - 16) & !15;
+            let bytes: Vec<u8> = frame.iter().flat_map(|w| w.to_le_bytes()).collect();
+            if m.write_mem(slot, new_sp, &bytes).is_err() {
+                self.exit_proc(m, pid, SIGSEGV);
+                continue;
+            }
+            m.set_reg(slot, 0, sig as u64);
+            m.set_reg(slot, 30, restorer);
+            m.set_reg(slot, 31, new_sp);
+            m.set_word64(slot, layout::S_PC, handler);
+            m.st_mut(slot)[layout::S_STATUS] = st::RUNNING;
+            self.procs.get_mut(&pid).unwrap().in_handler += 1;
+        }
+    }
+
+    /// rt_sigreturn: restores the registers saved by [`Kernel::deliver_pending`].
+    fn sys_sigreturn(&mut self, m: &mut Machine, slot: usize, pid: Pid) -> Result<Sys, String> {
+        let sp = m.reg(slot, 31);
+        let Ok(b) = m.read_mem(slot, sp, 36 * 8) else {
+            self.exit_proc(m, pid, SIGSEGV);
+            return Ok(Sys::NoReturn);
+        };
+        let w: Vec<u64> = b
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        if w[0] != SIGFRAME_MAGIC {
+            self.exit_proc(m, pid, SIGSEGV);
+            return Ok(Sys::NoReturn);
+        }
+        for r in 0..32 {
+            m.set_reg(slot, r, w[2 + r]);
+        }
+        m.set_word64(slot, layout::S_PC, w[34]);
+        m.st_mut(slot)[layout::S_NZCV] = w[35] as u32 & 15;
+        let p = self.procs.get_mut(&pid).unwrap();
+        p.in_handler = p.in_handler.saturating_sub(1);
+        Ok(Sys::NoReturn)
+    }
+
     fn sys_kill(&mut self, m: &mut Machine, pid: Pid, target: Pid, sig: i32) -> Sys {
         let targets: Vec<Pid> = if target > 0 {
             vec![target]
@@ -1698,13 +1811,14 @@ impl Kernel {
             if matches!(p.state, PState::Zombie(_)) {
                 continue;
             }
-            let handler = p.sigactions.get(&sig).copied().unwrap_or(0);
-            let default_ignore = sig == SIGCHLD || sig == 28 || sig == 23;
-            if handler == 1 || (handler == 0 && default_ignore) {
+            let handler = self.handler(t, sig);
+            let default_ignore = matches!(sig, SIGCHLD | SIGCONT | SIGURG | SIGWINCH);
+            if sig != SIGKILL && (handler == 1 || (handler == 0 && default_ignore)) {
                 continue; // SIG_IGN, or ignored by default
             }
             if handler > 1 && sig != SIGKILL {
-                // Handlers are recorded but not run yet: the signal is dropped (documented).
+                // Run by deliver_pending once the process is between instructions.
+                self.procs.get_mut(&t).unwrap().pending.push(sig);
                 continue;
             }
             self.exit_proc(m, t, sig);
@@ -1887,6 +2001,8 @@ impl Kernel {
             umask: parent.umask,
             mmap_low: parent.mmap_low,
             sigactions: parent.sigactions.clone(),
+            pending: Vec::new(),
+            in_handler: 0,
             vfork_parent: if flags & CLONE_VFORK != 0 {
                 Some(pid)
             } else {
@@ -1960,7 +2076,9 @@ impl Kernel {
         p.image = image;
         p.exe_path = path;
         p.mmap_low = mmap_low;
-        p.sigactions.retain(|_, h| *h == 1);
+        p.sigactions.retain(|_, a| a[0] == 1);
+        p.pending.clear();
+        p.in_handler = 0;
         for f in p.fds.iter_mut() {
             if f.as_ref().is_some_and(|f| f.cloexec) {
                 *f = None;

@@ -50,6 +50,7 @@ pub mod nr {
     pub const TGKILL: u64 = 131;
     pub const RT_SIGACTION: u64 = 134;
     pub const RT_SIGPROCMASK: u64 = 135;
+    pub const RT_SIGRETURN: u64 = 139;
     pub const SETPGID: u64 = 154;
     pub const GETPGID: u64 = 155;
     pub const UNAME: u64 = 160;
@@ -121,6 +122,7 @@ pub fn syscall_name(n: u64) -> String {
         nr::TGKILL => "tgkill",
         nr::RT_SIGACTION => "rt_sigaction",
         nr::RT_SIGPROCMASK => "rt_sigprocmask",
+        nr::RT_SIGRETURN => "rt_sigreturn",
         nr::SETPGID => "setpgid",
         nr::GETPGID => "getpgid",
         nr::UNAME => "uname",
