@@ -141,7 +141,8 @@ fn sext32(x: u32) -> V { return vw(x, u32(i32(x) >> 31u)); }
 
 fn mem_ok(addr: V, n: u32) -> bool {
     let lo = vlo(addr);
-    return vhi(addr) == 0u && lo >= P.lo_bound && lo <= P.mem_bytes - n;
+    // n <= mem_bytes first, so the subtraction cannot wrap (the shader runs without naga's checks).
+    return vhi(addr) == 0u && lo >= P.lo_bound && n <= P.mem_bytes && lo <= P.mem_bytes - n;
 }
 
 // Two adjacent words funnel-shifted right by `sh` bits (0..24, a multiple of 8).
@@ -452,7 +453,14 @@ fn step() {
         }
         if opn == OP_CLREX { g_excl_valid = 0u; }
         // Rare, and sixteen stores would cost every step on lavapipe: the host zeroes the block.
-        if opn == OP_DCZVA { fault(ST_DCZVA, vand(a, vnot(vw(63u, 0u))), FAULT_WRITE); }
+        if opn == OP_DCZVA {
+            let blk = vand(a, vnot(vw(63u, 0u)));
+            if !mem_ok(blk, 64u) {
+                fault(ST_MEMFAULT, blk, FAULT_WRITE);
+                return;
+            }
+            fault(ST_DCZVA, blk, FAULT_WRITE);
+        }
     }
 
     if unit == U_TRAP {
@@ -499,7 +507,9 @@ fn syscall() -> V {
     if nr == 64u && vhi(x0) == 0u && (vlo(x0) == 1u || vlo(x0) == 2u) && ((g_fastfd >> (vlo(x0) - 1u)) & 1u) == 1u {
         let len = R[2];
         let room = (P.out_words - g_out_len) * 4u;
-        if vhi(len) == 0u && vlo(len) + 4u <= room && mem_ok(R[1], vlo(len)) {
+        // Written as `l <= room - 4` so a length near 2^32 cannot wrap past the check.
+        let l = vlo(len);
+        if vhi(len) == 0u && room >= 4u && l <= room - 4u && mem_ok(R[1], l) {
             g_status = select(ST_WRITE, ST_RUNNING, vlo(len) == 0u);
             r = select(x0, vz(), vlo(len) == 0u);
         }

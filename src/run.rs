@@ -7,7 +7,7 @@ use crate::gpu::machine::{Machine, MachineConfig, MachineStats};
 use crate::gpu::shader::Prelude;
 use crate::isa;
 use crate::loader::{self, Image, LO_BOUND};
-use crate::os::kernel::{Kernel, PState, Pid};
+use crate::os::kernel::{Kernel, Outcome as SysOutcome, PState, Pid};
 use crate::os::Output;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -162,11 +162,6 @@ pub fn run(
     });
     let mem = choose_mem(opts.mem, slots, gpu.limits.max_storage_buffer_binding_size)?;
     let image = Rc::new(loader::load_elf(elf, mem)?);
-    if image.brk_start + stack_reserve(mem) > mem {
-        return Err(format!(
-            "program needs more guest memory than --mem {mem} leaves beside the stack"
-        ));
-    }
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(
         gpu,
@@ -243,14 +238,18 @@ pub fn run(
                     }
                     // A blocked call (wait, pipe) is retried here after every submit; only a call
                     // that completes counts as progress.
-                    if k.syscall(&mut m, slot, &mut out)? {
-                        if k.pid_of_slot(slot) == Some(pid)
-                            && m.st(slot)[layout::S_STATUS] == st::SYSCALL
-                        {
-                            resume(&mut m, slot);
+                    match k.syscall(&mut m, slot, &mut out)? {
+                        SysOutcome::Resume => {
+                            if k.pid_of_slot(slot) == Some(pid)
+                                && m.st(slot)[layout::S_STATUS] == st::SYSCALL
+                            {
+                                resume(&mut m, slot);
+                            }
+                            live = true;
+                            host_work = true;
                         }
-                        live = true;
-                        host_work = true;
+                        SysOutcome::Ended => host_work = true,
+                        SysOutcome::Blocked => {}
                     }
                 }
                 st::NEEDCODE => {
@@ -258,7 +257,7 @@ pub fn run(
                     if k.procs[&pid].image.is_exec(pc) {
                         let page = pc & !0xfff;
                         let bytes = m.read_mem(slot, page, 4096)?;
-                        let s = m.code_slot_for(page, &bytes);
+                        let s = m.code_slot_for(page, &bytes)?;
                         m.map_code(slot, (page >> 12) as u32, s);
                         resume(&mut m, slot);
                         live = true;
@@ -467,9 +466,30 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
     }
 }
 
-fn pad4(mut v: Vec<u8>) -> Vec<u8> {
+/// Zero-pads to a whole word, so the write needs no read-modify-write round trip. Safe: segments
+/// are written in address order (a later one overwrites the pad) and the stack's strings start
+/// 16-aligned below a 16-aligned top.
+fn pad4(v: &[u8]) -> Vec<u8> {
+    let mut v = v.to_vec();
     v.resize(v.len().div_ceil(4) * 4, 0);
     v
+}
+
+/// Whether `image` with these arguments fits a process of `mem` bytes: the heap start below the
+/// stack reserve, and argv/envp/auxv within a quarter of the reserve (Linux's own rule).
+pub fn check_fits(image: &Image, mem: u64, argv: &[String], envp: &[String]) -> Result<(), String> {
+    let reserve = stack_reserve(mem);
+    if image.brk_start + reserve > mem {
+        return Err(format!(
+            "the program needs more guest memory than --mem {mem} leaves beside the stack"
+        ));
+    }
+    let strings: u64 = argv.iter().chain(envp).map(|s| s.len() as u64 + 1).sum();
+    let words = (argv.len() + envp.len()) as u64 * 8 + 512;
+    if strings + words > reserve / 4 {
+        return Err("arguments and environment do not fit the stack".into());
+    }
+    Ok(())
 }
 
 /// The stack reserve at the top of guest memory.
@@ -488,23 +508,25 @@ pub fn load_process(
     envp: &[String],
 ) -> Result<u64, String> {
     let mem = m.cfg.mem_bytes as u64;
+    let reserve = stack_reserve(mem);
+    check_fits(image, mem, argv, envp)?;
+    // Everything that can fail is checked above: from here the old process is gone.
     let limit = m.word64(slot, layout::S_LIMIT);
+    let count = m.word64(slot, layout::S_COUNT);
     m.reset_instance(slot);
     let mut segs = image.segments.clone();
     segs.sort_by_key(|s| s.vaddr);
     for s in &segs {
-        m.write_mem(slot, s.vaddr, &pad4(s.data.clone()))?;
+        m.write_mem(slot, s.vaddr, &pad4(&s.data))?;
     }
     let mut random = [0u8; 16];
     for (k, b) in random.iter_mut().enumerate() {
         *b = (slot as u8).wrapping_mul(31).wrapping_add(k as u8 * 7 + 1);
     }
-    let reserve = stack_reserve(mem);
     let stack = loader::build_stack(image, mem, argv, envp, random);
-    if stack.base < mem - reserve {
-        return Err("arguments and environment do not fit the stack".into());
-    }
-    m.write_mem(slot, stack.base, &pad4(stack.bytes))?;
+    m.write_mem(slot, stack.base, &pad4(&stack.bytes))?;
+    // The instruction count survives exec, so --max-insns bounds a process that re-execs.
+    m.set_word64(slot, layout::S_COUNT, count);
     let s = m.st_mut(slot);
     s[layout::S_STATUS] = st::RUNNING;
     s[layout::S_BRK] = image.brk_start as u32;
@@ -529,7 +551,7 @@ pub fn load_process(
                     *b = s.data[(a - s.vaddr) as usize];
                 }
             }
-            let d = m.code_slot_for(p, &bytes);
+            let d = m.code_slot_for(p, &bytes)?;
             m.map_code(slot, (p >> 12) as u32, d);
             p += 4096;
         }

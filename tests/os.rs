@@ -165,3 +165,41 @@ fn signal_handlers_ignore_and_default_actions_match_qemu() {
         r.out()
     );
 }
+
+#[test]
+fn hostile_guest_inputs_get_errors_not_crashes_or_escapes() {
+    let elf = build("tests/os/hostile");
+    let base = tmp().join(format!("hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("m")).unwrap();
+    let outside = base.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("passwd"), "secret\n").unwrap();
+    std::os::unix::fs::symlink(&outside, base.join("m/out")).unwrap();
+    std::os::unix::fs::symlink("../outside/victim", base.join("m/rel")).unwrap();
+    let mount = format!("{}:/m", base.join("m").display());
+    let g = garm(&["--mount", &mount, elf.to_str().unwrap()], b"");
+    assert_eq!(g.status, 0, "{}", g.stderr);
+    let expect = "write len 0xfffffffc: -14\nwrite len 2^40: -14\nmmap fixed at the top: -22\nmmap 2^62: -12\n\
+                  pwrite at 2^40: -27\nftruncate 2^62: -27\nkill 200: -22\nread at EOF into the null page: 0\n\
+                  open link out of mount, O_NOFOLLOW: -40\nopen link out of mount: -13\n\
+                  create through relative link: -40\ndc zva child: signal 11\nstill here\n";
+    assert_eq!(g.out(), expect);
+    assert!(
+        !outside.join("victim").exists(),
+        "a guest created a host file outside its mount"
+    );
+}
+
+#[test]
+fn vfork_parent_resumes_once_with_the_child_pid() {
+    let elf = build("tests/os/vfork");
+    let r = same_as_qemu(&elf, &[], &[], b"");
+    assert!(r.out().ends_with("no stray children: 1\n"), "{}", r.out());
+    // With exec in the child (garm only: qemu-user cannot exec an AArch64 ELF).
+    let g = garm(&[elf.to_str().unwrap(), "exec"], b"");
+    assert_eq!(
+        g.out(),
+        "round 0: child reaped, status 9\nround 1: child reaped, status 9\nround 2: child reaped, status 9\nno stray children: 1\n"
+    );
+}

@@ -12,6 +12,7 @@
 #define O_APPEND    02000
 #define O_NONBLOCK  04000
 #define O_DIRECTORY 040000   /* aarch64 differs from x86 here */
+#define O_NOFOLLOW  0100000   /* aarch64 differs from x86 here */
 #define O_CLOEXEC   02000000
 #define AT_FDCWD    (-100)
 

@@ -184,10 +184,15 @@ int closedir(DIR *d)
 #define SYS_rt_sigaction 134
 #define SA_RESTORER 0x04000000
 
-/* The handler returns here; rt_sigreturn restores the interrupted registers. */
+/* The handler returns here; rt_sigreturn restores the interrupted registers. The native (host)
+ * build of the runtime runs no signal handlers, so it has no stub. */
 void __garm_sigreturn(void);
+#if defined(__aarch64__) && !defined(GARM_HOST)
 __asm__(".text\n.p2align 2\n.globl __garm_sigreturn\n__garm_sigreturn:\n"
         "    mov x8, #139\n    svc #0\n    udf #0\n");
+#else
+void __garm_sigreturn(void) {}
+#endif
 
 struct k_sigaction {
     sighandler_t handler;

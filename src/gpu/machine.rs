@@ -208,7 +208,7 @@ impl Machine {
         let dec = storage(
             device,
             "dec",
-            dec_capacity as u64 * INSNS_PER_PAGE * 32,
+            dec_capacity as u64 * INSNS_PER_PAGE * (DECODED_WORDS as u64 * 4),
             wgpu::BufferUsages::empty(),
         );
         let out = storage(device, "out", out_size, wgpu::BufferUsages::empty());
@@ -334,9 +334,10 @@ impl Machine {
     }
 
     fn check_range(&self, addr: u64, len: usize) -> Result<(), String> {
-        if addr
-            .checked_add(len as u64)
-            .is_none_or(|end| end > self.cfg.mem_bytes as u64)
+        if addr < self.cfg.lo_bound as u64
+            || addr
+                .checked_add(len as u64)
+                .is_none_or(|end| end > self.cfg.mem_bytes as u64)
         {
             return Err(format!(
                 "guest range {addr:#x}+{len:#x} is outside guest memory"
@@ -365,6 +366,12 @@ impl Machine {
         self.gpu
             .queue
             .write_buffer(&self.mem, self.mem_offset(inst, start), &buf);
+        // A host write (read(2), mmap) over decoded code must not leave stale instructions.
+        for page in (addr >> 12)..=((addr + data.len() as u64 - 1) >> 12) {
+            if self.code_slot(inst, page as u32) != NO_CODE {
+                self.map_code(inst, page as u32, NO_CODE);
+            }
+        }
         Ok(())
     }
 
@@ -402,13 +409,26 @@ impl Machine {
     }
 
     /// The decoded slot for a page of code at `addr` with these bytes, decoding it only once.
-    pub fn code_slot_for(&mut self, addr: u64, bytes: &[u8]) -> u32 {
+    pub fn code_slot_for(&mut self, addr: u64, bytes: &[u8]) -> Result<u32, String> {
         if let Some(&s) = self.code_pages.get(&(addr, bytes.to_vec())) {
-            return s;
+            return Ok(s);
+        }
+        let page_bytes = INSNS_PER_PAGE * DECODED_WORDS as u64 * 4;
+        let limit = self
+            .gpu
+            .limits
+            .max_storage_buffer_binding_size
+            .min(self.gpu.limits.max_buffer_size);
+        if (self.dec_slots as u64 + 1) * 2 * page_bytes > limit {
+            // Each new version of self-modifying code takes a page of decoded code.
+            return Err(format!(
+                "decoded code filled {} pages (the adapter's buffer limit): too much distinct code",
+                self.dec_slots
+            ));
         }
         let s = self.add_code_page(&crate::isa::decode_page(bytes, addr));
         self.code_pages.insert((addr, bytes.to_vec()), s);
-        s
+        Ok(s)
     }
 
     /// Copies one instance's memory, state and code map into another (fork), on the device.
@@ -493,6 +513,9 @@ impl Machine {
     }
 
     pub fn code_slot(&self, inst: usize, page: u32) -> u32 {
+        if page >= self.map_pages {
+            return NO_CODE;
+        }
         self.codemap
             .get(inst * self.map_pages as usize + page as usize)
             .copied()

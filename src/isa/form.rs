@@ -1,8 +1,8 @@
 //! The decoded form: what the Rust decoder writes and the shader's step executes.
 //!
-//! Every A64 word decodes to [`Decoded`], eight `u32`s. The shader never looks at the original
-//! encoding (word 7 keeps it only for fault reports): it reads a unit, a few flags, register
-//! selectors and a pre-computed 64-bit immediate, and drives one shared datapath. The constants
+//! Every A64 word decodes to [`Decoded`], four `u32`s (one `vec4<u32>` fetch). The shader never
+//! looks at the original encoding (a trap keeps it in word 2 for the report): it reads a unit, a
+//! few flags, register selectors and a pre-computed immediate, and drives one shared datapath. The constants
 //! here are emitted into the shader source by [`wgsl_constants`], so Rust and WGSL cannot disagree.
 
 /// Register selector for the zero register (reads 0).

@@ -46,6 +46,8 @@ const AT_REMOVEDIR: u64 = 0x200;
 const AT_EMPTY_PATH: u64 = 0x1000;
 const PIPE_CAP: usize = 65536;
 const MAX_FDS: usize = 1024;
+/// Largest file garm keeps in memory (a guest cannot make the host allocate without bound).
+const MAX_FILE: u64 = 256 << 20;
 
 /// What an open file description refers to.
 #[derive(Debug)]
@@ -152,6 +154,17 @@ impl Io {
             at,
         }
     }
+}
+
+/// What the host's answer to a syscall means for the dispatch loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The process runs on (a result is in x0, or exec/sigreturn set it up).
+    Resume,
+    /// It waits (wait, pipe): the call is retried after the next submit.
+    Blocked,
+    /// The call ended the process (exit, a fatal signal): progress, but nothing to resume.
+    Ended,
 }
 
 /// How a syscall ended: a result for x0, a block (retry later), or no result (exit, exec).
@@ -336,7 +349,7 @@ impl Kernel {
             m.st_mut(s)[layout::S_STATUS] = st::EXITED;
         }
         if let Some(vp) = vfork_parent {
-            self.wake(vp);
+            self.wake(m, vp);
         }
         let ppid = self.procs[&pid].ppid;
         if self.handler(ppid, SIGCHLD) > 1 {
@@ -372,9 +385,14 @@ impl Kernel {
     }
 
     /// Ends a vfork parent's wait: its result (the child's pid) is already in x0.
-    fn wake(&mut self, pid: Pid) {
+    fn wake(&mut self, m: &mut Machine, pid: Pid) {
         if let Some(p) = self.procs.get_mut(&pid) {
-            p.vfork_child = None;
+            if p.vfork_child.take().is_some() {
+                p.state = PState::Running;
+                if let Some(s) = p.slot {
+                    m.st_mut(s)[layout::S_STATUS] = st::RUNNING;
+                }
+            }
         }
     }
 
@@ -438,15 +456,15 @@ impl Kernel {
         }
     }
 
-    /// Handles the syscall that stopped `slot`. Returns true when the process can run again.
+    /// Handles the syscall that stopped `slot`.
     pub fn syscall(
         &mut self,
         m: &mut Machine,
         slot: usize,
         out: &mut Output,
-    ) -> Result<bool, String> {
+    ) -> Result<Outcome, String> {
         let Some(pid) = self.pid_of_slot(slot) else {
-            return Ok(false);
+            return Ok(Outcome::Ended);
         };
         self.round_trips += 1;
         let n = m.reg(slot, 8);
@@ -468,19 +486,25 @@ impl Kernel {
                     m.set_reg(slot, 0, v as u64);
                     self.procs.get_mut(&pid).unwrap().state = PState::Running;
                 }
-                true
+                Outcome::Resume
             }
             Sys::Block => {
                 self.procs.get_mut(&pid).unwrap().state = PState::Blocked;
-                false
+                Outcome::Blocked
             }
             Sys::NoReturn => {
                 if self.strace {
                     self.trace(out, pid, slot, n, &args, "?");
                 }
-                self.procs
+                let running = self
+                    .procs
                     .get(&pid)
-                    .is_some_and(|p| p.state == PState::Running && p.slot == Some(slot))
+                    .is_some_and(|p| p.state == PState::Running && p.slot == Some(slot));
+                if running {
+                    Outcome::Resume
+                } else {
+                    Outcome::Ended
+                }
             }
         };
         if let Some(p) = self.procs.get(&pid) {
@@ -755,12 +779,12 @@ impl Kernel {
             }
             nr::MKDIRAT
             | nr::UNLINKAT
-            | nr::SYMLINKAT
             | nr::READLINKAT
             | nr::FACCESSAT
             | nr::NEWFSTATAT
             | nr::STATX
             | nr::UTIMENSAT => self.path_call(m, slot, pid, n, a)?,
+            nr::SYMLINKAT => Ret(self.sys_symlink(m, slot, pid, a).unwrap_or_else(|e| -e)),
             nr::RENAMEAT | nr::RENAMEAT2 | nr::LINKAT => self.two_path_call(m, slot, pid, n, a)?,
             nr::FSTAT => match self.fd(pid, ai(0)) {
                 Ok(f) => {
@@ -793,7 +817,13 @@ impl Kernel {
                 let want = match a[0] {
                     0 => -1,
                     1 => ai(1),
-                    2 => -ai(1).max(1),
+                    2 => {
+                        -(if a[1] == 0 {
+                            self.procs[&pid].pgid
+                        } else {
+                            ai(1)
+                        })
+                    }
                     _ => return Ok(Ret(-EINVAL)),
                 };
                 self.sys_waitid(m, slot, pid, want, a[2], a[3])?
@@ -969,7 +999,7 @@ impl Kernel {
     fn is_dir(&self, t: &Target) -> bool {
         match t {
             Target::Mem(i) => matches!(self.vfs.inodes[*i].node, Node::Dir(_) | Node::Mount { .. }),
-            Target::Host(p, _) => p.is_dir(),
+            Target::Host(p, _) => std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()),
         }
     }
 
@@ -1063,8 +1093,11 @@ impl Kernel {
             let pipe = &self.pipes[p];
             if pipe.readers == 0 {
                 drop(of);
-                let ignored = self.handler(pid, SIGPIPE) == 1;
-                if !ignored {
+                let h = self.handler(pid, SIGPIPE);
+                if h > 1 {
+                    self.procs.get_mut(&pid).unwrap().pending.push(SIGPIPE);
+                }
+                if h == 0 {
                     self.exit_proc(m, pid, SIGPIPE);
                     return Ok(Sys::NoReturn);
                 }
@@ -1092,13 +1125,20 @@ impl Kernel {
             Kind::Mem(ino) => {
                 let ino = *ino;
                 if let Node::File(d) = &mut self.vfs.inodes[ino].node {
-                    let start = if append { d.len() } else { off as usize };
-                    if d.len() < start + data.len() {
-                        d.resize(start + data.len(), 0);
+                    let start = if append { d.len() as u64 } else { off };
+                    let Some(end) = start
+                        .checked_add(data.len() as u64)
+                        .filter(|&e| e <= MAX_FILE)
+                    else {
+                        return Ok(Sys::Ret(-EFBIG));
+                    };
+                    let (start, end) = (start as usize, end as usize);
+                    if d.len() < end {
+                        d.resize(end, 0);
                     }
-                    d[start..start + data.len()].copy_from_slice(&data);
+                    d[start..end].copy_from_slice(&data);
                     if at.is_none() {
-                        of.offset = (start + data.len()) as u64;
+                        of.offset = end as u64;
                     }
                 }
                 data.len() as i64
@@ -1217,6 +1257,11 @@ impl Kernel {
                     if flags & O_CREAT != 0 && flags & O_ACCMODE == 0 {
                         o.write(true);
                     }
+                    // Resolution already followed every link it allows; a symlink the host
+                    // would follow here could point outside the mount, so refuse it (ELOOP).
+                    // O_NONBLOCK keeps a host FIFO from stalling every guest.
+                    use std::os::unix::fs::OpenOptionsExt;
+                    o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
                     let file = o.open(&p).map_err(|e| -errno(e))?;
                     Kind::Host(file, p)
                 }
@@ -1288,6 +1333,9 @@ impl Kernel {
         match &of.kind {
             Kind::Mem(i) => {
                 if let Node::File(d) = &mut self.vfs.inodes[*i].node {
+                    if len > MAX_FILE {
+                        return Err(EFBIG);
+                    }
                     d.resize(len as usize, 0);
                 }
                 Ok(0)
@@ -1300,8 +1348,9 @@ impl Kernel {
     fn stat_of_file(&self, of: &OpenFile) -> Vec<u8> {
         match &of.kind {
             Kind::Mem(i) => self.stat_mem(*i),
-            Kind::Host(_, p) => self
-                .stat_host(p, true)
+            Kind::Host(file, _) => file
+                .metadata()
+                .map(|md| stat_from_metadata(&md))
                 .unwrap_or_else(|_| stat_bytes(0, vfs::S_IFREG | 0o644, 0, 1)),
             Kind::Dir(t, _) => self
                 .stat_target(t, true)
@@ -1326,17 +1375,11 @@ impl Kernel {
         b
     }
 
-    fn stat_host(&self, p: &std::path::Path, follow: bool) -> Result<Vec<u8>, i64> {
-        use std::os::unix::fs::MetadataExt;
-        let md = if follow {
-            std::fs::metadata(p)
-        } else {
-            std::fs::symlink_metadata(p)
-        }
-        .map_err(|e| -errno(e))?;
-        let mut b = stat_bytes(md.ino(), md.mode(), md.size(), md.nlink() as u32);
-        b[88..96].copy_from_slice(&md.mtime().to_le_bytes());
-        Ok(b)
+    /// Never follows a host link: resolution already followed the ones it allows, so a link
+    /// left at the end of the path is to be described, not crossed.
+    fn stat_host(&self, p: &std::path::Path, _follow: bool) -> Result<Vec<u8>, i64> {
+        let md = std::fs::symlink_metadata(p).map_err(|e| -errno(e))?;
+        Ok(stat_from_metadata(&md))
     }
 
     fn stat_target(&self, t: &Target, follow: bool) -> Result<Vec<u8>, i64> {
@@ -1358,9 +1401,17 @@ impl Kernel {
             Ok(p) => p,
             Err(e) => return Ok(Sys::Ret(-e)),
         };
-        let cwd = match self.cwd_for(pid, a[0] as i64) {
-            Ok(c) => c,
-            Err(e) => return Ok(Sys::Ret(-e)),
+        // fstat(fd) as newfstatat(fd, "", AT_EMPTY_PATH) names any fd, not only a directory.
+        let empty_path_fd = path.is_empty()
+            && matches!(n, nr::NEWFSTATAT | nr::STATX)
+            && (if n == nr::STATX { a[2] } else { a[3] }) & AT_EMPTY_PATH != 0;
+        let cwd = if empty_path_fd {
+            String::new()
+        } else {
+            match self.cwd_for(pid, a[0] as i64) {
+                Ok(c) => c,
+                Err(e) => return Ok(Sys::Ret(-e)),
+            }
         };
         let r: Result<i64, i64> = (|| match n {
             nr::MKDIRAT => {
@@ -1459,18 +1510,9 @@ impl Kernel {
                 m.write_mem(slot, dst, &bytes).map_err(|_| EFAULT)?;
                 Ok(0)
             }
-            nr::SYMLINKAT => {
-                // symlinkat(target, newdirfd, linkpath): the strings sit differently.
-                Err(EINVAL)
-            }
             nr::UTIMENSAT => self.vfs.resolve(&cwd, &path, true).map(|_| 0),
             _ => Err(ENOSYS),
         })();
-        if n == nr::SYMLINKAT {
-            return Ok(Sys::Ret(
-                self.sys_symlink(m, slot, pid, a).unwrap_or_else(|e| -e),
-            ));
-        }
         Ok(Sys::Ret(r.unwrap_or_else(|e| -e)))
     }
 
@@ -1525,7 +1567,24 @@ impl Kernel {
             match (p1, p2) {
                 (Target::Mem(d1), Target::Mem(d2)) => {
                     let c = self.vfs.child(d1, &n1).ok_or(ENOENT)?;
+                    if !matches!(self.vfs.inodes[d2].node, Node::Dir(_)) {
+                        return Err(ENOTDIR);
+                    }
+                    let is_dir =
+                        matches!(self.vfs.inodes[c].node, Node::Dir(_) | Node::Mount { .. });
+                    // The tree must stay a tree: no hard links to directories, no directory
+                    // moved below itself (path_of and resolution walk parents).
+                    let mut up = d2;
+                    while is_dir && up != 0 {
+                        if up == c {
+                            return Err(EINVAL);
+                        }
+                        up = self.vfs.inodes[up].parent;
+                    }
                     if n == nr::LINKAT {
+                        if is_dir {
+                            return Err(EPERM);
+                        }
                         if self.vfs.child(d2, &n2).is_some() {
                             return Err(EEXIST);
                         }
@@ -1654,14 +1713,15 @@ impl Kernel {
     ) -> Result<Sys, String> {
         const MAP_FIXED: u64 = 0x10;
         const MAP_ANONYMOUS: u64 = 0x20;
-        let len = a[1].div_ceil(4096) * 4096;
-        if len == 0 {
-            return Ok(Sys::Ret(-EINVAL));
-        }
+        let mem = m.cfg.mem_bytes as u64;
+        let len = match a[1].checked_add(4095) {
+            Some(l) if a[1] != 0 && l / 4096 * 4096 <= mem => l / 4096 * 4096,
+            _ => return Ok(Sys::Ret(if a[1] == 0 { -EINVAL } else { -ENOMEM })),
+        };
         let brk = m.st(slot)[layout::S_BRK] as u64;
         let addr = if a[3] & MAP_FIXED != 0 {
             if a[0] & 0xfff != 0
-                || a[0] + len > m.cfg.mem_bytes as u64
+                || a[0].checked_add(len).is_none_or(|e| e > mem)
                 || a[0] < loader::LO_BOUND as u64
             {
                 return Ok(Sys::Ret(-EINVAL));
@@ -1690,10 +1750,14 @@ impl Kernel {
                     Node::File(d) => d.get(off..).unwrap_or(&[]).to_vec(),
                     _ => return Ok(Sys::Ret(-EINVAL)),
                 },
-                Kind::Host(_, p) => std::fs::read(p)
-                    .ok()
-                    .and_then(|d| d.get(off..).map(|s| s.to_vec()))
-                    .unwrap_or_default(),
+                Kind::Host(file, _) => {
+                    // Through the open file, not its path: the path may name something else now.
+                    use std::os::unix::fs::FileExt;
+                    let mut b = vec![0u8; data.len()];
+                    let k = file.read_at(&mut b, off as u64).unwrap_or(0);
+                    b.truncate(k);
+                    b
+                }
                 _ => return Ok(Sys::Ret(-EINVAL)),
             };
             let k = src.len().min(data.len());
@@ -1731,18 +1795,32 @@ impl Kernel {
             {
                 continue;
             }
+            let sig = self.procs.get_mut(&pid).unwrap().pending.remove(0);
+            // The action may have changed since the signal was queued.
+            let [handler, _flags, restorer] = self.procs[&pid]
+                .sigactions
+                .get(&sig)
+                .copied()
+                .unwrap_or([0; 3]);
+            if handler == 1
+                || (handler == 0 && matches!(sig, SIGCHLD | SIGCONT | SIGURG | SIGWINCH))
+            {
+                continue;
+            }
+            if handler == 0 {
+                self.exit_proc(m, pid, sig);
+                continue;
+            }
             if blocked {
                 m.set_reg(slot, 0, (-EINTR) as u64);
                 self.procs.get_mut(&pid).unwrap().state = PState::Running;
             }
-            let sig = self.procs.get_mut(&pid).unwrap().pending.remove(0);
-            let [handler, _flags, restorer] = self.procs[&pid].sigactions[&sig];
             let mut frame: Vec<u64> = vec![SIGFRAME_MAGIC, sig as u64];
             frame.extend((0..32).map(|r| m.reg(slot, r)));
             frame.push(m.word64(slot, layout::S_PC));
             frame.push(m.st(slot)[layout::S_NZCV] as u64);
             let sp = m.reg(slot, 31);
-            let new_sp = (sp - frame.len() as u64 * 8 - 16) & !15;
+            let new_sp = sp.wrapping_sub(frame.len() as u64 * 8 + 16) & !15;
             let bytes: Vec<u8> = frame.iter().flat_map(|w| w.to_le_bytes()).collect();
             if m.write_mem(slot, new_sp, &bytes).is_err() {
                 self.exit_proc(m, pid, SIGSEGV);
@@ -1785,6 +1863,11 @@ impl Kernel {
     fn sys_kill(&mut self, m: &mut Machine, pid: Pid, target: Pid, sig: i32) -> Sys {
         let targets: Vec<Pid> = if target > 0 {
             vec![target]
+        } else if target == -1 {
+            // Every process the caller may signal: all but itself are listed first.
+            let mut all: Vec<Pid> = self.procs.keys().copied().filter(|&p| p != pid).collect();
+            all.push(pid);
+            all
         } else {
             let pg = if target == 0 {
                 self.procs[&pid].pgid
@@ -1797,10 +1880,14 @@ impl Kernel {
                 .map(|p| p.pid)
                 .collect()
         };
+        if !(0..=64).contains(&sig) {
+            return Sys::Ret(-EINVAL);
+        }
         if targets.is_empty() || !self.procs.contains_key(&targets[0]) {
             return Sys::Ret(-ESRCH);
         }
-        if sig == 0 {
+        if sig == 0 || sig == SIGSTOP {
+            // Stopping is not modelled: SIGSTOP is accepted and has no effect.
             return Sys::Ret(0);
         }
         let mut self_killed = false;
@@ -1895,8 +1982,15 @@ impl Kernel {
         a: [u64; 6],
     ) -> Result<Sys, String> {
         const MREMAP_MAYMOVE: u64 = 1;
-        let (old, old_len, new_len) =
-            (a[0], a[1].div_ceil(4096) * 4096, a[2].div_ceil(4096) * 4096);
+        let mem = m.cfg.mem_bytes as u64;
+        let page = |x: u64| {
+            x.checked_add(4095)
+                .map(|v| v / 4096 * 4096)
+                .filter(|&v| v <= mem)
+        };
+        let (old, Some(old_len), Some(new_len)) = (a[0], page(a[1]), page(a[2])) else {
+            return Ok(Sys::Ret(-ENOMEM));
+        };
         if old & 0xfff != 0 || new_len == 0 {
             return Ok(Sys::Ret(-EINVAL));
         }
@@ -1911,7 +2005,9 @@ impl Kernel {
         if new < 0 {
             return Ok(Sys::Ret(new));
         }
-        let bytes = m.read_mem(slot, old, old_len as usize)?;
+        let Ok(bytes) = m.read_mem(slot, old, old_len as usize) else {
+            return Ok(Sys::Ret(-EFAULT));
+        };
         m.write_mem(slot, new as u64, &bytes)?;
         Ok(Sys::Ret(new))
     }
@@ -2071,6 +2167,9 @@ impl Kernel {
             Ok(i) => Rc::new(i),
             Err(_) => return Ok(Sys::Ret(-ENOEXEC)),
         };
+        if crate::run::check_fits(&image, m.cfg.mem_bytes as u64, &argv, &envp).is_err() {
+            return Ok(Sys::Ret(-E2BIG));
+        }
         let mmap_low = crate::run::load_process(m, slot, &image, &argv, &envp)?;
         let p = self.procs.get_mut(&pid).unwrap();
         p.image = image;
@@ -2085,7 +2184,7 @@ impl Kernel {
             }
         }
         if let Some(vp) = p.vfork_parent.take() {
-            self.wake(vp);
+            self.wake(m, vp);
         }
         self.procs.get_mut(&pid).unwrap().state = PState::Running;
         Ok(Sys::NoReturn)
@@ -2130,6 +2229,14 @@ fn stat_bytes(ino: u64, mode: u32, size: u64, nlink: u32) -> Vec<u8> {
     b[48..56].copy_from_slice(&size.to_le_bytes());
     b[56..60].copy_from_slice(&4096u32.to_le_bytes());
     b[64..72].copy_from_slice(&size.div_ceil(512).to_le_bytes());
+    b
+}
+
+/// `struct stat` of a host file.
+fn stat_from_metadata(md: &std::fs::Metadata) -> Vec<u8> {
+    use std::os::unix::fs::MetadataExt;
+    let mut b = stat_bytes(md.ino(), md.mode(), md.size(), md.nlink() as u32);
+    b[88..96].copy_from_slice(&md.mtime().to_le_bytes());
     b
 }
 

@@ -185,9 +185,9 @@ impl Vfs {
     }
 
     /// Resolves `path` relative to directory `cwd` (a guest path). `follow` follows a final
-    /// symlink. Returns the target and, for creation, the parent and last name.
+    /// symlink.
     pub fn resolve(&self, cwd: &str, path: &str, follow: bool) -> Result<Target, i64> {
-        self.walk(cwd, path, follow, 0).map(|(t, _, _)| t)
+        self.walk(cwd, path, follow, 0)
     }
 
     /// Resolves all but the last component: (parent target, last name).
@@ -207,13 +207,7 @@ impl Vfs {
         Ok((self.resolve(cwd, dir, true)?, name.to_string()))
     }
 
-    fn walk(
-        &self,
-        cwd: &str,
-        path: &str,
-        follow: bool,
-        depth: u32,
-    ) -> Result<(Target, (), ()), i64> {
+    fn walk(&self, cwd: &str, path: &str, follow: bool, depth: u32) -> Result<Target, i64> {
         if depth > 40 {
             return Err(ELOOP);
         }
@@ -304,7 +298,7 @@ impl Vfs {
             Some((root, ro, rel)) => Target::Host(rel.iter().fold(root, |p, r| p.join(r)), ro),
             None => Target::Mem(*stack.last().unwrap()),
         };
-        Ok((t, (), ()))
+        Ok(t)
     }
 
     /// Creates a regular file (or returns the existing one) in a garm directory.
