@@ -380,8 +380,11 @@ fn step() {
         wi1 = rt;
         // Exclusive pairs check and set the monitor on their first step only; a failed STXP
         // skips its second step.
-        if excl && !store && !second { g_excl_valid = 1u; g_excl_addr = al; }
-        let ok = !store || !excl || second || (g_excl_valid == 1u && g_excl_addr == al);
+        // The monitor remembers the access size and pairing too: a store-exclusive of another
+        // size is CONSTRAINED UNPREDICTABLE, and failing it is what qemu does.
+        let excl_tag = 1u + size + select(0u, 8u, pair);
+        if excl && !store && !second { g_excl_valid = excl_tag; g_excl_addr = al; }
+        let ok = !store || !excl || second || (g_excl_valid == excl_tag && g_excl_addr == al);
         if store {
             if excl { g_excl_valid = 0u; r2 = vw(select(1u, 0u, ok), 0u); }
             wi1 = R_SINK;

@@ -437,6 +437,13 @@ impl Gen<'_> {
             u.words.push(l);
             u.classes.push(row.class);
         } else {
+            if excl && store {
+                // Without its own load-exclusive, clear the monitor first: one left by an
+                // earlier exclusive load of another size or address is CONSTRAINED
+                // UNPREDICTABLE (qemu even stores and reports failure), not a fair test.
+                u.words.push(0xd503_305f); // clrex
+                u.classes.push("system");
+            }
             u.words.push(setup);
             u.classes.push("add/sub immediate");
         }
