@@ -203,3 +203,12 @@ fn vfork_parent_resumes_once_with_the_child_pid() {
         "round 0: child reaped, status 9\nround 1: child reaped, status 9\nround 2: child reaped, status 9\nno stray children: 1\n"
     );
 }
+
+#[test]
+fn sa_restart_resumes_a_blocked_read_and_its_absence_gives_eintr() {
+    let r = same_as_qemu(&build("tests/os/restart"), &[], &[], b"");
+    assert_eq!(
+        r.out(),
+        "SA_RESTART: read 4 errno 0 handler 10\nSA_RESTART: then [data]\nno restart: read -1 errno 4 handler 10\nno restart: then [data]\n"
+    );
+}

@@ -16,6 +16,9 @@ use std::rc::Rc;
 
 pub type Pid = i64;
 
+/// sa_flags bit: restart a blocked syscall after the handler instead of failing it with EINTR.
+const SA_RESTART: u64 = 0x1000_0000;
+
 /// Marks garm's signal frame on the guest stack ("garmsig\0"), checked by rt_sigreturn.
 const SIGFRAME_MAGIC: u64 = 0x0067_6973_6d72_6167;
 
@@ -1797,7 +1800,7 @@ impl Kernel {
             }
             let sig = self.procs.get_mut(&pid).unwrap().pending.remove(0);
             // The action may have changed since the signal was queued.
-            let [handler, _flags, restorer] = self.procs[&pid]
+            let [handler, flags, restorer] = self.procs[&pid]
                 .sigactions
                 .get(&sig)
                 .copied()
@@ -1812,7 +1815,14 @@ impl Kernel {
                 continue;
             }
             if blocked {
-                m.set_reg(slot, 0, (-EINTR) as u64);
+                // SA_RESTART: the handler returns to the SVC again (x0 still holds the first
+                // argument while a call is blocked); otherwise the call fails with EINTR.
+                if flags & SA_RESTART != 0 {
+                    let pc = m.word64(slot, layout::S_PC);
+                    m.set_word64(slot, layout::S_PC, pc - 4);
+                } else {
+                    m.set_reg(slot, 0, (-EINTR) as u64);
+                }
                 self.procs.get_mut(&pid).unwrap().state = PState::Running;
             }
             let mut frame: Vec<u64> = vec![SIGFRAME_MAGIC, sig as u64];
