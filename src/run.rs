@@ -325,6 +325,11 @@ pub fn run(
         if outcomes.iter().all(|o| o.is_some()) {
             break;
         }
+        if !live && !host_work && k.sleeping() {
+            // Only sleepers are left: wait a little instead of spinning on the GPU.
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        }
         if !live && !host_work {
             let blocked: Vec<Pid> = k
                 .procs

@@ -212,3 +212,14 @@ fn sa_restart_resumes_a_blocked_read_and_its_absence_gives_eintr() {
         "SA_RESTART: read 4 errno 0 handler 10\nSA_RESTART: then [data]\nno restart: read -1 errno 4 handler 10\nno restart: then [data]\n"
     );
 }
+
+#[test]
+fn nanosleep_blocks_only_its_own_process() {
+    let r = same_as_qemu(&build("tests/os/sleep"), &[], &[], b"");
+    assert!(
+        r.out()
+            .starts_with("child: 2666466670000\nparent: nanosleep 0\n"),
+        "{}",
+        r.out()
+    );
+}

@@ -136,6 +136,8 @@ pub struct Proc {
     pub vfork_child: Option<Pid>,
     /// One of the `--instances` copies: its outcome is garm's.
     pub root: bool,
+    /// The end of a nanosleep in progress.
+    pub sleep_until: Option<std::time::Instant>,
 }
 
 /// One read or write request: fd, guest buffer, length, and the offset for pread/pwrite.
@@ -260,6 +262,7 @@ impl Kernel {
                 vfork_parent: None,
                 vfork_child: None,
                 root: true,
+                sleep_until: None,
             },
         );
         self.slots[slot] = Some(pid);
@@ -397,6 +400,11 @@ impl Kernel {
                 }
             }
         }
+    }
+
+    /// Whether any process is in nanosleep (not a deadlock: time will wake it).
+    pub fn sleeping(&self) -> bool {
+        self.procs.values().any(|p| p.sleep_until.is_some())
     }
 
     /// Whether a process waits for its vfork child (its SVC is not retried meanwhile).
@@ -941,15 +949,27 @@ impl Kernel {
                 })
             }
             nr::NANOSLEEP => {
-                if let Ok(b) = m.read_mem(slot, a[0], 16) {
-                    let s = u64::from_le_bytes(b[..8].try_into().unwrap());
-                    let ns = u64::from_le_bytes(b[8..].try_into().unwrap());
-                    std::thread::sleep(std::time::Duration::from_nanos(
-                        (s.min(10) * 1_000_000_000).saturating_add(ns.min(999_999_999)),
-                    ));
-                    Ret(0)
-                } else {
-                    Ret(-EFAULT)
+                // A sleeping process blocks like a waiting one; the others keep running.
+                let now = std::time::Instant::now();
+                match self.procs[&pid].sleep_until {
+                    Some(t) if now >= t => {
+                        self.procs.get_mut(&pid).unwrap().sleep_until = None;
+                        Ret(0)
+                    }
+                    Some(_) => Sys::Block,
+                    None => match m.read_mem(slot, a[0], 16) {
+                        Ok(b) => {
+                            let s = u64::from_le_bytes(b[..8].try_into().unwrap());
+                            let ns = u64::from_le_bytes(b[8..].try_into().unwrap());
+                            if ns > 999_999_999 {
+                                return Ok(Ret(-EINVAL));
+                            }
+                            let d = std::time::Duration::new(s.min(1 << 32), ns as u32);
+                            self.procs.get_mut(&pid).unwrap().sleep_until = Some(now + d);
+                            Sys::Block
+                        }
+                        Err(_) => Ret(-EFAULT),
+                    },
                 }
             }
             nr::GETRANDOM => {
@@ -1823,7 +1843,9 @@ impl Kernel {
                 } else {
                     m.set_reg(slot, 0, (-EINTR) as u64);
                 }
-                self.procs.get_mut(&pid).unwrap().state = PState::Running;
+                let p = self.procs.get_mut(&pid).unwrap();
+                p.state = PState::Running;
+                p.sleep_until = None;
             }
             let mut frame: Vec<u64> = vec![SIGFRAME_MAGIC, sig as u64];
             frame.extend((0..32).map(|r| m.reg(slot, r)));
@@ -2116,6 +2138,7 @@ impl Kernel {
             },
             vfork_child: None,
             root: false,
+            sleep_until: None,
         };
         // The child shares the parent's open file descriptions (and so its pipe ends).
         self.procs.insert(cpid, child);
