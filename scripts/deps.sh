@@ -13,6 +13,8 @@ command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] \
     || ls /usr/lib/*/libvulkan.so.1 >/dev/null 2>&1 || need+=(libvulkan1)
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+# Mesa's EGL/GL (llvmpipe): a second backend the portable vec2 prelude is tested on.
+ls /usr/share/glvnd/egl_vendor.d/50_mesa.json >/dev/null 2>&1 || need+=(libegl1 libegl-mesa0 libgl1-mesa-dri)
 # glibc for AArch64, for the hosted static-binary test (clang --target=aarch64-linux-gnu -static).
 [ -e /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
 ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 || need+=(libgcc-12-dev-arm64-cross)

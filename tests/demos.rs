@@ -95,3 +95,12 @@ fn c_source_is_compiled_and_run() {
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert_eq!(r.out(), "Hello from AArch64 on the GPU!\nargv[1] = x\n");
 }
+
+/// The GL backend (Mesa llvmpipe through EGL) has no SHADER_INT64: garm picks the portable
+/// vec2<u32> prelude there, and the result still matches qemu.
+#[test]
+fn gl_backend_runs_the_portable_prelude() {
+    let elf = build("demos/sha256");
+    let r = same_as_qemu(&elf, &["--adapter", "gl", "--stats"], &[], b"");
+    assert!(r.stderr.contains("prelude vec2<u32>"), "{}", r.stderr);
+}
