@@ -1962,22 +1962,12 @@ impl Kernel {
     ) -> Result<Sys, String> {
         const WNOHANG: u64 = 1;
         const WNOWAIT: u64 = 0x0100_0000;
-        let found = self
-            .procs
-            .values()
-            .filter(|c| {
-                c.ppid == pid
-                    && (want == -1 || (want > 0 && c.pid == want) || (want < -1 && c.pgid == -want))
-            })
-            .map(|c| (c.pid, c.state.clone()))
-            .collect::<Vec<_>>();
-        if found.is_empty() {
-            return Ok(Sys::Ret(-ECHILD));
-        }
+        let zombie = match self.waitable(pid, want) {
+            Ok(z) => z,
+            Err(e) => return Ok(Sys::Ret(-e)),
+        };
         let mut si = vec![0u8; 128];
-        if let Some((cpid, PState::Zombie(ws))) =
-            found.iter().find(|(_, s)| matches!(s, PState::Zombie(_)))
-        {
+        if let Some((cpid, ws)) = zombie {
             let (code, st): (i32, i32) = if ws & 0x7f == 0 {
                 (1, (ws >> 8) & 0xff)
             } else {
@@ -1985,13 +1975,13 @@ impl Kernel {
             };
             si[0..4].copy_from_slice(&SIGCHLD.to_le_bytes());
             si[8..12].copy_from_slice(&code.to_le_bytes());
-            si[16..20].copy_from_slice(&(*cpid as i32).to_le_bytes());
+            si[16..20].copy_from_slice(&(cpid as i32).to_le_bytes());
             si[24..28].copy_from_slice(&st.to_le_bytes());
             if info != 0 && m.write_mem(slot, info, &si).is_err() {
                 return Ok(Sys::Ret(-EFAULT));
             }
             if options & WNOWAIT == 0 {
-                self.procs.remove(cpid);
+                self.procs.remove(&cpid);
             }
             return Ok(Sys::Ret(0));
         }
@@ -2044,6 +2034,31 @@ impl Kernel {
         Ok(Sys::Ret(new))
     }
 
+    /// The children `want` names (wait4's encoding: -1 any, >0 a pid, 0 my group, <-1 a group):
+    /// ECHILD when there are none, else the first zombie (pid, wait status) if any.
+    fn waitable(&self, pid: Pid, want: i64) -> Result<Option<(Pid, i32)>, i64> {
+        let pgid = self.procs[&pid].pgid;
+        let mut kids = self.procs.values().filter(|c| {
+            c.ppid == pid
+                && (want == -1
+                    || (want > 0 && c.pid == want)
+                    || (want == 0 && c.pgid == pgid)
+                    || (want < -1 && c.pgid == -want))
+        });
+        let mut any = false;
+        for c in kids.by_ref() {
+            any = true;
+            if let PState::Zombie(ws) = c.state {
+                return Ok(Some((c.pid, ws)));
+            }
+        }
+        if any {
+            Ok(None)
+        } else {
+            Err(ECHILD)
+        }
+    }
+
     fn sys_wait4(
         &mut self,
         m: &mut Machine,
@@ -2054,31 +2069,16 @@ impl Kernel {
         options: u64,
     ) -> Result<Sys, String> {
         const WNOHANG: u64 = 1;
-        let pgid = self.procs[&pid].pgid;
-        let matches = |c: &Proc| {
-            c.ppid == pid
-                && (want == -1
-                    || (want > 0 && c.pid == want)
-                    || (want == 0 && c.pgid == pgid)
-                    || (want < -1 && c.pgid == -want))
-        };
-        let kids: Vec<(Pid, PState)> = self
-            .procs
-            .values()
-            .filter(|c| matches(c))
-            .map(|c| (c.pid, c.state.clone()))
-            .collect();
-        if kids.is_empty() {
-            return Ok(Sys::Ret(-ECHILD));
-        }
-        if let Some((cpid, PState::Zombie(ws))) =
-            kids.iter().find(|(_, s)| matches!(s, PState::Zombie(_)))
-        {
-            if status != 0 && m.write_mem(slot, status, &ws.to_le_bytes()).is_err() {
-                return Ok(Sys::Ret(-EFAULT));
+        match self.waitable(pid, want) {
+            Err(e) => return Ok(Sys::Ret(-e)),
+            Ok(Some((cpid, ws))) => {
+                if status != 0 && m.write_mem(slot, status, &ws.to_le_bytes()).is_err() {
+                    return Ok(Sys::Ret(-EFAULT));
+                }
+                self.procs.remove(&cpid);
+                return Ok(Sys::Ret(cpid));
             }
-            self.procs.remove(cpid);
-            return Ok(Sys::Ret(*cpid));
+            Ok(None) => {}
         }
         if options & WNOHANG != 0 {
             return Ok(Sys::Ret(0));
