@@ -132,3 +132,24 @@ fn unknown_adapter_is_refused_and_info_lists_adapters() {
     let r = garm(&["--adapter", "vulkan", elf.to_str().unwrap()], b"");
     assert_eq!(r.status, 0, "{}", r.stderr);
 }
+
+#[test]
+fn missing_toolchain_is_named() {
+    let empty = tmp().join(format!("empty-path-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let src = root().join("guest/demos/hello.c");
+    let o = std::process::Command::new(garm_bin())
+        .args(["cc"])
+        .arg(&src)
+        .args(["-o", "/dev/null"])
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("clang not found") && err.contains("apt-get install clang lld"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
