@@ -181,7 +181,7 @@ fn hostile_guest_inputs_get_errors_not_crashes_or_escapes() {
     let g = garm(&["--mount", &mount, elf.to_str().unwrap()], b"");
     assert_eq!(g.status, 0, "{}", g.stderr);
     let expect = "write len 0xfffffffc: -14\nwrite len 2^40: -14\nmmap fixed at the top: -22\nmmap 2^62: -12\n\
-                  pwrite at 2^40: -27\nftruncate 2^62: -27\nkill 200: -22\nread at EOF into the null page: 0\n\
+                  pwrite at 2^40: -27\nftruncate 2^62: -27\nkill 200: -22\nsyscall 293: -38\nsyscall 293 again: -38\nread at EOF into the null page: 0\n\
                   open link out of mount, O_NOFOLLOW: -40\nopen link out of mount: -13\n\
                   create through relative link: -40\ndc zva child: signal 11\nstill here\n";
     assert_eq!(g.out(), expect);

@@ -24,6 +24,8 @@ int main(void)
     show("pwrite at 2^40", __syscall6(68, fd, (long)buf, 1, 1L << 40, 0, 0));
     show("ftruncate 2^62", __syscall6(46, fd, 1L << 62, 0, 0, 0, 0));
     show("kill 200", __syscall6(129, getpid(), 200, 0, 0, 0, 0));
+    show("syscall 293", __syscall6(293, 0, 0, 0, 0, 0, 0));
+    show("syscall 293 again", __syscall6(293, 0, 0, 0, 0, 0, 0));
     show("read at EOF into the null page", __syscall6(63, fd, 8, 4, 0, 0, 0));
     show_open("open link out of mount, O_NOFOLLOW", open("/m/out", O_RDONLY | O_NOFOLLOW));
     show_open("open link out of mount", open("/m/out/passwd", O_RDONLY));
