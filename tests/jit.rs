@@ -58,7 +58,9 @@ fn refuses_wrong_machine() {
     let src = write_src("arm", HELLO);
     let t = tc();
     let rt = t.runtime().unwrap();
-    let obj = t.compile(&src, garm::toolchain::CFLAGS, &rt, &[]).unwrap();
+    let obj = t
+        .compile(&src, &garm::toolchain::cflags(), &rt, &[])
+        .unwrap();
     let e = load_err(&[obj]);
     assert!(e.contains("wrong machine") && e.contains("Aarch64"), "{e}");
 }

@@ -8,7 +8,7 @@
 pub mod dlopen;
 pub mod loader;
 
-use crate::toolchain::{Toolchain, HOST_CFLAGS};
+use crate::toolchain::{host_cflags, Toolchain};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -84,7 +84,7 @@ pub fn compile(tc: &Toolchain, src: &Path, extra: &[String]) -> Result<HostBuild
     for p in paths {
         objects.push(std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?);
     }
-    objects.push(tc.compile(src, HOST_CFLAGS, &rt, extra)?);
+    objects.push(tc.compile(src, &host_cflags(), &rt, extra)?);
     Ok(HostBuild {
         objects,
         compile_time: t0.elapsed(),

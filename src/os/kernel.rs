@@ -1294,10 +1294,6 @@ impl Kernel {
         self.install_fd(pid, f, 0).map(|i| i as i64)
     }
 
-    fn exe_ino(&self) -> Ino {
-        self.vfs.exe_ino
-    }
-
     fn sys_lseek(&mut self, pid: Pid, fd: i64, off: i64, whence: u64) -> Result<i64, i64> {
         let f = self.fd(pid, fd)?;
         let mut of = f.file.borrow_mut();
@@ -1376,7 +1372,7 @@ impl Kernel {
                 .map(|md| stat_from_metadata(&md))
                 .unwrap_or_else(|_| stat_bytes(0, vfs::S_IFREG | 0o644, 0, 1)),
             Kind::Dir(t, _) => self
-                .stat_target(t, true)
+                .stat_target(t)
                 .unwrap_or_else(|_| stat_bytes(0, vfs::S_IFDIR | 0o755, 0, 1)),
             Kind::PipeR(p) | Kind::PipeW(p) => {
                 stat_bytes(1000 + *p as u64, vfs::S_IFIFO | 0o600, 0, 1)
@@ -1400,15 +1396,15 @@ impl Kernel {
 
     /// Never follows a host link: resolution already followed the ones it allows, so a link
     /// left at the end of the path is to be described, not crossed.
-    fn stat_host(&self, p: &std::path::Path, _follow: bool) -> Result<Vec<u8>, i64> {
+    fn stat_host(&self, p: &std::path::Path) -> Result<Vec<u8>, i64> {
         let md = std::fs::symlink_metadata(p).map_err(|e| -errno(e))?;
         Ok(stat_from_metadata(&md))
     }
 
-    fn stat_target(&self, t: &Target, follow: bool) -> Result<Vec<u8>, i64> {
+    fn stat_target(&self, t: &Target) -> Result<Vec<u8>, i64> {
         match t {
             Target::Mem(i) => Ok(self.stat_mem(*i)),
-            Target::Host(p, _) => self.stat_host(p, follow),
+            Target::Host(p, _) => self.stat_host(p),
         }
     }
 
@@ -1498,7 +1494,7 @@ impl Kernel {
             nr::READLINKAT => {
                 let t = self.vfs.resolve(&cwd, &path, false)?;
                 let s = match t {
-                    Target::Mem(i) if i == self.exe_ino() => self.procs[&pid].exe_path.clone(),
+                    Target::Mem(i) if i == self.vfs.exe_ino => self.procs[&pid].exe_path.clone(),
                     Target::Mem(i) => match &self.vfs.inodes[i].node {
                         Node::Symlink(s) => s.clone(),
                         _ => return Err(EINVAL),
@@ -1522,7 +1518,7 @@ impl Kernel {
                     self.stat_of_file(&b)
                 } else {
                     let t = self.vfs.resolve(&cwd, &path, follow)?;
-                    self.stat_target(&t, follow)?
+                    self.stat_target(&t)?
                 };
                 let bytes = if n == nr::STATX {
                     statx_from_stat(&st)

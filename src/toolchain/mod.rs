@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
 
-/// Flags for every guest C file (see guest/build.sh).
-pub const CFLAGS: &[&str] = &[
-    "--target=aarch64-none-elf",
+/// The C dialect both builds of a guest program share, so the GPU and the native JIT oracle
+/// compile the same program: freestanding, no FP registers, signed char, no FP contraction.
+const DIALECT: &[&str] = &[
     "-ffreestanding",
     "-nostdlib",
     "-O2",
@@ -35,29 +35,28 @@ pub const CFLAGS: &[&str] = &[
 const HOST_TARGET: &str = "--target=aarch64-unknown-none-elf";
 #[cfg(not(target_arch = "aarch64"))]
 const HOST_TARGET: &str = "--target=x86_64-unknown-none-elf";
+
+/// Flags for every guest C file (see guest/build.sh): the dialect for bare AArch64.
+pub fn cflags() -> Vec<&'static str> {
+    std::iter::once("--target=aarch64-none-elf")
+        .chain(DIALECT.iter().copied())
+        .collect()
+}
+
 /// Flags for the host build of a guest program, loaded by the native JIT oracle
-/// ([`crate::jit`]): the same dialect as [`CFLAGS`] (signed char, no FP contraction, no FP
-/// registers), position independent so it runs wherever the loader maps it, and `GARM_HOST` so the
-/// runtime routes syscalls through the table the JIT passes in.
-pub const HOST_CFLAGS: &[&str] = &[
-    HOST_TARGET,
-    "-fPIE",
-    "-ffreestanding",
-    "-nostdlib",
-    "-O2",
-    "-mgeneral-regs-only",
-    "-ffunction-sections",
-    "-fdata-sections",
-    "-fno-asynchronous-unwind-tables",
-    "-fno-unwind-tables",
-    "-fsigned-char",
-    "-ffp-contract=off",
-    "-fno-stack-protector",
-    "-fno-ident",
-    "-DGARM_HOST",
-];
+/// ([`crate::jit`]): the same dialect for the host, position independent so it runs wherever the
+/// loader maps it, and `GARM_HOST` so the runtime routes syscalls through the table the JIT
+/// passes in.
+pub fn host_cflags() -> Vec<&'static str> {
+    [HOST_TARGET, "-fPIE"]
+        .into_iter()
+        .chain(DIALECT.iter().copied())
+        .chain(["-fno-stack-protector", "-fno-ident", "-DGARM_HOST"])
+        .collect()
+}
+
 pub const LDFLAGS: &[&str] = &["-static", "-z", "max-page-size=4096", "--gc-sections"];
-/// Added to [`CFLAGS`] for a static-PIE build (program and runtime).
+/// Added to [`cflags`] for a static-PIE build (program and runtime).
 pub const PIE_CFLAGS: &[&str] = &["-fPIE"];
 /// Linker flags for a static PIE: ET_DYN with no PT_INTERP (nothing but the program itself to
 /// load), relocations left in `.rela.dyn` for the runtime to apply. `-z norelro`: garm's script
@@ -157,23 +156,23 @@ impl Toolchain {
 
     /// Builds the runtime into the cache once; returns its directory.
     pub fn runtime(&self) -> Result<PathBuf, String> {
-        self.runtime_for(CFLAGS)
+        self.runtime_for(&cflags())
     }
 
-    /// Builds the runtime for the native JIT (the host's architecture, [`HOST_CFLAGS`]; no start.S:
+    /// Builds the runtime for the native JIT (the host's architecture, [`host_cflags`]; no start.S:
     /// the JIT enters at `__garm_host_entry`) once; returns its directory.
     pub fn host_runtime(&self) -> Result<PathBuf, String> {
-        self.runtime_for(HOST_CFLAGS)
+        self.runtime_for(&host_cflags())
     }
 
-    /// Builds the runtime for static-PIE programs ([`CFLAGS`] plus [`PIE_CFLAGS`]) once; returns
+    /// Builds the runtime for static-PIE programs ([`cflags`] plus [`PIE_CFLAGS`]) once; returns
     /// its directory.
     pub fn pie_runtime(&self) -> Result<PathBuf, String> {
         self.runtime_for(&pie_cflags())
     }
 
     fn runtime_for(&self, flags: &[&str]) -> Result<PathBuf, String> {
-        let host = flags == HOST_CFLAGS;
+        let host = flags == host_cflags();
         let tag = if host {
             "host-"
         } else if flags == pie_cflags() {
@@ -337,7 +336,7 @@ impl Toolchain {
         pie: bool,
     ) -> Result<Duration, String> {
         let t0 = Instant::now();
-        let cflags = if pie { pie_cflags() } else { CFLAGS.to_vec() };
+        let cflags = if pie { pie_cflags() } else { cflags() };
         let ldflags = if pie { PIE_LDFLAGS } else { LDFLAGS };
         let script = if pie {
             "linker/garm-pie.ld"
@@ -428,7 +427,10 @@ impl Toolchain {
     }
 }
 
-/// [`CFLAGS`] plus [`PIE_CFLAGS`].
+/// [`cflags`] plus [`PIE_CFLAGS`].
 fn pie_cflags() -> Vec<&'static str> {
-    CFLAGS.iter().chain(PIE_CFLAGS).copied().collect()
+    cflags()
+        .into_iter()
+        .chain(PIE_CFLAGS.iter().copied())
+        .collect()
 }
