@@ -8,6 +8,7 @@ pub mod bench;
 pub mod diff;
 pub mod fuzz;
 pub mod gpu;
+pub mod guest;
 pub mod isa;
 pub mod jit;
 pub mod loader;

@@ -6,8 +6,10 @@ use crate::gpu::layout::{self, st};
 use crate::gpu::machine::{Machine, MachineConfig, MachineStats};
 use crate::gpu::shader::Prelude;
 use crate::isa;
-use crate::loader::{self, Image, LO_BOUND};
-use crate::os::kernel::{Kernel, Outcome as SysOutcome, PState, Pid};
+use crate::loader::process::load_process;
+use crate::loader::{self, LO_BOUND};
+use crate::os::abi::sig::{SIGBUS, SIGILL, SIGKILL, SIGSEGV, SIGTRAP};
+use crate::os::kernel::{signal, Kernel, Outcome as SysOutcome, PState, Pid};
 use crate::os::Output;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -88,11 +90,6 @@ pub struct RunReport {
     pub forks: u64,
     pub fork_time: Duration,
 }
-
-pub const SIGILL: i32 = 4;
-pub const SIGTRAP: i32 = 5;
-pub const SIGBUS: i32 = 7;
-pub const SIGSEGV: i32 = 11;
 
 /// Parses sizes such as `8M`, `512K`, `1G` or plain bytes.
 pub fn parse_size(s: &str) -> Result<u64, String> {
@@ -197,7 +194,7 @@ pub fn run(
             env.push(format!("GARM_INSTANCE={i}"));
             env.push(format!("GARM_INSTANCES={n}"));
         }
-        let mmap_low = load_process(&mut m, i, &image, argv, &env)?;
+        let mmap_low = load_process(&mut m, i, &image, argv, &env).map_err(|e| e.to_string())?;
         m.set_word64(i, layout::S_LIMIT, opts.max_insns.unwrap_or(u64::MAX));
         k.spawn_root(i, image.clone(), &exe_path, mmap_low);
     }
@@ -238,7 +235,10 @@ pub fn run(
                     }
                     // A blocked call (wait, pipe) is retried here after every submit; only a call
                     // that completes counts as progress.
-                    match k.syscall(&mut m, slot, &mut out)? {
+                    match k
+                        .syscall(&mut m, slot, &mut out)
+                        .map_err(|e| e.to_string())?
+                    {
                         SysOutcome::Resume => {
                             if k.pid_of_slot(slot) == Some(pid)
                                 && m.st(slot)[layout::S_STATUS] == st::SYSCALL
@@ -256,7 +256,7 @@ pub fn run(
                     let pc = m.word64(slot, layout::S_PC);
                     if k.procs[&pid].image.is_exec(pc) {
                         let page = pc & !0xfff;
-                        let bytes = m.read_mem(slot, page, 4096)?;
+                        let bytes = m.read_mem(slot, page, 4096).map_err(|e| e.to_string())?;
                         let s = m.code_slot_for(page, &bytes)?;
                         m.map_code(slot, (page >> 12) as u32, s);
                         resume(&mut m, slot);
@@ -283,7 +283,8 @@ pub fn run(
                 }
                 st::DCZVA => {
                     let addr = m.word64(slot, layout::S_FAULT_ADDR);
-                    m.write_mem(slot, addr, &[0u8; 64])?;
+                    m.write_mem(slot, addr, &[0u8; 64])
+                        .map_err(|e| e.to_string())?;
                     if m.code_slot(slot, (addr >> 12) as u32) != layout::NO_CODE {
                         m.map_code(slot, (addr >> 12) as u32, layout::NO_CODE);
                     }
@@ -303,7 +304,7 @@ pub fn run(
                 }
             }
         }
-        k.deliver_pending(&mut m);
+        signal::deliver_pending(&mut k, &mut m);
         // Roots that exited (by exit, a signal or a fault) give garm its outcome.
         for (i, slot_outcome) in outcomes.iter_mut().enumerate() {
             if slot_outcome.is_none() {
@@ -377,8 +378,6 @@ pub fn run(
         fork_time: k.fork_time,
     })
 }
-
-pub const SIGKILL: i32 = 9;
 
 /// Ends a process for a fault or the instruction limit (`sig` -1), reporting it on stderr.
 fn kill(
@@ -469,97 +468,4 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
             format!("internal error: unknown stop reason {other} at pc {pc:#x}"),
         ),
     }
-}
-
-/// Zero-pads to a whole word, so the write needs no read-modify-write round trip. Safe: segments
-/// are written in address order (a later one overwrites the pad) and the stack's strings start
-/// 16-aligned below a 16-aligned top.
-fn pad4(v: &[u8]) -> Vec<u8> {
-    let mut v = v.to_vec();
-    v.resize(v.len().div_ceil(4) * 4, 0);
-    v
-}
-
-/// Whether `image` with these arguments fits a process of `mem` bytes: the heap start below the
-/// stack reserve, and argv/envp/auxv within a quarter of the reserve (Linux's own rule).
-pub fn check_fits(image: &Image, mem: u64, argv: &[String], envp: &[String]) -> Result<(), String> {
-    let reserve = stack_reserve(mem);
-    if image.brk_start + reserve > mem {
-        return Err(format!(
-            "the program needs more guest memory than --mem {mem} leaves beside the stack"
-        ));
-    }
-    let strings: u64 = argv.iter().chain(envp).map(|s| s.len() as u64 + 1).sum();
-    let words = (argv.len() + envp.len()) as u64 * 8 + 512;
-    if strings + words > reserve / 4 {
-        return Err("arguments and environment do not fit the stack".into());
-    }
-    Ok(())
-}
-
-/// The stack reserve at the top of guest memory.
-pub fn stack_reserve(mem: u64) -> u64 {
-    (mem / 4).min(1 << 20)
-}
-
-/// Loads `image` into slot `slot` as a fresh process (start-up or execve): zeroed memory,
-/// segments, the initial stack, decoded code, and a reset state. Returns the top of the mmap
-/// area (just below the stack reserve).
-pub fn load_process(
-    m: &mut Machine,
-    slot: usize,
-    image: &Image,
-    argv: &[String],
-    envp: &[String],
-) -> Result<u64, String> {
-    let mem = m.cfg.mem_bytes as u64;
-    let reserve = stack_reserve(mem);
-    check_fits(image, mem, argv, envp)?;
-    // Everything that can fail is checked above: from here the old process is gone.
-    let limit = m.word64(slot, layout::S_LIMIT);
-    let count = m.word64(slot, layout::S_COUNT);
-    m.reset_instance(slot);
-    let mut segs = image.segments.clone();
-    segs.sort_by_key(|s| s.vaddr);
-    for s in &segs {
-        m.write_mem(slot, s.vaddr, &pad4(&s.data))?;
-    }
-    let mut random = [0u8; 16];
-    for (k, b) in random.iter_mut().enumerate() {
-        *b = (slot as u8).wrapping_mul(31).wrapping_add(k as u8 * 7 + 1);
-    }
-    let stack = loader::build_stack(image, mem, argv, envp, random);
-    m.write_mem(slot, stack.base, &pad4(&stack.bytes))?;
-    // The instruction count survives exec, so --max-insns bounds a process that re-execs.
-    m.set_word64(slot, layout::S_COUNT, count);
-    let s = m.st_mut(slot);
-    s[layout::S_STATUS] = st::RUNNING;
-    s[layout::S_BRK] = image.brk_start as u32;
-    s[layout::S_BRK_MIN] = image.brk_start as u32;
-    s[layout::S_BRK_MAX] = (mem - reserve) as u32;
-    s[layout::S_FASTFD] = 3;
-    m.set_word64(
-        slot,
-        layout::S_LIMIT,
-        if limit == 0 { u64::MAX } else { limit },
-    );
-    m.set_word64(slot, layout::S_PC, image.entry);
-    m.set_reg(slot, 31, stack.sp);
-    // Decode the executable pages from the file image; processes share identical pages.
-    for s in segs.iter().filter(|s| s.exec) {
-        let mut p = s.vaddr & !0xfff;
-        while p < s.vaddr + s.memsz {
-            let mut bytes = vec![0u8; 4096];
-            for (k, b) in bytes.iter_mut().enumerate() {
-                let a = p + k as u64;
-                if a >= s.vaddr && a < s.vaddr + s.data.len() as u64 {
-                    *b = s.data[(a - s.vaddr) as usize];
-                }
-            }
-            let d = m.code_slot_for(p, &bytes)?;
-            m.map_code(slot, (p >> 12) as u32, d);
-            p += 4096;
-        }
-    }
-    Ok(mem - reserve)
 }

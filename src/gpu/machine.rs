@@ -4,6 +4,7 @@
 use super::device::Gpu;
 use super::layout::*;
 use super::shader::{self, Prelude};
+use crate::guest::MemError;
 use crate::isa::{Decoded, DECODED_WORDS};
 use std::time::{Duration, Instant};
 
@@ -333,21 +334,19 @@ impl Machine {
         inst as u64 * self.cfg.mem_bytes as u64 + addr
     }
 
-    fn check_range(&self, addr: u64, len: usize) -> Result<(), String> {
+    fn check_range(&self, addr: u64, len: usize) -> Result<(), MemError> {
         if addr < self.cfg.lo_bound as u64
             || addr
                 .checked_add(len as u64)
                 .is_none_or(|end| end > self.cfg.mem_bytes as u64)
         {
-            return Err(format!(
-                "guest range {addr:#x}+{len:#x} is outside guest memory"
-            ));
+            return Err(MemError::Fault { addr, len });
         }
         Ok(())
     }
 
     /// Writes bytes into one instance's memory; unaligned edges are merged with what is there.
-    pub fn write_mem(&mut self, inst: usize, addr: u64, data: &[u8]) -> Result<(), String> {
+    pub fn write_mem(&mut self, inst: usize, addr: u64, data: &[u8]) -> Result<(), MemError> {
         if data.is_empty() {
             return Ok(());
         }
@@ -376,7 +375,7 @@ impl Machine {
     }
 
     /// Reads bytes from one instance's memory (a map round trip: use sparingly).
-    pub fn read_mem(&mut self, inst: usize, addr: u64, len: usize) -> Result<Vec<u8>, String> {
+    pub fn read_mem(&mut self, inst: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
         if len == 0 {
             return Ok(Vec::new());
         }
@@ -388,7 +387,7 @@ impl Machine {
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         enc.copy_buffer_to_buffer(&self.mem, self.mem_offset(inst, start), &rb, 0, size);
         self.gpu.queue.submit([enc.finish()]);
-        let bytes = self.map_read(&rb, size)?;
+        let bytes = self.map_read(&rb, size).map_err(MemError::Device)?;
         let off = (addr - start) as usize;
         Ok(bytes[off..off + len].to_vec())
     }
@@ -432,7 +431,7 @@ impl Machine {
     }
 
     /// Copies one instance's memory, state and code map into another (fork), on the device.
-    pub fn copy_instance(&mut self, from: usize, to: usize) -> Result<(), String> {
+    pub fn copy_instance(&mut self, from: usize, to: usize) {
         let size = self.cfg.mem_bytes as u64;
         let scratch = storage(&self.gpu.device, "fork", size, wgpu::BufferUsages::empty());
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
@@ -446,7 +445,6 @@ impl Machine {
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
         self.state_dirty = true;
         self.codemap_dirty = true;
-        Ok(())
     }
 
     /// Zeroes one instance's memory and forgets its code map (exec).

@@ -11,6 +11,8 @@
 //! [`Image`] describes the program as it sits in guest memory; relocations are not applied (the
 //! kernel does not either): a static PIE relocates itself from its own `_DYNAMIC`.
 
+pub mod process;
+
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader};
 use object::Endianness;

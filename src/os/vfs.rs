@@ -186,12 +186,12 @@ impl Vfs {
 
     /// Resolves `path` relative to directory `cwd` (a guest path). `follow` follows a final
     /// symlink.
-    pub fn resolve(&self, cwd: &str, path: &str, follow: bool) -> Result<Target, i64> {
+    pub fn resolve(&self, cwd: &str, path: &str, follow: bool) -> Result<Target, Errno> {
         self.walk(cwd, path, follow, 0)
     }
 
     /// Resolves all but the last component: (parent target, last name).
-    pub fn resolve_parent(&self, cwd: &str, path: &str) -> Result<(Target, String), i64> {
+    pub fn resolve_parent(&self, cwd: &str, path: &str) -> Result<(Target, String), Errno> {
         let trimmed = path.trim_end_matches('/');
         let (dir, name) = match trimmed.rfind('/') {
             Some(0) => ("/", &trimmed[1..]),
@@ -207,7 +207,7 @@ impl Vfs {
         Ok((self.resolve(cwd, dir, true)?, name.to_string()))
     }
 
-    fn walk(&self, cwd: &str, path: &str, follow: bool, depth: u32) -> Result<Target, i64> {
+    fn walk(&self, cwd: &str, path: &str, follow: bool, depth: u32) -> Result<Target, Errno> {
         if depth > 40 {
             return Err(ELOOP);
         }
@@ -302,7 +302,7 @@ impl Vfs {
     }
 
     /// Creates a regular file (or returns the existing one) in a garm directory.
-    pub fn create_file(&mut self, dir: Ino, name: &str, mode: u32) -> Result<Ino, i64> {
+    pub fn create_file(&mut self, dir: Ino, name: &str, mode: u32) -> Result<Ino, Errno> {
         match &self.inodes[dir].node {
             Node::Dir(m) => {
                 if let Some(&i) = m.get(name) {

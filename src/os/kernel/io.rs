@@ -1,0 +1,387 @@
+//! File descriptors and data: read/write and their vector and positioned forms, pipes, dup,
+//! fcntl, lseek, ftruncate, close.
+
+use super::*;
+use crate::os::vfs::Node;
+use std::io::{Read, Seek, SeekFrom, Write};
+
+/// One read or write request: fd, guest buffer, length, and the offset for pread/pwrite.
+#[derive(Clone, Copy)]
+struct Io {
+    fd: i64,
+    buf: u64,
+    len: usize,
+    at: Option<u64>,
+}
+
+impl Io {
+    fn of(c: &Call, at: Option<u64>) -> Io {
+        Io {
+            fd: c.i(0),
+            buf: c.a[1],
+            len: c.a[2] as usize,
+            at,
+        }
+    }
+}
+
+pub fn read(k: &mut Kernel, c: &mut Call) -> SysResult {
+    do_read(k, c, Io::of(c, None))
+}
+
+pub fn pread64(k: &mut Kernel, c: &mut Call) -> SysResult {
+    do_read(k, c, Io::of(c, Some(c.a[3])))
+}
+
+pub fn write(k: &mut Kernel, c: &mut Call) -> SysResult {
+    do_write(k, c, Io::of(c, None))
+}
+
+pub fn pwrite64(k: &mut Kernel, c: &mut Call) -> SysResult {
+    do_write(k, c, Io::of(c, Some(c.a[3])))
+}
+
+pub fn readv(k: &mut Kernel, c: &mut Call) -> SysResult {
+    vectored(k, c, do_read)
+}
+
+pub fn writev(k: &mut Kernel, c: &mut Call) -> SysResult {
+    vectored(k, c, do_write)
+}
+
+/// readv/writev: the entries in order until one comes up short; an error after some bytes
+/// moved reports the bytes.
+fn vectored(
+    k: &mut Kernel,
+    c: &mut Call,
+    each: fn(&mut Kernel, &mut Call, Io) -> SysResult,
+) -> SysResult {
+    if c.a[2] > UIO_MAXIOV {
+        return Err(EINVAL.into());
+    }
+    let iov: Vec<Iovec> = c.g.read_objs(c.slot, c.a[1], c.a[2] as usize)?;
+    let mut total = 0i64;
+    for v in iov {
+        if v.len == 0 {
+            continue;
+        }
+        let io = Io {
+            fd: c.i(0),
+            buf: v.base,
+            len: v.len as usize,
+            at: None,
+        };
+        match each(k, c, io) {
+            Ok(Sys::Ret(n)) => {
+                total += n;
+                if (n as u64) < v.len {
+                    break;
+                }
+            }
+            Err(Fail::Errno(e)) if total == 0 => return Err(e.into()),
+            Ok(other) if total == 0 => return Ok(other),
+            Err(Fail::Host(e)) => return Err(Fail::Host(e)),
+            _ => break,
+        }
+    }
+    ret(total)
+}
+
+fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
+    let Io { fd, buf, len, at } = io;
+    let f = k.fd(c.pid, fd)?;
+    let len = len.min(1 << 20);
+    let mut of = f.file.borrow_mut();
+    if of.flags & O_ACCMODE == O_WRONLY {
+        return Err(EBADF.into());
+    }
+    let off = at.unwrap_or(of.offset);
+    let data: Vec<u8> = match &mut of.kind {
+        Kind::Mem(ino) => match &k.vfs.inodes[*ino].node {
+            Node::File(d) => d
+                .get(off as usize..)
+                .map(|s| s[..s.len().min(len)].to_vec())
+                .unwrap_or_default(),
+            _ => return Err(EISDIR.into()),
+        },
+        Kind::Host(file, _) => {
+            let mut b = vec![0u8; len];
+            if file.seek(SeekFrom::Start(off)).is_err() {
+                return Err(ESPIPE.into());
+            }
+            let n = file.read(&mut b)?;
+            b.truncate(n);
+            b
+        }
+        Kind::Dir(..) => return Err(EISDIR.into()),
+        Kind::PipeR(p) => {
+            let pipe = &mut k.pipes[*p];
+            if pipe.buf.is_empty() {
+                if pipe.writers == 0 {
+                    Vec::new()
+                } else if of.flags & O_NONBLOCK != 0 {
+                    return Err(EAGAIN.into());
+                } else {
+                    return Ok(Sys::Block);
+                }
+            } else {
+                let n = len.min(pipe.buf.len());
+                pipe.buf.drain(..n).collect()
+            }
+        }
+        Kind::PipeW(_) | Kind::Out(..) => return Err(EBADF.into()),
+        Kind::Dev(d) => match d {
+            Dev::Null => Vec::new(),
+            Dev::Zero => vec![0; len],
+            Dev::Urandom => pseudo_random(len, buf ^ off),
+            Dev::Console => k.stdin.read(k.procs[&c.pid].inst, len),
+        },
+        Kind::Stdin => k.stdin.read(k.procs[&c.pid].inst, len),
+    };
+    if at.is_none() && matches!(of.kind, Kind::Mem(_) | Kind::Host(..)) {
+        of.offset += data.len() as u64;
+    }
+    drop(of);
+    c.write(buf, &data)?;
+    ret(data.len())
+}
+
+fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
+    let Io { fd, buf, len, at } = io;
+    let pid = c.pid;
+    let f = k.fd(pid, fd)?;
+    let mut of = f.file.borrow_mut();
+    if of.flags & O_ACCMODE == 0 && !matches!(of.kind, Kind::Out(..) | Kind::Dev(_)) {
+        return Err(EBADF.into());
+    }
+    // Pipes block before anything is read from the guest.
+    if let Kind::PipeW(p) = of.kind {
+        let pipe = &k.pipes[p];
+        if pipe.readers == 0 {
+            drop(of);
+            let h = signal::handler(k, pid, sig::SIGPIPE);
+            if h > SIG_IGN {
+                k.proc_mut(pid).pending.push(sig::SIGPIPE);
+            }
+            if h == SIG_DFL {
+                k.exit_proc(c.g, pid, sig::SIGPIPE);
+                return Ok(Sys::NoReturn);
+            }
+            return Err(EPIPE.into());
+        }
+        if pipe.buf.len() >= PIPE_CAP {
+            return if of.flags & O_NONBLOCK != 0 {
+                Err(EAGAIN.into())
+            } else {
+                Ok(Sys::Block)
+            };
+        }
+    }
+    let len = match of.kind {
+        Kind::PipeW(p) => len.min(PIPE_CAP - k.pipes[p].buf.len()),
+        _ => len.min(1 << 24),
+    };
+    let data = c.read(buf, len)?;
+    let append = of.flags & O_APPEND != 0;
+    let off = at.unwrap_or(of.offset);
+    match &mut of.kind {
+        Kind::Mem(ino) => {
+            let ino = *ino;
+            if let Node::File(d) = &mut k.vfs.inodes[ino].node {
+                let start = if append { d.len() as u64 } else { off };
+                let end = start
+                    .checked_add(data.len() as u64)
+                    .filter(|&e| e <= MAX_FILE)
+                    .ok_or(EFBIG)?;
+                let (start, end) = (start as usize, end as usize);
+                if d.len() < end {
+                    d.resize(end, 0);
+                }
+                d[start..end].copy_from_slice(&data);
+                if at.is_none() {
+                    of.offset = end as u64;
+                }
+            }
+        }
+        Kind::Host(file, _) => {
+            let pos = if append {
+                SeekFrom::End(0)
+            } else {
+                SeekFrom::Start(off)
+            };
+            let p = file.seek(pos)?;
+            file.write_all(&data)?;
+            if at.is_none() {
+                of.offset = p + data.len() as u64;
+            }
+        }
+        Kind::PipeW(p) => k.pipes[*p].buf.extend(&data),
+        Kind::Out(inst, hfd) => c.out.emit(*inst, *hfd, &data),
+        Kind::Dev(Dev::Console) => c.out.emit(k.procs[&pid].inst, 1, &data),
+        Kind::Dev(_) => {}
+        _ => return Err(EBADF.into()),
+    }
+    ret(data.len())
+}
+
+pub fn close(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let fd = usize::try_from(c.i(0)).map_err(|_| EBADF)?;
+    match k.proc_mut(c.pid).fds.get_mut(fd) {
+        Some(f @ Some(_)) => {
+            *f = None;
+            ret(0)
+        }
+        _ => Err(EBADF.into()),
+    }
+}
+
+pub fn lseek(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let f = k.fd(c.pid, c.i(0))?;
+    let mut of = f.file.borrow_mut();
+    let size = match &of.kind {
+        Kind::Mem(i) => match &k.vfs.inodes[*i].node {
+            Node::File(d) => d.len() as i64,
+            _ => 0,
+        },
+        Kind::Host(file, _) => file.metadata().map(|m| m.len() as i64).unwrap_or(0),
+        Kind::Dir(..) => 0,
+        _ => return Err(ESPIPE.into()),
+    };
+    let base = match c.a[2] {
+        0 => 0,
+        1 => of.offset as i64,
+        2 => size,
+        _ => return Err(EINVAL.into()),
+    };
+    let n = base.checked_add(c.i(1)).filter(|&n| n >= 0).ok_or(EINVAL)?;
+    of.offset = n as u64;
+    ret(n)
+}
+
+pub fn dup(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let f = k.fd(c.pid, c.i(0))?;
+    let nf = Fd {
+        file: f.file,
+        cloexec: false,
+    };
+    ret(k.install_fd(c.pid, nf, 0)?)
+}
+
+pub fn dup3(k: &mut Kernel, c: &mut Call) -> SysResult {
+    if c.a[2] & !O_CLOEXEC != 0 {
+        return Err(EINVAL.into());
+    }
+    let f = k.fd(c.pid, c.i(0))?;
+    if c.a[0] == c.a[1] {
+        return Err(EINVAL.into());
+    }
+    let to = usize::try_from(c.i(1))
+        .ok()
+        .filter(|&t| t < MAX_FDS)
+        .ok_or(EBADF)?;
+    let fds = &mut k.proc_mut(c.pid).fds;
+    if fds.len() <= to {
+        fds.resize(to + 1, None);
+    }
+    fds[to] = Some(Fd {
+        file: f.file,
+        cloexec: c.a[2] & O_CLOEXEC != 0,
+    });
+    ret(to)
+}
+
+pub fn fcntl(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let (pid, arg) = (c.pid, c.a[2]);
+    let f = k.fd(pid, c.i(0))?;
+    match c.a[1] {
+        F_DUPFD | F_DUPFD_CLOEXEC => {
+            let nf = Fd {
+                file: f.file.clone(),
+                cloexec: c.a[1] == F_DUPFD_CLOEXEC,
+            };
+            let min = usize::try_from(arg).map_err(|_| EINVAL)?;
+            ret(k.install_fd(pid, nf, min)?)
+        }
+        F_GETFD => ret(f.cloexec as i64),
+        F_SETFD => {
+            if let Some(Some(fd)) = k.proc_mut(pid).fds.get_mut(c.a[0] as usize) {
+                fd.cloexec = arg & 1 != 0;
+            }
+            ret(0)
+        }
+        F_GETFL => ret(f.file.borrow().flags as i64),
+        F_SETFL => {
+            let mut of = f.file.borrow_mut();
+            let keep = O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_DIRECTORY;
+            of.flags = (of.flags & keep) | (arg & (O_APPEND | O_NONBLOCK));
+            ret(0)
+        }
+        _ => Err(EINVAL.into()),
+    }
+}
+
+pub fn ioctl(k: &mut Kernel, c: &mut Call) -> SysResult {
+    k.fd(c.pid, c.i(0))?;
+    Err(ENOTTY.into())
+}
+
+pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
+    if c.a[1] & !(O_CLOEXEC | O_NONBLOCK) != 0 {
+        return Err(EINVAL.into());
+    }
+    let id = k.pipes.len();
+    k.pipes.push(Pipe {
+        buf: VecDeque::new(),
+        readers: 1,
+        writers: 1,
+    });
+    let fl = c.a[1];
+    let r = k.install_fd(c.pid, Fd::new(Kind::PipeR(id), fl), 0);
+    let w = k.install_fd(c.pid, Fd::new(Kind::PipeW(id), fl | O_WRONLY), 0);
+    let (r, w) = match (r, w) {
+        (Ok(r), Ok(w)) => (r, w),
+        (r, w) => {
+            // Neither end stays open when one cannot be had.
+            for i in [r, w].into_iter().flatten() {
+                k.proc_mut(c.pid).fds[i] = None;
+            }
+            return Err(EMFILE.into());
+        }
+    };
+    let fds = [r as i32, w as i32];
+    if let Err(e) = c.write_obj(c.a[0], &fds) {
+        for i in [r, w] {
+            k.proc_mut(c.pid).fds[i] = None;
+        }
+        return Err(e);
+    }
+    ret(0)
+}
+
+pub fn ftruncate(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let f = k.fd(c.pid, c.i(0))?;
+    let len = c.a[1];
+    if (len as i64) < 0 {
+        return Err(EINVAL.into());
+    }
+    let of = f.file.borrow();
+    if of.flags & O_ACCMODE == 0 {
+        return Err(EINVAL.into());
+    }
+    match &of.kind {
+        Kind::Mem(i) => {
+            if let Node::File(d) = &mut k.vfs.inodes[*i].node {
+                if len > MAX_FILE {
+                    return Err(EFBIG.into());
+                }
+                d.resize(len as usize, 0);
+            }
+            ret(0)
+        }
+        Kind::Host(file, _) => {
+            file.set_len(len)?;
+            ret(0)
+        }
+        _ => Err(EINVAL.into()),
+    }
+}

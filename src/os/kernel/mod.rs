@@ -1,0 +1,618 @@
+//! Processes, file descriptors, pipes and the host-side syscalls. Every process is one slot of
+//! a [`Guest`] (the GPU machine, or an in-memory one in tests); the shader runs them all in the
+//! same dispatch and stops one here only for a syscall it cannot answer itself. Handlers live
+//! by family in the submodules and are found through the syscall table ([`super::syscalls`]).
+
+pub mod fs;
+pub mod io;
+pub mod memory;
+pub mod misc;
+pub mod process;
+pub mod signal;
+#[cfg(test)]
+mod tests;
+
+use super::abi::*;
+pub use super::errno::*;
+use super::syscalls;
+use super::vfs::{Dev, Ino, Target, Vfs};
+use super::{strace, Output, Stdin};
+use crate::gpu::layout::{self, st};
+use crate::guest::{Guest, MemError};
+use crate::loader::Image;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+pub type Pid = i64;
+
+/// Bytes a pipe holds before writers block.
+pub const PIPE_CAP: usize = 65536;
+/// File descriptors per process (RLIMIT_NOFILE).
+pub const MAX_FDS: usize = 1024;
+/// Largest file garm keeps in memory (a guest cannot make the host allocate without bound).
+pub const MAX_FILE: u64 = 256 << 20;
+
+/// What an open file description refers to.
+#[derive(Debug)]
+pub enum Kind {
+    Mem(Ino),
+    Host(std::fs::File, PathBuf),
+    Dir(Target, String),
+    PipeR(usize),
+    PipeW(usize),
+    Dev(Dev),
+    Stdin,
+    /// Console output of a root instance: (instance, host fd 1 or 2).
+    Out(usize, u32),
+}
+
+#[derive(Debug)]
+pub struct OpenFile {
+    pub kind: Kind,
+    pub offset: u64,
+    pub flags: u64,
+}
+
+impl Drop for OpenFile {
+    fn drop(&mut self) {
+        PIPE_CLOSES.with(|c| match self.kind {
+            Kind::PipeR(p) => c.borrow_mut().push((p, true)),
+            Kind::PipeW(p) => c.borrow_mut().push((p, false)),
+            _ => {}
+        });
+    }
+}
+
+thread_local! {
+    /// Pipe ends closed by dropping their last description, applied by the kernel afterwards.
+    static PIPE_CLOSES: RefCell<Vec<(usize, bool)>> = const { RefCell::new(Vec::new()) };
+}
+
+#[derive(Clone, Debug)]
+pub struct Fd {
+    pub file: Rc<RefCell<OpenFile>>,
+    pub cloexec: bool,
+}
+
+impl Fd {
+    /// A new open file description of `kind` (O_CLOEXEC in `flags` sets the fd flag).
+    pub fn new(kind: Kind, flags: u64) -> Fd {
+        Fd {
+            file: Rc::new(RefCell::new(OpenFile {
+                kind,
+                offset: 0,
+                flags: flags & !O_CLOEXEC,
+            })),
+            cloexec: flags & O_CLOEXEC != 0,
+        }
+    }
+}
+
+#[derive(Default, Debug)]
+pub struct Pipe {
+    pub buf: VecDeque<u8>,
+    pub readers: usize,
+    pub writers: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PState {
+    Running,
+    /// Waiting in a syscall that will be retried (wait4, pipe read/write, vfork parent).
+    Blocked,
+    /// Exited; the Linux wait status.
+    Zombie(i32),
+}
+
+pub struct Proc {
+    pub pid: Pid,
+    pub ppid: Pid,
+    pub pgid: Pid,
+    pub slot: Option<usize>,
+    /// The root instance whose console output this process shares.
+    pub inst: usize,
+    pub fds: Vec<Option<Fd>>,
+    pub cwd: String,
+    pub state: PState,
+    pub image: Rc<Image>,
+    pub exe_path: String,
+    pub umask: u32,
+    pub mmap_low: u64,
+    /// Installed actions by signal.
+    pub sigactions: BTreeMap<i32, Sigaction>,
+    /// Signals waiting for delivery to a handler.
+    pub pending: Vec<i32>,
+    /// Handlers running now (a new one is delivered only outside any).
+    pub in_handler: u32,
+    /// A vfork parent waits for this child to exec or exit.
+    pub vfork_parent: Option<Pid>,
+    /// Set in a vfork parent while its child has neither exec'd nor exited.
+    pub vfork_child: Option<Pid>,
+    /// One of the `--instances` copies: its outcome is garm's.
+    pub root: bool,
+    /// The end of a nanosleep in progress.
+    pub sleep_until: Option<std::time::Instant>,
+}
+
+/// What the host's answer to a syscall means for the dispatch loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The process runs on (a result is in x0, or exec/sigreturn set it up).
+    Resume,
+    /// It waits (wait, pipe): the call is retried after the next submit.
+    Blocked,
+    /// The call ended the process (exit, a fatal signal): progress, but nothing to resume.
+    Ended,
+}
+
+/// How a syscall ended: a result for x0, a block (retry later), or no result (exit, exec).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sys {
+    Ret(i64),
+    Block,
+    NoReturn,
+}
+
+/// Why a handler gave no result: an errno for the guest, or a failure of garm's own.
+#[derive(Debug)]
+pub enum Fail {
+    Errno(Errno),
+    Host(MemError),
+}
+
+impl From<Errno> for Fail {
+    fn from(e: Errno) -> Fail {
+        Fail::Errno(e)
+    }
+}
+
+impl From<MemError> for Fail {
+    fn from(e: MemError) -> Fail {
+        match e {
+            MemError::Fault { .. } => Fail::Errno(EFAULT),
+            d => Fail::Host(d),
+        }
+    }
+}
+
+impl From<std::io::Error> for Fail {
+    fn from(e: std::io::Error) -> Fail {
+        Fail::Errno(Errno::from_io(&e))
+    }
+}
+
+pub type SysResult = Result<Sys, Fail>;
+
+/// A host handler from the syscall table.
+pub type Handler = fn(&mut Kernel, &mut Call) -> SysResult;
+
+/// A result for x0.
+pub fn ret(v: impl TryInto<i64>) -> SysResult {
+    Ok(Sys::Ret(v.try_into().unwrap_or(i64::MAX)))
+}
+
+/// One syscall in progress: the caller, its arguments and the guest it runs in.
+pub struct Call<'a> {
+    pub g: &'a mut dyn Guest,
+    pub out: &'a mut Output,
+    pub slot: usize,
+    pub pid: Pid,
+    pub nr: u64,
+    pub a: [u64; 6],
+}
+
+impl Call<'_> {
+    /// Argument `i` as a signed value (fds, pids, offsets).
+    pub fn i(&self, i: usize) -> i64 {
+        self.a[i] as i64
+    }
+
+    pub fn read(&mut self, addr: u64, len: usize) -> Result<Vec<u8>, Fail> {
+        Ok(self.g.read_mem(self.slot, addr, len)?)
+    }
+
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fail> {
+        Ok(self.g.write_mem(self.slot, addr, data)?)
+    }
+
+    pub fn read_obj<T: bytemuck::Pod>(&mut self, addr: u64) -> Result<T, Fail> {
+        Ok(self.g.read_obj(self.slot, addr)?)
+    }
+
+    pub fn write_obj<T: bytemuck::Pod>(&mut self, addr: u64, v: &T) -> Result<(), Fail> {
+        Ok(self.g.write_obj(self.slot, addr, v)?)
+    }
+
+    /// A NUL-terminated guest string (ENAMETOOLONG past 4 KiB).
+    pub fn cstr(&mut self, addr: u64) -> Result<String, Fail> {
+        read_cstr(self.g, self.slot, addr)
+    }
+
+    /// A NULL-terminated array of guest pointers (argv, envp); E2BIG past 4096 entries.
+    pub fn ptrs(&mut self, addr: u64) -> Result<Vec<u64>, Fail> {
+        let mut v = Vec::new();
+        if addr == 0 {
+            return Ok(v);
+        }
+        let mut a = addr;
+        loop {
+            // Within a 256-byte block, so a short array near the end of memory is still read.
+            let chunk = 256 - (a & 255) as usize;
+            let b = self.read(a, chunk)?;
+            for c in b.chunks_exact(8) {
+                let p = u64::from_le_bytes(c.try_into().unwrap());
+                if p == 0 {
+                    return Ok(v);
+                }
+                v.push(p);
+                if v.len() > 4096 {
+                    return Err(E2BIG.into());
+                }
+            }
+            a += chunk as u64;
+        }
+    }
+}
+
+/// A NUL-terminated guest string, read in 256-byte blocks that never cross the end of memory.
+pub fn read_cstr(g: &mut dyn Guest, slot: usize, addr: u64) -> Result<String, Fail> {
+    let mut out = Vec::new();
+    let mut a = addr;
+    loop {
+        let chunk = 256 - (a & 255) as usize;
+        let bytes = g.read_mem(slot, a, chunk)?;
+        if let Some(z) = bytes.iter().position(|&b| b == 0) {
+            out.extend_from_slice(&bytes[..z]);
+            break;
+        }
+        out.extend_from_slice(&bytes);
+        a += chunk as u64;
+        if out.len() > 4096 {
+            return Err(ENAMETOOLONG.into());
+        }
+    }
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+pub struct Kernel {
+    pub vfs: Vfs,
+    pub pipes: Vec<Pipe>,
+    pub procs: BTreeMap<Pid, Proc>,
+    pub slots: Vec<Option<Pid>>,
+    next_pid: Pid,
+    pub strace: bool,
+    reported: HashSet<u64>,
+    pub round_trips: u64,
+    pub stdin: Stdin,
+    pub limit_note: bool,
+    pub forks: u64,
+    pub fork_time: std::time::Duration,
+}
+
+impl Kernel {
+    pub fn new(slots: usize, instances: usize, strace: bool) -> Kernel {
+        Kernel {
+            vfs: Vfs::new(),
+            pipes: Vec::new(),
+            procs: BTreeMap::new(),
+            slots: vec![None; slots],
+            next_pid: 1,
+            strace,
+            reported: HashSet::new(),
+            round_trips: 0,
+            stdin: Stdin::new(instances),
+            limit_note: false,
+            forks: 0,
+            fork_time: Default::default(),
+        }
+    }
+
+    /// Registers a root process (one per `--instances` copy) in `slot`.
+    pub fn spawn_root(
+        &mut self,
+        slot: usize,
+        image: Rc<Image>,
+        exe_path: &str,
+        mmap_low: u64,
+    ) -> Pid {
+        let pid = self.alloc_pid();
+        let fds = vec![
+            Some(Fd::new(Kind::Stdin, 0)),
+            Some(Fd::new(Kind::Out(slot, 1), O_WRONLY)),
+            Some(Fd::new(Kind::Out(slot, 2), O_WRONLY)),
+        ];
+        self.procs.insert(
+            pid,
+            Proc {
+                pid,
+                ppid: 0,
+                pgid: pid,
+                slot: Some(slot),
+                inst: slot,
+                fds,
+                cwd: "/".into(),
+                state: PState::Running,
+                image,
+                exe_path: exe_path.into(),
+                umask: 0o022,
+                mmap_low,
+                sigactions: BTreeMap::new(),
+                pending: Vec::new(),
+                in_handler: 0,
+                vfork_parent: None,
+                vfork_child: None,
+                root: true,
+                sleep_until: None,
+            },
+        );
+        self.slots[slot] = Some(pid);
+        pid
+    }
+
+    fn alloc_pid(&mut self) -> Pid {
+        let pid = self.next_pid;
+        self.next_pid += 1;
+        pid
+    }
+
+    pub fn pid_of_slot(&self, slot: usize) -> Option<Pid> {
+        self.slots.get(slot).copied().flatten()
+    }
+
+    pub fn proc(&self, pid: Pid) -> &Proc {
+        &self.procs[&pid]
+    }
+
+    pub fn proc_mut(&mut self, pid: Pid) -> &mut Proc {
+        self.procs.get_mut(&pid).expect("live pid")
+    }
+
+    /// The mask of fds 1 and 2 that still write to the console, for the shader's fast path.
+    pub fn fast_fd_mask(&self, pid: Pid) -> u32 {
+        let p = &self.procs[&pid];
+        let mut m = 0;
+        for (bit, fd) in [(1u32, 1usize), (2, 2)] {
+            if let Some(Some(f)) = p.fds.get(fd) {
+                if let Kind::Out(_, hfd) = f.file.borrow().kind {
+                    if hfd as usize == fd {
+                        m |= bit;
+                    }
+                }
+            }
+        }
+        m
+    }
+
+    fn apply_pipe_closes(&mut self) {
+        let closes = PIPE_CLOSES.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        for (p, reader) in closes {
+            if let Some(pipe) = self.pipes.get_mut(p) {
+                if reader {
+                    pipe.readers = pipe.readers.saturating_sub(1);
+                } else {
+                    pipe.writers = pipe.writers.saturating_sub(1);
+                }
+            }
+        }
+    }
+
+    /// The open fd `fd` of `pid`.
+    pub fn fd(&self, pid: Pid, fd: i64) -> Result<Fd, Errno> {
+        self.procs[&pid]
+            .fds
+            .get(usize::try_from(fd).map_err(|_| EBADF)?)
+            .cloned()
+            .flatten()
+            .ok_or(EBADF)
+    }
+
+    /// Puts `fd` in the lowest free slot at or above `min`.
+    pub fn install_fd(&mut self, pid: Pid, fd: Fd, min: usize) -> Result<usize, Errno> {
+        if min >= MAX_FDS {
+            return Err(EINVAL);
+        }
+        let fds = &mut self.proc_mut(pid).fds;
+        let i = (min..MAX_FDS)
+            .find(|&i| fds.get(i).is_none_or(|f| f.is_none()))
+            .ok_or(EMFILE)?;
+        if fds.len() <= i {
+            fds.resize(i + 1, None);
+        }
+        fds[i] = Some(fd);
+        Ok(i)
+    }
+
+    /// Closes every fd of a process (exit) and lets pipe ends go.
+    fn close_all(&mut self, pid: Pid) {
+        if let Some(p) = self.procs.get_mut(&pid) {
+            p.fds.clear();
+        }
+        self.apply_pipe_closes();
+    }
+
+    /// Marks a process as exited with a wait status, frees its slot, reparents its children.
+    pub fn exit_proc(&mut self, g: &mut dyn Guest, pid: Pid, wstatus: i32) {
+        self.close_all(pid);
+        let (slot, vfork_parent) = {
+            let p = self.proc_mut(pid);
+            p.state = PState::Zombie(wstatus);
+            (p.slot.take(), p.vfork_parent.take())
+        };
+        if let Some(s) = slot {
+            self.slots[s] = None;
+            g.set_status(s, st::EXITED);
+        }
+        if let Some(vp) = vfork_parent {
+            self.wake(g, vp);
+        }
+        let ppid = self.procs[&pid].ppid;
+        if signal::handler(self, ppid, sig::SIGCHLD) > SIG_IGN {
+            self.proc_mut(ppid).pending.push(sig::SIGCHLD);
+        }
+        for c in self.procs.values_mut().filter(|c| c.ppid == pid) {
+            c.ppid = 0;
+        }
+        // Zombies nobody will wait for are reaped at once.
+        self.procs
+            .retain(|_, c| !(c.ppid == 0 && matches!(c.state, PState::Zombie(_)) && !c.root));
+    }
+
+    /// Ends a vfork parent's wait: its result (the child's pid) is already in x0.
+    fn wake(&mut self, g: &mut dyn Guest, pid: Pid) {
+        if let Some(p) = self.procs.get_mut(&pid) {
+            if p.vfork_child.take().is_some() {
+                p.state = PState::Running;
+                if let Some(s) = p.slot {
+                    g.set_status(s, st::RUNNING);
+                }
+            }
+        }
+    }
+
+    /// Whether any process is in nanosleep (not a deadlock: time will wake it).
+    pub fn sleeping(&self) -> bool {
+        self.procs.values().any(|p| p.sleep_until.is_some())
+    }
+
+    /// Whether a process waits for its vfork child (its SVC is not retried meanwhile).
+    pub fn in_vfork(&self, pid: Pid) -> bool {
+        self.procs
+            .get(&pid)
+            .is_some_and(|p| p.vfork_child.is_some())
+    }
+
+    /// The directory a `*at` call's `dirfd` names (AT_FDCWD: the cwd).
+    pub fn cwd_for(&self, pid: Pid, dirfd: i64) -> Result<String, Errno> {
+        if dirfd == AT_FDCWD {
+            return Ok(self.procs[&pid].cwd.clone());
+        }
+        let f = self.fd(pid, dirfd)?;
+        let b = f.file.borrow();
+        match &b.kind {
+            Kind::Dir(_, path) => Ok(path.clone()),
+            _ => Err(ENOTDIR),
+        }
+    }
+
+    /// Handles the syscall that stopped `slot`.
+    pub fn syscall(
+        &mut self,
+        g: &mut dyn Guest,
+        slot: usize,
+        out: &mut Output,
+    ) -> Result<Outcome, MemError> {
+        let Some(pid) = self.pid_of_slot(slot) else {
+            return Ok(Outcome::Ended);
+        };
+        self.round_trips += 1;
+        let n = g.reg(slot, 8);
+        let a: [u64; 6] = std::array::from_fn(|i| g.reg(slot, i));
+        // Arguments are rendered before the call: exec and exit replace what they point at.
+        let args = if self.strace {
+            strace::render_args(g, slot, n, &a)
+        } else {
+            String::new()
+        };
+        let mut call = Call {
+            g,
+            out,
+            slot,
+            pid,
+            nr: n,
+            a,
+        };
+        let r = self.dispatch(&mut call)?;
+        let Call { g, out, .. } = call;
+        self.apply_pipe_closes();
+        let inst = self.procs.get(&pid).map_or(slot, |p| p.inst);
+        let done = match r {
+            Sys::Ret(v) => {
+                if self.strace {
+                    strace::line(out, inst, pid, n, &args, &strace::render_result(v));
+                }
+                if self.procs.get(&pid).is_some_and(|p| p.slot == Some(slot)) {
+                    g.set_reg(slot, 0, v as u64);
+                    self.proc_mut(pid).state = PState::Running;
+                }
+                Outcome::Resume
+            }
+            Sys::Block => {
+                self.proc_mut(pid).state = PState::Blocked;
+                Outcome::Blocked
+            }
+            Sys::NoReturn => {
+                if self.strace {
+                    strace::line(out, inst, pid, n, &args, "?");
+                }
+                let running = self
+                    .procs
+                    .get(&pid)
+                    .is_some_and(|p| p.state == PState::Running && p.slot == Some(slot));
+                if running {
+                    Outcome::Resume
+                } else {
+                    Outcome::Ended
+                }
+            }
+        };
+        if let Some(s) = self.procs.get(&pid).and_then(|p| p.slot) {
+            let mask = self.fast_fd_mask(pid);
+            g.st_mut(s)[layout::S_FASTFD] = mask;
+        }
+        Ok(done)
+    }
+
+    /// Runs the table's handler; an errno becomes `-errno`, an unknown call `-ENOSYS`.
+    pub fn dispatch(&mut self, c: &mut Call) -> Result<Sys, MemError> {
+        let Some(h) = syscalls::lookup(c.nr).and_then(|s| s.handler) else {
+            if self.strace && self.reported.insert(c.nr) {
+                eprintln!(
+                    "garm: unimplemented syscall {} ({}) returns -ENOSYS",
+                    c.nr,
+                    syscalls::name(c.nr)
+                );
+            }
+            return Ok(Sys::Ret(ENOSYS.ret()));
+        };
+        match h(self, c) {
+            Ok(s) => Ok(s),
+            Err(Fail::Errno(e)) => Ok(Sys::Ret(e.ret())),
+            Err(Fail::Host(e)) => Err(e),
+        }
+    }
+}
+
+/// Deterministic bytes for /dev/urandom and getrandom (reproducible runs; not for secrets).
+pub fn pseudo_random(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// The absolute, `.`/`..`-free form of `path` from `cwd` (for getcwd after chdir).
+pub fn normalize(cwd: &str, path: &str) -> String {
+    let full = if path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("{cwd}/{path}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for c in full.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}

@@ -1,0 +1,237 @@
+//! Processes: exit, fork/vfork (clone), execve, wait4/waitid, process groups and ids.
+
+use super::*;
+use crate::loader::{self, process::load_process, process::LoadError};
+use crate::os::vfs::Node;
+
+pub fn exit(k: &mut Kernel, c: &mut Call) -> SysResult {
+    k.exit_proc(c.g, c.pid, ((c.a[0] & 0xff) as i32) << 8);
+    Ok(Sys::NoReturn)
+}
+
+pub fn getpid(_k: &mut Kernel, c: &mut Call) -> SysResult {
+    ret(c.pid)
+}
+
+pub fn getppid(k: &mut Kernel, c: &mut Call) -> SysResult {
+    ret(k.proc(c.pid).ppid)
+}
+
+pub fn setpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let pid = c.pid;
+    let target = if c.a[0] == 0 { pid } else { c.i(0) };
+    let pg = if c.a[1] == 0 { target } else { c.i(1) };
+    if pg < 0 {
+        return Err(EINVAL.into());
+    }
+    let p = k.procs.get(&target).ok_or(ESRCH)?;
+    if target != pid && p.ppid != pid {
+        return Err(ESRCH.into());
+    }
+    // The group must exist (or be the process's own new one).
+    if pg != target && !k.procs.values().any(|q| q.pgid == pg) {
+        return Err(EPERM.into());
+    }
+    k.proc_mut(target).pgid = pg;
+    ret(0)
+}
+
+pub fn getpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let target = if c.a[0] == 0 { c.pid } else { c.i(0) };
+    ret(k.procs.get(&target).ok_or(ESRCH)?.pgid)
+}
+
+pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let (pid, slot, flags) = (c.pid, c.slot, c.a[0]);
+    if flags & CLONE_THREAD != 0 || (flags & CLONE_VM != 0 && flags & CLONE_VFORK == 0) {
+        return Err(ENOSYS.into()); // threads: not yet
+    }
+    let Some(cslot) = k.slots.iter().position(|s| s.is_none()) else {
+        if !k.limit_note {
+            eprintln!(
+                "garm: process limit of {} reached: fork returns EAGAIN (raise --max-procs)",
+                k.slots.len()
+            );
+            k.limit_note = true;
+        }
+        return Err(EAGAIN.into());
+    };
+    let t = std::time::Instant::now();
+    let cpid = k.alloc_pid();
+    c.g.copy_slot(slot, cslot)?;
+    let parent = &k.procs[&pid];
+    let vfork = flags & CLONE_VFORK != 0;
+    let child = Proc {
+        pid: cpid,
+        ppid: pid,
+        pgid: parent.pgid,
+        slot: Some(cslot),
+        inst: parent.inst,
+        // The child shares the parent's open file descriptions (and so its pipe ends).
+        fds: parent.fds.clone(),
+        cwd: parent.cwd.clone(),
+        state: PState::Running,
+        image: parent.image.clone(),
+        exe_path: parent.exe_path.clone(),
+        umask: parent.umask,
+        mmap_low: parent.mmap_low,
+        sigactions: parent.sigactions.clone(),
+        pending: Vec::new(),
+        in_handler: 0,
+        vfork_parent: vfork.then_some(pid),
+        vfork_child: None,
+        root: false,
+        sleep_until: None,
+    };
+    k.procs.insert(cpid, child);
+    k.slots[cslot] = Some(cpid);
+    c.g.set_reg(cslot, 0, 0);
+    if c.a[1] != 0 {
+        c.g.set_reg(cslot, 31, c.a[1]);
+    }
+    c.g.set_status(cslot, st::RUNNING);
+    k.forks += 1;
+    k.fork_time += t.elapsed();
+    if vfork {
+        // The parent sleeps until the child execs or exits; its result is the child's pid.
+        c.g.set_reg(slot, 0, cpid as u64);
+        let p = k.proc_mut(pid);
+        p.state = PState::Blocked;
+        p.vfork_child = Some(cpid);
+        return Ok(Sys::Block);
+    }
+    ret(cpid)
+}
+
+pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let pid = c.pid;
+    let path = c.cstr(c.a[0])?;
+    let mut argv = Vec::new();
+    for p in c.ptrs(c.a[1])? {
+        argv.push(c.cstr(p)?);
+    }
+    let mut envp = Vec::new();
+    for p in c.ptrs(c.a[2])? {
+        envp.push(c.cstr(p)?);
+    }
+    let cwd = k.proc(pid).cwd.clone();
+    let bytes = match k.vfs.resolve(&cwd, &path, true)? {
+        Target::Mem(i) => match &k.vfs.inodes[i].node {
+            Node::File(d) => d.clone(),
+            _ => return Err(EACCES.into()),
+        },
+        Target::Host(p, _) => std::fs::read(p)?,
+    };
+    let mem = c.g.mem_bytes();
+    let image = Rc::new(loader::load_elf(&bytes, mem).map_err(|_| ENOEXEC)?);
+    if loader::process::check_fits(&image, mem, &argv, &envp).is_err() {
+        return Err(E2BIG.into());
+    }
+    let mmap_low = match load_process(c.g, c.slot, &image, &argv, &envp) {
+        Ok(low) => low,
+        Err(LoadError::Fit(_)) => return Err(E2BIG.into()),
+        Err(LoadError::Mem(e)) => return Err(e.into()),
+    };
+    let p = k.proc_mut(pid);
+    p.image = image;
+    p.exe_path = normalize(&cwd, &path);
+    p.mmap_low = mmap_low;
+    p.sigactions.retain(|_, a| a.handler == SIG_IGN);
+    p.pending.clear();
+    p.in_handler = 0;
+    for f in p.fds.iter_mut() {
+        if f.as_ref().is_some_and(|f| f.cloexec) {
+            *f = None;
+        }
+    }
+    p.state = PState::Running;
+    if let Some(vp) = p.vfork_parent.take() {
+        k.wake(c.g, vp);
+    }
+    Ok(Sys::NoReturn)
+}
+
+/// The children `want` names (wait4's encoding: -1 any, >0 a pid, 0 my group, <-1 a group):
+/// ECHILD when there are none, else the first zombie (pid, wait status) if any.
+fn waitable(k: &Kernel, pid: Pid, want: i64) -> Result<Option<(Pid, i32)>, Errno> {
+    let pgid = k.procs[&pid].pgid;
+    let mut any = false;
+    for ch in k.procs.values().filter(|ch| {
+        ch.ppid == pid
+            && (want == -1
+                || (want > 0 && ch.pid == want)
+                || (want == 0 && ch.pgid == pgid)
+                || (want < -1 && ch.pgid == -want))
+    }) {
+        any = true;
+        if let PState::Zombie(ws) = ch.state {
+            return Ok(Some((ch.pid, ws)));
+        }
+    }
+    if any {
+        Ok(None)
+    } else {
+        Err(ECHILD)
+    }
+}
+
+pub fn wait4(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let (status, options) = (c.a[1], c.a[2]);
+    if options & !(WNOHANG | 2 | 8 | 0x4000_0000 | 0x8000_0000 | 0x2000_0000) != 0 {
+        return Err(EINVAL.into());
+    }
+    match waitable(k, c.pid, c.i(0))? {
+        Some((cpid, ws)) => {
+            if status != 0 {
+                c.write_obj(status, &ws)?;
+            }
+            k.procs.remove(&cpid);
+            ret(cpid)
+        }
+        None if options & WNOHANG != 0 => ret(0),
+        None => Ok(Sys::Block),
+    }
+}
+
+/// waitid(idtype, id, siginfo, options): like wait4 (WEXITED implied), through a siginfo_t.
+pub fn waitid(k: &mut Kernel, c: &mut Call) -> SysResult {
+    // P_ALL 0, P_PID 1, P_PGID 2.
+    let want = match c.a[0] {
+        0 => -1,
+        1 => c.i(1),
+        2 if c.a[1] == 0 => -k.proc(c.pid).pgid,
+        2 => -c.i(1),
+        _ => return Err(EINVAL.into()),
+    };
+    let (info, options) = (c.a[2], c.a[3]);
+    let mut si = SiginfoChld::zeroed();
+    match waitable(k, c.pid, want)? {
+        Some((cpid, ws)) => {
+            let (code, status) = if ws & 0x7f == 0 {
+                (CLD_EXITED, (ws >> 8) & 0xff)
+            } else {
+                (CLD_KILLED, ws & 0x7f)
+            };
+            si.signo = sig::SIGCHLD;
+            si.code = code;
+            si.pid = cpid as i32;
+            si.status = status;
+            if info != 0 {
+                c.write_obj(info, &si)?;
+            }
+            if options & WNOWAIT == 0 {
+                k.procs.remove(&cpid);
+            }
+            ret(0)
+        }
+        None if options & WNOHANG != 0 => {
+            if info != 0 {
+                c.write_obj(info, &si)?;
+            }
+            ret(0)
+        }
+        None => Ok(Sys::Block),
+    }
+}
+
+use bytemuck::Zeroable;

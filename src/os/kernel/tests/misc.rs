@@ -1,0 +1,245 @@
+//! Clocks, sleep, uname, sysinfo, limits, random bytes, mmap and friends.
+
+use super::*;
+
+#[test]
+fn clock_gettime_writes_a_timespec() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::CLOCK_GETTIME, &[0, BUF]), 0);
+    let ts: Timespec = t.get_obj(BUF);
+    assert!(ts.sec > 1_600_000_000);
+    assert!((0..1_000_000_000).contains(&ts.nsec));
+}
+
+#[test]
+fn clock_gettime_errors() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::CLOCK_GETTIME, &[0, 0]), EFAULT.ret(), "NULL");
+    assert_eq!(t.call(nr::CLOCK_GETTIME, &[1, BAD]), EFAULT.ret());
+    assert_eq!(t.call(nr::CLOCK_GETTIME, &[99, BUF]), EINVAL.ret());
+}
+
+#[test]
+fn gettimeofday_accepts_null() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::GETTIMEOFDAY, &[0, 0]), 0);
+    assert_eq!(t.call(nr::GETTIMEOFDAY, &[BUF, 0]), 0);
+    let tv: Timeval = t.get_obj(BUF);
+    assert!((0..1_000_000).contains(&tv.usec));
+    assert_eq!(t.call(nr::GETTIMEOFDAY, &[BAD, 0]), EFAULT.ret());
+}
+
+#[test]
+fn nanosleep_blocks_then_returns() {
+    let mut t = T::new();
+    t.put(BUF, bytemuck::bytes_of(&Timespec { sec: 0, nsec: 1 }));
+    assert_eq!(t.sys(nr::NANOSLEEP, &[BUF, 0]), Sys::Block);
+    assert!(t.k.sleeping());
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    assert_eq!(t.call(nr::NANOSLEEP, &[BUF, 0]), 0);
+    assert!(!t.k.sleeping());
+}
+
+#[test]
+fn nanosleep_errors() {
+    let mut t = T::new();
+    t.put(
+        BUF,
+        bytemuck::bytes_of(&Timespec {
+            sec: 0,
+            nsec: 1_000_000_000,
+        }),
+    );
+    assert_eq!(t.call(nr::NANOSLEEP, &[BUF, 0]), EINVAL.ret());
+    t.put(BUF, bytemuck::bytes_of(&Timespec { sec: -1, nsec: 0 }));
+    assert_eq!(t.call(nr::NANOSLEEP, &[BUF, 0]), EINVAL.ret());
+    assert_eq!(t.call(nr::NANOSLEEP, &[BAD, 0]), EFAULT.ret());
+}
+
+#[test]
+fn uname_names_linux_on_aarch64() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::UNAME, &[BUF]), 0);
+    let u: Utsname = t.get_obj(BUF);
+    assert_eq!(&u.fields[0][..6], b"Linux\0");
+    assert_eq!(&u.fields[4][..8], b"aarch64\0");
+    assert_eq!(t.call(nr::UNAME, &[BAD]), EFAULT.ret());
+}
+
+#[test]
+fn sysinfo_counts_memory_and_processes() {
+    let mut t = T::new();
+    t.fork();
+    assert_eq!(t.call(nr::SYSINFO, &[BUF]), 0);
+    let s: Sysinfo = t.get_obj(BUF);
+    assert_eq!(s.totalram, 4 * MEM as u64);
+    assert_eq!((s.procs, s.mem_unit), (2, 1));
+    assert_eq!(t.call(nr::SYSINFO, &[BAD]), EFAULT.ret());
+}
+
+#[test]
+fn prlimit_reads_unlimited_and_checks_pointers() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::PRLIMIT64, &[0, 3, 0, BUF]), 0);
+    let r: Rlimit = t.get_obj(BUF);
+    assert_eq!(r.cur, u64::MAX);
+    assert_eq!(t.call(nr::PRLIMIT64, &[0, 3, 0, BAD]), EFAULT.ret());
+    assert_eq!(t.call(nr::PRLIMIT64, &[0, 3, BAD, 0]), EFAULT.ret());
+    assert_eq!(t.call(nr::PRLIMIT64, &[0, 99, 0, BUF]), EINVAL.ret());
+    assert_eq!(t.call(nr::PRLIMIT64, &[42, 3, 0, BUF]), ESRCH.ret());
+}
+
+#[test]
+fn getrandom_fills_and_caps_the_length() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::GETRANDOM, &[BUF, 32, 0]), 32);
+    assert!(t.get(BUF, 32).iter().any(|&b| b != 0));
+    assert_eq!(t.call(nr::GETRANDOM, &[BUF, 1 << 20, 0]), 1 << 16);
+    assert_eq!(t.call(nr::GETRANDOM, &[BAD, 8, 0]), EFAULT.ret());
+}
+
+#[test]
+fn accepted_no_ops() {
+    let mut t = T::new();
+    for n in [
+        nr::SCHED_YIELD,
+        nr::SET_ROBUST_LIST,
+        nr::MADVISE,
+        nr::MPROTECT,
+    ] {
+        assert_eq!(
+            t.call(n, &[0x10000, 4096, 0]),
+            0,
+            "{}",
+            crate::os::syscalls::name(n)
+        );
+    }
+    for n in [nr::GETUID, nr::GETEUID, nr::GETGID, nr::GETEGID] {
+        assert_eq!(t.call(n, &[]), 0);
+    }
+}
+
+#[test]
+fn anonymous_mmap_grows_down_below_the_stack_and_is_zeroed() {
+    let mut t = T::new();
+    t.put(0xbf000, &[5; 16]);
+    let a = t.call(nr::MMAP, &[0, 4096, 3, MAP_ANONYMOUS | 2, u64::MAX, 0]);
+    assert_eq!(a, 0xbf000);
+    assert_eq!(t.get(0xbf000, 16), [0; 16]);
+    let b = t.call(nr::MMAP, &[0, 5000, 3, MAP_ANONYMOUS | 2, u64::MAX, 0]);
+    assert_eq!(b, 0xbd000, "rounded up to two pages");
+    assert_eq!(
+        t.g.st(0)[layout::S_BRK_MAX],
+        0xbd000,
+        "brk may not grow into it"
+    );
+}
+
+#[test]
+fn mmap_errors() {
+    let mut t = T::new();
+    let anon = MAP_ANONYMOUS | 2;
+    assert_eq!(
+        t.call(nr::MMAP, &[0, 0, 3, anon, u64::MAX, 0]),
+        EINVAL.ret(),
+        "length 0"
+    );
+    assert_eq!(
+        t.call(nr::MMAP, &[0, u64::MAX, 3, anon, u64::MAX, 0]),
+        ENOMEM.ret()
+    );
+    assert_eq!(
+        t.call(nr::MMAP, &[0, 8 << 20, 3, anon, u64::MAX, 0]),
+        ENOMEM.ret()
+    );
+    assert_eq!(
+        t.call(nr::MMAP, &[0, 4096, 3, 2, 77, 0]),
+        EBADF.ret(),
+        "bad fd"
+    );
+    assert_eq!(
+        t.call(nr::MMAP, &[0, 4096, 3, 2, 3, 1]),
+        EINVAL.ret(),
+        "unaligned offset"
+    );
+}
+
+#[test]
+fn mmap_with_a_bad_fd_allocates_nothing() {
+    let mut t = T::new();
+    t.call(nr::MMAP, &[0, 4096, 3, 2, 77, 0]);
+    let a = t.call(nr::MMAP, &[0, 4096, 3, MAP_ANONYMOUS | 2, u64::MAX, 0]);
+    assert_eq!(a, 0xbf000);
+}
+
+#[test]
+fn mmap_fixed_places_the_mapping() {
+    let mut t = T::new();
+    let fixed = MAP_ANONYMOUS | MAP_FIXED | 2;
+    assert_eq!(
+        t.call(nr::MMAP, &[0x50000, 4096, 3, fixed, u64::MAX, 0]),
+        0x50000
+    );
+    assert_eq!(
+        t.call(nr::MMAP, &[0x50001, 4096, 3, fixed, u64::MAX, 0]),
+        EINVAL.ret()
+    );
+    assert_eq!(
+        t.call(nr::MMAP, &[0x1000, 4096, 3, fixed, u64::MAX, 0]),
+        EINVAL.ret()
+    );
+    assert_eq!(
+        t.call(nr::MMAP, &[MEM as u64, 4096, 3, fixed, u64::MAX, 0]),
+        EINVAL.ret()
+    );
+}
+
+#[test]
+fn file_mmap_copies_the_file_at_the_offset() {
+    let mut t = T::new();
+    let fd = t.open("/tmp/m", O_RDWR | O_CREAT, 0o644);
+    let mut data = vec![1u8; 4096];
+    data.extend_from_slice(b"second page");
+    t.write_fd(fd, &data);
+    let a = t.call(nr::MMAP, &[0, 4096, 1, 2, fd as u64, 4096]) as u64;
+    assert_eq!(t.get(a, 12), b"second page\0");
+}
+
+#[test]
+fn mmap_of_a_pipe_is_refused() {
+    let mut t = T::new();
+    t.call(nr::PIPE2, &[BUF, 0]);
+    assert_eq!(t.call(nr::MMAP, &[0, 4096, 1, 2, 3, 0]), EACCES.ret());
+}
+
+#[test]
+fn mremap_grows_by_moving_and_keeps_the_bytes() {
+    let mut t = T::new();
+    let a = t.call(nr::MMAP, &[0, 4096, 3, MAP_ANONYMOUS | 2, u64::MAX, 0]) as u64;
+    t.put(a, b"moved");
+    assert_eq!(
+        t.call(nr::MREMAP, &[a, 4096, 2048, 0]),
+        a as i64,
+        "shrink in place"
+    );
+    assert_eq!(
+        t.call(nr::MREMAP, &[a, 4096, 8192, 0]),
+        ENOMEM.ret(),
+        "no MAYMOVE"
+    );
+    let b = t.call(nr::MREMAP, &[a, 4096, 8192, MREMAP_MAYMOVE]) as u64;
+    assert_ne!(a, b);
+    assert_eq!(t.get(b, 5), b"moved");
+    assert_eq!(
+        t.call(nr::MREMAP, &[a + 1, 4096, 8192, MREMAP_MAYMOVE]),
+        EINVAL.ret()
+    );
+}
+
+#[test]
+fn munmap_checks_its_arguments() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::MUNMAP, &[0x50000, 4096]), 0);
+    assert_eq!(t.call(nr::MUNMAP, &[0x50001, 4096]), EINVAL.ret());
+    assert_eq!(t.call(nr::MUNMAP, &[0x50000, 0]), EINVAL.ret());
+}

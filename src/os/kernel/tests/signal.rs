@@ -1,0 +1,249 @@
+//! Signal actions, kill, delivery into handlers, rt_sigreturn.
+
+use super::*;
+
+fn set_action(t: &mut T, s: i32, handler: u64, flags: u64) -> i64 {
+    let act = Sigaction {
+        handler,
+        flags,
+        restorer: 0x10abc,
+        mask: 0,
+    };
+    t.put(BUF + 0x400, bytemuck::bytes_of(&act));
+    t.call(nr::RT_SIGACTION, &[s as u64, BUF + 0x400, 0, 8])
+}
+
+#[test]
+fn sigaction_installs_and_reports_the_old_action() {
+    let mut t = T::new();
+    assert_eq!(set_action(&mut t, sig::SIGUSR1, 0x10100, SA_RESTART), 0);
+    assert_eq!(
+        t.call(nr::RT_SIGACTION, &[sig::SIGUSR1 as u64, 0, BUF, 8]),
+        0
+    );
+    let old: Sigaction = t.get_obj(BUF);
+    assert_eq!(
+        (old.handler, old.flags, old.restorer),
+        (0x10100, SA_RESTART, 0x10abc)
+    );
+}
+
+#[test]
+fn sigaction_errors() {
+    let mut t = T::new();
+    assert_eq!(set_action(&mut t, sig::SIGKILL, 0x10100, 0), EINVAL.ret());
+    assert_eq!(set_action(&mut t, sig::SIGSTOP, 0x10100, 0), EINVAL.ret());
+    assert_eq!(set_action(&mut t, 0, 0x10100, 0), EINVAL.ret());
+    assert_eq!(set_action(&mut t, 65, 0x10100, 0), EINVAL.ret());
+    assert_eq!(t.call(nr::RT_SIGACTION, &[10, BAD, 0, 8]), EFAULT.ret());
+    assert_eq!(t.call(nr::RT_SIGACTION, &[10, 0, BAD, 8]), EFAULT.ret());
+    assert_eq!(
+        t.call(nr::RT_SIGACTION, &[10, 0, BUF, 4]),
+        EINVAL.ret(),
+        "sigsetsize"
+    );
+}
+
+#[test]
+fn sigprocmask_reads_an_empty_mask_and_checks_pointers() {
+    let mut t = T::new();
+    t.put(BUF, &[0xff; 8]);
+    assert_eq!(t.call(nr::RT_SIGPROCMASK, &[0, 0, BUF, 8]), 0);
+    assert_eq!(t.get_obj::<u64>(BUF), 0);
+    assert_eq!(t.call(nr::RT_SIGPROCMASK, &[0, BAD, 0, 8]), EFAULT.ret());
+    assert_eq!(t.call(nr::RT_SIGPROCMASK, &[0, 0, BAD, 8]), EFAULT.ret());
+    assert_eq!(
+        t.call(nr::RT_SIGPROCMASK, &[7, BUF, 0, 8]),
+        EINVAL.ret(),
+        "how"
+    );
+    assert_eq!(
+        t.call(nr::RT_SIGPROCMASK, &[0, 0, 0, 16]),
+        EINVAL.ret(),
+        "sigsetsize"
+    );
+}
+
+#[test]
+fn kill_with_the_default_action_ends_the_target() {
+    let mut t = T::new();
+    let c = t.fork();
+    assert_eq!(t.call(nr::KILL, &[c as u64, sig::SIGTERM as u64]), 0);
+    assert_eq!(t.k.proc(c).state, PState::Zombie(sig::SIGTERM));
+}
+
+#[test]
+fn kill_of_oneself_does_not_return() {
+    let mut t = T::new();
+    assert_eq!(t.sys(nr::KILL, &[1, sig::SIGINT as u64]), Sys::NoReturn);
+    assert_eq!(t.k.proc(1).state, PState::Zombie(sig::SIGINT));
+}
+
+#[test]
+fn kill_errors() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::KILL, &[99, 9]), ESRCH.ret());
+    assert_eq!(t.call(nr::KILL, &[1, 65]), EINVAL.ret());
+    assert_eq!(t.call(nr::KILL, &[1, u64::MAX]), EINVAL.ret());
+    assert_eq!(
+        t.call(nr::KILL, &[(-77i64) as u64, 9]),
+        ESRCH.ret(),
+        "no such group"
+    );
+}
+
+#[test]
+fn signal_zero_only_checks_the_target() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::KILL, &[1, 0]), 0);
+    assert_eq!(t.call(nr::KILL, &[5, 0]), ESRCH.ret());
+}
+
+#[test]
+fn ignored_and_default_ignored_signals_do_nothing() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::KILL, &[1, sig::SIGCHLD as u64]), 0);
+    assert_eq!(t.call(nr::KILL, &[1, sig::SIGWINCH as u64]), 0);
+    set_action(&mut t, sig::SIGTERM, SIG_IGN, 0);
+    assert_eq!(t.call(nr::KILL, &[1, sig::SIGTERM as u64]), 0);
+    assert_eq!(t.k.proc(1).state, PState::Running);
+}
+
+#[test]
+fn sigkill_cannot_be_caught() {
+    let mut t = T::new();
+    let c = t.fork();
+    assert_eq!(t.call(nr::KILL, &[c as u64, 9]), 0);
+    assert!(matches!(t.k.proc(c).state, PState::Zombie(9)));
+}
+
+#[test]
+fn kill_of_a_process_group() {
+    let mut t = T::new();
+    let a = t.fork();
+    let b = t.fork();
+    t.call(nr::SETPGID, &[a as u64, 0]);
+    t.call(nr::SETPGID, &[b as u64, a as u64]);
+    assert_eq!(t.call(nr::KILL, &[(-a) as u64, sig::SIGTERM as u64]), 0);
+    assert!(matches!(t.k.proc(a).state, PState::Zombie(_)));
+    assert!(matches!(t.k.proc(b).state, PState::Zombie(_)));
+    assert_eq!(t.k.proc(1).state, PState::Running);
+}
+
+#[test]
+fn tgkill_targets_the_thread_id() {
+    let mut t = T::new();
+    let c = t.fork();
+    assert_eq!(
+        t.call(nr::TGKILL, &[c as u64, c as u64, sig::SIGTERM as u64]),
+        0
+    );
+    assert!(matches!(t.k.proc(c).state, PState::Zombie(_)));
+    assert_eq!(t.call(nr::TGKILL, &[0, 1, 9]), EINVAL.ret());
+}
+
+#[test]
+fn a_caught_signal_is_queued_and_delivered_with_a_frame() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, 0);
+    t.g.set_pc(0, 0x10040);
+    t.g.set_reg(0, 31, 0x80000);
+    t.g.set_reg(0, 19, 0x1919);
+    assert_eq!(t.call(nr::KILL, &[1, sig::SIGUSR1 as u64]), 0);
+    assert_eq!(t.k.proc(1).pending, [sig::SIGUSR1]);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    assert_eq!(t.g.pc(0), 0x10200);
+    assert_eq!(t.g.reg(0, 0), sig::SIGUSR1 as u64);
+    assert_eq!(t.g.reg(0, 30), 0x10abc, "returns to the restorer");
+    let sp = t.g.reg(0, 31);
+    assert!(sp < 0x80000 && sp.is_multiple_of(16));
+    let f: SigFrame = t.get_obj(sp);
+    assert_eq!(
+        (f.magic, f.pc, f.regs[19]),
+        (SIGFRAME_MAGIC, 0x10040, 0x1919)
+    );
+    // The handler returns through rt_sigreturn: everything comes back.
+    t.g.set_reg(0, 19, 0);
+    assert_eq!(t.sys(nr::RT_SIGRETURN, &[]), Sys::NoReturn);
+    assert_eq!(
+        (t.g.pc(0), t.g.reg(0, 19), t.g.reg(0, 31)),
+        (0x10040, 0x1919, 0x80000)
+    );
+    assert_eq!(t.k.proc(1).in_handler, 0);
+}
+
+#[test]
+fn a_blocked_call_is_interrupted_with_eintr() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, 0);
+    t.g.set_reg(0, 31, 0x80000);
+    t.call(nr::PIPE2, &[BUF, 0]);
+    assert_eq!(t.sys(nr::READ, &[3, BUF2, 4]), Sys::Block);
+    t.k.proc_mut(1).state = PState::Blocked;
+    t.g.set_status(0, st::SYSCALL);
+    t.k.proc_mut(1).pending.push(sig::SIGUSR1);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    let f: SigFrame = t.get_obj(t.g.reg(0, 31));
+    assert_eq!(f.regs[0] as i64, EINTR.ret());
+}
+
+#[test]
+fn sa_restart_rewinds_to_the_svc() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, SA_RESTART);
+    t.g.set_reg(0, 31, 0x80000);
+    t.g.set_pc(0, 0x10044);
+    t.k.proc_mut(1).state = PState::Blocked;
+    t.g.set_status(0, st::SYSCALL);
+    t.k.proc_mut(1).pending.push(sig::SIGUSR1);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    let f: SigFrame = t.get_obj(t.g.reg(0, 31));
+    assert_eq!(f.pc, 0x10040);
+}
+
+#[test]
+fn delivery_with_an_unwritable_stack_is_sigsegv() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, 0);
+    t.g.set_reg(0, 31, 0x100);
+    t.k.proc_mut(1).pending.push(sig::SIGUSR1);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    assert_eq!(t.k.proc(1).state, PState::Zombie(sig::SIGSEGV));
+}
+
+#[test]
+fn sigreturn_without_a_frame_is_sigsegv() {
+    let mut t = T::new();
+    t.g.set_reg(0, 31, 0x80000);
+    assert_eq!(t.sys(nr::RT_SIGRETURN, &[]), Sys::NoReturn);
+    assert_eq!(t.k.proc(1).state, PState::Zombie(sig::SIGSEGV));
+}
+
+#[test]
+fn sigreturn_with_a_bad_stack_is_sigsegv() {
+    let mut t = T::new();
+    t.g.set_reg(0, 31, 0x8);
+    assert_eq!(t.sys(nr::RT_SIGRETURN, &[]), Sys::NoReturn);
+    assert_eq!(t.k.proc(1).state, PState::Zombie(sig::SIGSEGV));
+}
+
+#[test]
+fn a_child_exit_queues_sigchld_for_a_catching_parent() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGCHLD, 0x10200, 0);
+    let c = t.fork();
+    t.sys_as(c, nr::EXIT, &[0]);
+    assert_eq!(t.k.proc(1).pending, [sig::SIGCHLD]);
+}
+
+#[test]
+fn no_second_handler_runs_inside_the_first() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, 0);
+    t.g.set_reg(0, 31, 0x80000);
+    t.k.proc_mut(1).pending.extend([sig::SIGUSR1, sig::SIGUSR1]);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    assert_eq!(t.k.proc(1).in_handler, 1);
+    assert_eq!(t.k.proc(1).pending.len(), 1);
+}
