@@ -1,8 +1,8 @@
-//! Encoding-table rows written as the Arm manual draws them: a bit pattern, bit 31 first, of fixed
-//! bits and named fields (`sf:1 op:1 S:1 100010 sh:1 imm12:12 Rn:5 Rd:5`, QEMU decodetree style).
-//! Patterns are parsed by `const fn`, so a malformed one fails the build, and [`fields!`] turns each
-//! into a struct whose fields are the pattern's: a decoder that reads a field its row lacks does
-//! not compile.
+//! Encoding-table rows written as the Arm manual draws them: a bit pattern, bit 31 first, of
+//! fixed bits and named fields (`sf:1 op:1 S:1 100010 sh:1 imm12:12 Rn:5 Rd:5`, as in QEMU's
+//! decodetree). Patterns are parsed by `const fn`, so a malformed one fails the build, and
+//! [`fields!`] turns each into a struct of the pattern's fields: a decoder that reads a field its
+//! row lacks does not compile.
 
 /// The fixed bits of a pattern: a word matches when `word & mask == value`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,19 +190,23 @@ macro_rules! fields {
     ($ty:ident [$($pat:tt)*]) => {
         $crate::isa::pattern::fields!(@munch $ty [] [] $($pat)*);
     };
+    // Munch the pattern token by token, collecting the struct's members and the pattern's text.
     (@munch $ty:ident [$($f:ident: $t:ty,)*] [$($s:expr,)*] $name:ident : 1 $($rest:tt)*) => {
         $crate::isa::pattern::fields!(@munch $ty [$($f: $t,)* $name: bool,]
             [$($s,)* concat!(stringify!($name), ":1"),] $($rest)*);
     };
-    (@munch $ty:ident [$($f:ident: $t:ty,)*] [$($s:expr,)*] $name:ident : $w:literal $($rest:tt)*) => {
+    (@munch $ty:ident [$($f:ident: $t:ty,)*] [$($s:expr,)*]
+        $name:ident : $w:literal $($rest:tt)*) => {
         $crate::isa::pattern::fields!(@munch $ty [$($f: $t,)* $name: u32,]
             [$($s,)* concat!(stringify!($name), ":", stringify!($w)),] $($rest)*);
     };
     (@munch $ty:ident [$($f:ident: $t:ty,)*] [$($s:expr,)*] $bits:literal $($rest:tt)*) => {
-        $crate::isa::pattern::fields!(@munch $ty [$($f: $t,)*] [$($s,)* stringify!($bits),] $($rest)*);
+        $crate::isa::pattern::fields!(@munch $ty [$($f: $t,)*]
+            [$($s,)* stringify!($bits),] $($rest)*);
     };
     (@munch $ty:ident [$($f:ident: $t:ty,)*] [$($s:expr,)*]) => {
-        #[allow(non_snake_case, dead_code)] // the manual's spelling (Rn, S, N); not every field is read
+        // The manual's spelling (Rn, S, N); the pattern names every field, read or not.
+        #[allow(non_snake_case, dead_code)]
         #[derive(Clone, Copy, Debug)]
         struct $ty {
             $($f: $t,)*
@@ -210,11 +214,13 @@ macro_rules! fields {
         #[allow(dead_code)]
         impl $ty {
             const PATTERN: &'static str = concat!($($s, " ",)*).trim_ascii_end();
-            const FIXED: $crate::isa::pattern::Fixed = $crate::isa::pattern::fixed($ty::PATTERN);
+            const FIXED: $crate::isa::pattern::Fixed =
+                $crate::isa::pattern::fixed($ty::PATTERN);
             #[inline]
             fn new(word: u32) -> $ty {
                 $ty {
                     $($f: {
+                        // A const, so the lookup by name happens at compile time.
                         const F: $crate::isa::pattern::Field =
                             $crate::isa::pattern::field($ty::PATTERN, stringify!($f));
                         $crate::isa::pattern::FromBits::from_bits(F.get(word))

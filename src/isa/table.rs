@@ -692,8 +692,8 @@ fn dec_ldapr(i: Ldapr, _pc: u64) -> Option<Form> {
 }
 
 /// Rows are written `Type: [pattern] "name", "class" => decoder;`. `Type` is the struct of the
-/// pattern's fields (see `pattern::fields!`) and the decoder takes it, so a decoder reads only fields its
-/// row has, at the widths the row gives them.
+/// pattern's fields (see `pattern::fields!`) and the decoder takes it, so a decoder reads only
+/// fields its row has, at the widths the row gives them.
 macro_rules! encodings {
     ($($ty:ident: [$($pat:tt)*] $name:literal, $class:literal => $dec:path;)*) => {
         $(fields!($ty [$($pat)*]);)*
@@ -794,7 +794,8 @@ encodings! {
     Ldapr: [size:2 111 0 00 1 0 1 11111 1 100 00 Rn:5 Rt:5]
         "LDAPR", "exclusive/ordered" => dec_ldapr;
     LdstExcl: [size:2 001000 o2:1 L:1 o1:1 Rs:5 o0:1 Rt2:5 Rn:5 Rt:5]
-        "LDXR/STXR/LDAXR/STLXR/LDXP/STXP/LDAXP/STLXP/LDAR/STLR", "exclusive/ordered" => dec_ldst_excl;
+        "LDXR/STXR/LDAXR/STLXR/LDXP/STXP/LDAXP/STLXP/LDAR/STLR", "exclusive/ordered"
+        => dec_ldst_excl;
     LdstPair: [opc:2 101 0 0 op2:2 L:1 imm7:7 Rt2:5 Rn:5 Rt:5]
         "LDP/STP/LDPSW/LDNP/STNP", "pair" => dec_ldst_pair;
     LdstReg: [size:2 111 0 00 opc:2 1 Rm:5 option:3 S:1 10 Rn:5 Rt:5]
