@@ -1,7 +1,9 @@
-//! The A64 instruction set as garm sees it: the encoding table ([`table`]), the decoded form the
-//! shader executes ([`form`]), and a one-line describer for reports.
+//! The A64 instruction set as garm sees it: the encoding table ([`table`]) written in bit patterns
+//! ([`pattern`]), the decoded form the shader executes ([`form`]), and a one-line describer for
+//! reports.
 
 pub mod form;
+pub mod pattern;
 pub mod table;
 
 pub use form::{Decoded, DECODED_WORDS};
@@ -18,8 +20,9 @@ pub fn describe(word: u32) -> &'static str {
     }
 }
 
-/// A row's fixed bits as a 32-character pattern, bit 31 first: `0`/`1` fixed, `x` a field.
-pub fn pattern(e: &table::Encoding) -> String {
+/// A row's fixed bits as 32 characters, bit 31 first: `0`/`1` fixed, `x` a field, so the rows'
+/// bit positions line up in the docs.
+pub fn fixed_bits(e: &table::Encoding) -> String {
     (0..32)
         .rev()
         .map(|b| match (e.mask >> b & 1, e.value >> b & 1) {
@@ -36,13 +39,16 @@ pub fn table_markdown() -> String {
     let mut s = String::from(
         "# A64 encodings garm executes\n\n\
          Generated from `src/isa/table.rs` by `garm isa`: do not edit. A word matching no row, or \
-         one its row rejects as unallocated, traps as an illegal instruction.\n\n\
-         | pattern (bit 31..0) | class | instructions |\n|---|---|---|\n",
+         one its row rejects as unallocated, traps as an illegal instruction. Patterns run from bit \
+         31 to bit 0: `0`/`1` are fixed bits, `name:width` a field, named as in the Arm \
+         Architecture Reference Manual's encoding diagrams.\n\n\
+         | pattern (bit 31..0) | fixed bits | class | instructions |\n|---|---|---|---|\n",
     );
     for e in ENCODINGS {
         s.push_str(&format!(
-            "| `{}` | {} | {} |\n",
-            pattern(e),
+            "| `{}` | `{}` | {} | {} |\n",
+            e.pattern,
+            fixed_bits(e),
             e.class,
             e.name
         ));
