@@ -1,5 +1,5 @@
 // 64-bit helper API, native prelude: V is u64 (needs SHADER_INT64).
-// The execution body (cpu.wgsl) uses only these functions, so it runs unchanged on either prelude.
+// The execution body (shaders/cpu/) uses only these functions, so it runs unchanged on either prelude.
 
 alias V = u64;
 

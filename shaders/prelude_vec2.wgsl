@@ -1,5 +1,5 @@
 // 64-bit helper API, portable prelude: V is vec2<u32> (x = low word, y = high word), core WGSL only.
-// The execution body (cpu.wgsl) uses only these functions, so it runs unchanged on either prelude.
+// The execution body (shaders/cpu/) uses only these functions, so it runs unchanged on either prelude.
 
 alias V = vec2<u32>;
 

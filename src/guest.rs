@@ -2,7 +2,7 @@
 //! and decoded code, per process slot. The GPU machine implements it; [`MemGuest`] is a plain
 //! in-memory implementation, so syscall handlers and loading are unit-tested without a GPU.
 
-use crate::gpu::layout::{self, st, STATE_WORDS};
+use crate::gpu::layout::{self, Stop, STATE_WORDS};
 use crate::gpu::machine::Machine;
 use bytemuck::Pod;
 use std::fmt;
@@ -67,11 +67,12 @@ pub trait Guest {
     fn set_pc(&mut self, slot: usize, v: u64) {
         self.set_word64(slot, layout::S_PC, v)
     }
-    fn status(&self, slot: usize) -> u32 {
-        self.st(slot)[layout::S_STATUS]
+    /// Why the slot stopped; `None` for a word the shader never writes.
+    fn status(&self, slot: usize) -> Option<Stop> {
+        Stop::from_word(self.st(slot)[layout::S_STATUS])
     }
-    fn set_status(&mut self, slot: usize, s: u32) {
-        self.st_mut(slot)[layout::S_STATUS] = s
+    fn set_status(&mut self, slot: usize, s: Stop) {
+        self.st_mut(slot)[layout::S_STATUS] = s.word()
     }
 }
 
@@ -157,7 +158,7 @@ impl MemGuest {
         };
         for s in 0..slots {
             g.reset_slot(s);
-            g.set_status(s, st::EXITED);
+            g.set_status(s, Stop::Exited);
         }
         g
     }

@@ -45,6 +45,9 @@ struct RunArgs {
     /// Log each host-handled syscall to stderr.
     #[arg(long)]
     strace: bool,
+    /// Build the shader with naga's runtime bounds checks (slower; also env GARM_CHECKED=1).
+    #[arg(long)]
+    checked: bool,
     /// Print instructions, dispatches, syscall round trips, time split and MIPS to stderr.
     #[arg(long)]
     stats: bool,
@@ -192,6 +195,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, String> {
         adapter: a.adapter.clone(),
         prelude: a.prelude.as_deref().map(parse_prelude).transpose()?,
         strace: a.strace,
+        checked: a.checked || RunOptions::default().checked,
         env,
     })
 }

@@ -2,9 +2,10 @@
 //! host work until every instance has exited or faulted.
 
 use crate::gpu::device::Gpu;
-use crate::gpu::layout::{self, st};
+use crate::gpu::layout::{self, Stop};
 use crate::gpu::machine::{Machine, MachineConfig, MachineStats};
 use crate::gpu::shader::Prelude;
+use crate::guest::Guest;
 use crate::isa;
 use crate::loader::process::load_process;
 use crate::loader::{self, LO_BOUND};
@@ -37,6 +38,8 @@ pub struct RunOptions {
     pub mounts: Vec<String>,
     /// The guests' standard input in full; `None` reads the host's.
     pub stdin: Option<Vec<u8>>,
+    /// Build the shader with naga's runtime checks (`--checked`; see MachineConfig::checked).
+    pub checked: bool,
 }
 
 impl Default for RunOptions {
@@ -51,6 +54,7 @@ impl Default for RunOptions {
             adapter: None,
             prelude: None,
             strace: false,
+            checked: std::env::var_os("GARM_CHECKED").is_some_and(|v| !v.is_empty()),
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -167,6 +171,8 @@ pub fn run(
             mem_bytes: mem as u32,
             lo_bound: LO_BOUND,
             prelude,
+            abi: &crate::os::syscalls::SHADER_HANDLED,
+            checked: opts.checked,
         },
     )?;
     let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
@@ -221,15 +227,23 @@ pub fn run(
             let Some(pid) = k.pid_of_slot(slot) else {
                 continue;
             };
-            let status = m.st(slot)[layout::S_STATUS];
-            match status {
-                st::RUNNING | st::WRITE | st::LIMIT_RETRY => live = true,
-                st::EXITED => {
+            let Some(stop) = Guest::status(&m, slot) else {
+                let word = m.st(slot)[layout::S_STATUS];
+                let msg = format!("internal error: the shader wrote stop word {word}");
+                kill(&mut k, &mut m, pid, SIGILL, msg, &mut outcomes, n);
+                host_work = true;
+                continue;
+            };
+            // Each stop goes to its owner: the kernel (exit, syscalls), the machine's code cache
+            // (decode, self-modifying stores, DC ZVA), or the fault report.
+            match stop {
+                Stop::Running | Stop::Write | Stop::LimitRetry => live = true,
+                Stop::Exited => {
                     let code = m.st(slot)[layout::S_EXIT_CODE] as i32;
                     k.exit_proc(&mut m, pid, code << 8);
                     host_work = true;
                 }
-                st::SYSCALL => {
+                Stop::Syscall => {
                     if k.in_vfork(pid) {
                         continue;
                     }
@@ -241,9 +255,9 @@ pub fn run(
                     {
                         SysOutcome::Resume => {
                             if k.pid_of_slot(slot) == Some(pid)
-                                && m.st(slot)[layout::S_STATUS] == st::SYSCALL
+                                && Guest::status(&m, slot) == Some(Stop::Syscall)
                             {
-                                resume(&mut m, slot);
+                                m.set_status(slot, Stop::Running);
                             }
                             live = true;
                             host_work = true;
@@ -252,14 +266,10 @@ pub fn run(
                         SysOutcome::Blocked => {}
                     }
                 }
-                st::NEEDCODE => {
-                    let pc = m.word64(slot, layout::S_PC);
+                Stop::NeedCode => {
+                    let pc = m.pc(slot);
                     if k.procs[&pid].image.is_exec(pc) {
-                        let page = pc & !0xfff;
-                        let bytes = m.read_mem(slot, page, 4096).map_err(|e| e.to_string())?;
-                        let s = m.code_slot_for(page, &bytes)?;
-                        m.map_code(slot, (page >> 12) as u32, s);
-                        resume(&mut m, slot);
+                        m.decode_page_at(slot, pc)?;
                         live = true;
                     } else {
                         let msg =
@@ -268,36 +278,21 @@ pub fn run(
                     }
                     host_work = true;
                 }
-                st::CODEMOD => {
-                    // The store landed in the code range; forget the decode of the pages it
-                    // touched, if they had one (the next fetch there decodes afresh).
-                    let addr = m.word64(slot, layout::S_FAULT_ADDR);
-                    for p in [addr >> 12, (addr + 7) >> 12] {
-                        if m.code_slot(slot, p as u32) != layout::NO_CODE {
-                            m.map_code(slot, p as u32, layout::NO_CODE);
-                        }
-                    }
-                    resume(&mut m, slot);
+                Stop::CodeMod => {
+                    m.forget_code_at(slot, m.word64(slot, layout::S_FAULT_ADDR));
                     host_work = true;
                     live = true;
                 }
-                st::DCZVA => {
-                    let addr = m.word64(slot, layout::S_FAULT_ADDR);
-                    m.write_mem(slot, addr, &[0u8; 64])
-                        .map_err(|e| e.to_string())?;
-                    if m.code_slot(slot, (addr >> 12) as u32) != layout::NO_CODE {
-                        m.map_code(slot, (addr >> 12) as u32, layout::NO_CODE);
-                    }
-                    resume(&mut m, slot);
+                Stop::DcZva => {
+                    m.zero_block(slot, m.word64(slot, layout::S_FAULT_ADDR))?;
                     host_work = true;
                     live = true;
                 }
-                _ => {
-                    let o = fault_outcome(&m, slot, status, opts.max_insns);
-                    let (sig, msg) = match o {
+                Stop::MemFault | Stop::Illegal | Stop::FetchFault | Stop::Brk | Stop::Limit => {
+                    let (sig, msg) = match fault_outcome(&m, slot, stop, opts.max_insns) {
                         Outcome::Signaled(s, msg) => (s, msg),
                         Outcome::Limit(msg) => (-1, msg),
-                        Outcome::Exited(_) => unreachable!(),
+                        Outcome::Exited(_) => unreachable!("faults never exit normally"),
                     };
                     kill(&mut k, &mut m, pid, sig, msg, &mut outcomes, n);
                     host_work = true;
@@ -421,16 +416,13 @@ pub fn report(o: &Outcome, inst: Option<usize>) {
     }
 }
 
-fn resume(m: &mut Machine, i: usize) {
-    m.st_mut(i)[layout::S_STATUS] = st::RUNNING;
-}
-
-fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outcome {
+/// The report of a fault stop (or the instruction limit).
+fn fault_outcome(m: &Machine, i: usize, stop: Stop, limit: Option<u64>) -> Outcome {
     let s = m.st(i);
     let pc = m.word64(i, layout::S_PC);
     let addr = m.word64(i, layout::S_FAULT_ADDR);
-    match status {
-        st::MEMFAULT => {
+    match stop {
+        Stop::MemFault => {
             let kind = if s[layout::S_FAULT_KIND] == layout::FAULT_WRITE {
                 "write"
             } else {
@@ -441,14 +433,14 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
                 format!("guest memory fault: {kind} at address {addr:#x} (pc {pc:#x})"),
             )
         }
-        st::FETCHFAULT if addr & 3 != 0 => {
+        Stop::FetchFault if addr & 3 != 0 => {
             Outcome::Signaled(SIGBUS, format!("misaligned pc {addr:#x}: bus error"))
         }
-        st::FETCHFAULT => Outcome::Signaled(
+        Stop::FetchFault => Outcome::Signaled(
             SIGSEGV,
             format!("guest memory fault: execute at address {addr:#x} (pc {addr:#x})"),
         ),
-        st::ILLEGAL => {
+        Stop::Illegal => {
             let word = s[layout::S_FAULT_KIND];
             Outcome::Signaled(
                 SIGILL,
@@ -458,14 +450,14 @@ fn fault_outcome(m: &Machine, i: usize, status: u32, limit: Option<u64>) -> Outc
                 ),
             )
         }
-        st::BRK => Outcome::Signaled(SIGTRAP, format!("breakpoint (BRK) at pc {pc:#x}")),
-        st::LIMIT => Outcome::Limit(format!(
+        Stop::Brk => Outcome::Signaled(SIGTRAP, format!("breakpoint (BRK) at pc {pc:#x}")),
+        Stop::Limit => Outcome::Limit(format!(
             "instruction limit reached: {} instructions retired (pc {pc:#x}); raise --max-insns",
             limit.unwrap_or(0)
         )),
         other => Outcome::Signaled(
             SIGILL,
-            format!("internal error: unknown stop reason {other} at pc {pc:#x}"),
+            format!("internal error: stop {other:?} is not a fault (pc {pc:#x})"),
         ),
     }
 }

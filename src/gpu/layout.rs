@@ -1,46 +1,121 @@
-//! Per-instance state words and stop reasons, mirrored from the constants at the top of
-//! shaders/cpu.wgsl (a test checks the two agree).
+//! The host-shader contract in one place: per-instance state words, stop reasons, fault kinds,
+//! the uniform parameters and the bindings. The WGSL declarations of all of them are generated
+//! from here ([`wgsl`]) and prepended to the shader, so Rust and WGSL cannot disagree; the shader
+//! files hold no copy (a test checks both the generated module and the files).
 
+/// Defines the state-word offsets once, for Rust constants and the WGSL text.
+macro_rules! state_words {
+    ($($(#[$doc:meta])* $name:ident = $off:literal x $n:literal,)*) => {
+        $($(#[$doc])* pub const $name: usize = $off;)*
+        /// Every state word's name and offset, as the shader sees them.
+        pub const STATE_OFFSETS: &[(&str, usize)] = &[$((stringify!($name), $off),)*];
+        /// Every state field's (offset, words), for the overlap check.
+        pub const STATE_SPANS: &[(&str, usize, usize)] = &[$((stringify!($name), $off, $n),)*];
+    };
+}
+
+/// Words of state per instance.
 pub const STATE_WORDS: usize = 96;
-pub const S_PC: usize = 64;
-pub const S_NZCV: usize = 66;
-pub const S_STATUS: usize = 67;
-pub const S_TPIDR: usize = 68;
-pub const S_COUNT: usize = 72;
-pub const S_LIMIT: usize = 74;
-pub const S_USTEP: usize = 76;
-pub const S_FAULT_ADDR: usize = 80;
-pub const S_FAULT_KIND: usize = 82;
-pub const S_BRK: usize = 83;
-pub const S_BRK_MIN: usize = 84;
-pub const S_BRK_MAX: usize = 85;
-pub const S_OUT_LEN: usize = 86;
-pub const S_EXIT_CODE: usize = 90;
-/// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path).
-pub const S_FASTFD: usize = 91;
-/// Byte range holding decoded code: a store inside it stops the guest (ST_CODEMOD).
-pub const S_CODE_LO: usize = 93;
-pub const S_CODE_HI: usize = 94;
 
-/// Why an instance stopped (S_STATUS).
-pub mod st {
-    pub const RUNNING: u32 = 0;
-    pub const EXITED: u32 = 1;
-    pub const SYSCALL: u32 = 2;
-    pub const MEMFAULT: u32 = 3;
-    pub const ILLEGAL: u32 = 4;
-    pub const NEEDCODE: u32 = 5;
-    pub const CODEMOD: u32 = 6;
-    pub const LIMIT: u32 = 7;
-    pub const BRK: u32 = 8;
-    pub const WRITE: u32 = 9;
-    pub const FETCHFAULT: u32 = 10;
-    pub const LIMIT_RETRY: u32 = 11;
-    pub const DCZVA: u32 = 12;
+state_words! {
+    /// x0..x30 and SP, two words each, from word 0.
+    S_REGS = 0 x 64,
+    S_PC = 64 x 2,
+    S_NZCV = 66 x 1,
+    S_STATUS = 67 x 1,
+    S_TPIDR = 68 x 2,
+    S_FPCR = 70 x 1,
+    S_FPSR = 71 x 1,
+    /// Instructions retired (64-bit).
+    S_COUNT = 72 x 2,
+    /// `--max-insns`: the count at which the instance stops (64-bit).
+    S_LIMIT = 74 x 2,
+    /// The micro-step of a two-step instruction (pairs).
+    S_USTEP = 76 x 1,
+    S_TMP_ADDR = 77 x 1,
+    S_TMP_WB = 78 x 2,
+    S_FAULT_ADDR = 80 x 2,
+    /// Read or write for a memory fault; the raw word for an illegal instruction.
+    S_FAULT_KIND = 82 x 1,
+    S_BRK = 83 x 1,
+    S_BRK_MIN = 84 x 1,
+    S_BRK_MAX = 85 x 1,
+    /// Words used in the instance's output ring.
+    S_OUT_LEN = 86 x 1,
+    S_EXCL_VALID = 87 x 1,
+    S_EXCL_ADDR = 88 x 1,
+    S_EXIT_CODE = 90 x 1,
+    /// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path).
+    S_FASTFD = 91 x 1,
+    /// Byte range holding decoded code: a store inside it stops the guest (CodeMod).
+    S_CODE_LO = 93 x 1,
+    S_CODE_HI = 94 x 1,
+}
+
+/// Defines the stop reasons once: the enum, its word values and the WGSL names.
+macro_rules! stops {
+    ($($(#[$doc:meta])* $name:ident = $v:literal => $wgsl:literal,)*) => {
+        /// Why an instance stopped (the S_STATUS word).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u32)]
+        pub enum Stop {
+            $($(#[$doc])* $name = $v,)*
+        }
+        impl Stop {
+            pub const ALL: &[Stop] = &[$(Stop::$name,)*];
+            /// The stop reason a state word holds; `None` for a value the shader never writes.
+            pub fn from_word(w: u32) -> Option<Stop> {
+                match w {
+                    $($v => Some(Stop::$name),)*
+                    _ => None,
+                }
+            }
+            pub fn wgsl_name(self) -> &'static str {
+                match self {
+                    $(Stop::$name => $wgsl,)*
+                }
+            }
+        }
+    };
+}
+
+stops! {
+    /// Runs (or may run) on the next dispatch.
+    Running = 0 => "ST_RUNNING",
+    /// exit/exit_group answered by the shader; the code is in S_EXIT_CODE.
+    Exited = 1 => "ST_EXITED",
+    /// A syscall for the host; pc is past the SVC.
+    Syscall = 2 => "ST_SYSCALL",
+    MemFault = 3 => "ST_MEMFAULT",
+    /// Unallocated or unimplemented instruction; the word is in S_FAULT_KIND.
+    Illegal = 4 => "ST_ILLEGAL",
+    /// pc is on a page with no decoded code.
+    NeedCode = 5 => "ST_NEEDCODE",
+    /// A store hit the decoded-code range.
+    CodeMod = 6 => "ST_CODEMOD",
+    /// `--max-insns` reached.
+    Limit = 7 => "ST_LIMIT",
+    /// BRK.
+    Brk = 8 => "ST_BRK",
+    /// A console write waits for the next dispatch to copy it out.
+    Write = 9 => "ST_WRITE",
+    /// pc is misaligned or outside memory.
+    FetchFault = 10 => "ST_FETCHFAULT",
+    /// lavapipe's loop limiter cut a bit-serial loop short: the instruction runs again.
+    LimitRetry = 11 => "ST_LIMIT_RETRY",
+    /// DC ZVA: the host zeroes the block.
+    DcZva = 12 => "ST_DCZVA",
+}
+
+impl Stop {
+    pub fn word(self) -> u32 {
+        self as u32
+    }
 }
 
 pub const FAULT_READ: u32 = 0;
 pub const FAULT_WRITE: u32 = 1;
+pub const FAULT_EXEC: u32 = 2;
 
 /// Code-map entry for a page with no decoded code.
 pub const NO_CODE: u32 = u32::MAX;
@@ -50,3 +125,114 @@ pub const OUT_WORDS: u32 = 4096;
 /// back-edges per dispatch (the step loop and the two bit-serial loops, which run once even with
 /// no trips), so more would only be cut short by the limiter.
 pub const ITERS: u32 = 21_000;
+/// Invocations per workgroup.
+pub const WORKGROUP: u32 = 8;
+
+/// Defines the uniform parameters once: the Rust struct (uploaded as bytes) and the WGSL struct.
+macro_rules! params {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// The shader's uniform parameters (`P` in WGSL), all u32.
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+        pub struct Params {
+            $($(#[$doc])* pub $name: u32,)*
+        }
+        const PARAM_NAMES: &[&str] = &[$(stringify!($name),)*];
+    };
+}
+
+params! {
+    n_instances,
+    /// Guest memory per instance, bytes.
+    mem_bytes,
+    mem_words,
+    /// Accesses below this address fault (null guard).
+    lo_bound,
+    /// Code-map entries per instance.
+    map_pages,
+    /// Steps per dispatch per invocation.
+    iters,
+    /// Output ring words per instance.
+    out_words,
+    _pad,
+}
+
+/// How the shader uses a binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Uniform,
+    Read,
+    ReadWrite,
+}
+
+/// The bind group: (binding, WGSL name, access, WGSL type).
+pub const BINDINGS: &[(u32, &str, Access, &str)] = &[
+    (0, "P", Access::Uniform, "Params"),
+    (1, "state", Access::ReadWrite, "array<u32>"),
+    (2, "mem", Access::ReadWrite, "array<u32>"),
+    (3, "codemap", Access::Read, "array<u32>"),
+    (4, "dec", Access::Read, "array<vec4<u32>>"),
+    (5, "outbuf", Access::ReadWrite, "array<u32>"),
+];
+
+/// The WGSL declarations of this contract, plus `abi`: named numbers from outside the GPU layer
+/// (the syscalls the shader answers), so this module knows nothing of Linux.
+pub fn wgsl(abi: &[(&str, u64)]) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("// Generated from src/gpu/layout.rs: do not edit by hand.\n");
+    let mut c = |name: &str, v: u64| writeln!(s, "const {name}: u32 = {v}u;").unwrap();
+    c("STATE_WORDS", STATE_WORDS as u64);
+    for (n, off) in STATE_OFFSETS {
+        c(n, *off as u64);
+    }
+    for st in Stop::ALL {
+        c(st.wgsl_name(), st.word() as u64);
+    }
+    c("FAULT_READ", FAULT_READ as u64);
+    c("FAULT_WRITE", FAULT_WRITE as u64);
+    c("FAULT_EXEC", FAULT_EXEC as u64);
+    c("NO_CODE", NO_CODE as u64);
+    c("WORKGROUP", WORKGROUP as u64);
+    for (n, v) in abi {
+        c(n, *v);
+    }
+    s.push_str("\nstruct Params {\n");
+    for p in PARAM_NAMES {
+        writeln!(s, "    {p}: u32,").unwrap();
+    }
+    s.push_str("}\n\n");
+    for (b, name, access, ty) in BINDINGS {
+        let space = match access {
+            Access::Uniform => "uniform",
+            Access::Read => "storage, read",
+            Access::ReadWrite => "storage, read_write",
+        };
+        writeln!(s, "@group(0) @binding({b}) var<{space}> {name}: {ty};").unwrap();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_fields_do_not_overlap_and_fit() {
+        let mut used = vec![None; STATE_WORDS];
+        for (name, off, n) in STATE_SPANS {
+            assert!(off + n <= STATE_WORDS, "{name} is past STATE_WORDS");
+            for u in &mut used[*off..off + n] {
+                assert_eq!(*u, None, "{name} overlaps {u:?}");
+                *u = Some(*name);
+            }
+        }
+    }
+
+    #[test]
+    fn stop_words_round_trip() {
+        for s in Stop::ALL {
+            assert_eq!(Stop::from_word(s.word()), Some(*s));
+        }
+        assert_eq!(Stop::from_word(999), None);
+    }
+}

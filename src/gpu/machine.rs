@@ -13,19 +13,6 @@ const MEM_PAD_WORDS: u64 = 4;
 const PAGE: u32 = 4096;
 const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
 
-#[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct Params {
-    n_instances: u32,
-    mem_bytes: u32,
-    mem_words: u32,
-    lo_bound: u32,
-    map_pages: u32,
-    iters: u32,
-    out_words: u32,
-    _pad: u32,
-}
-
 /// Sizes fixed when the machine is built.
 #[derive(Clone, Copy, Debug)]
 pub struct MachineConfig {
@@ -33,6 +20,11 @@ pub struct MachineConfig {
     pub mem_bytes: u32,
     pub lo_bound: u32,
     pub prelude: Prelude,
+    /// Numbers the shader needs from the guest ABI (the syscalls it answers itself).
+    pub abi: &'static [(&'static str, u64)],
+    /// Let naga add its runtime bounds checks and loop guards (slower). Off by default: the
+    /// shader checks every access itself; this mode cross-checks that claim.
+    pub checked: bool,
 }
 
 /// Counters for `--stats`.
@@ -122,15 +114,15 @@ impl Machine {
         let map_pages = cfg.mem_bytes / PAGE;
         let device = &gpu.device;
         let t0 = Instant::now();
-        let src = shader::source(cfg.prelude);
-        let module = if std::env::var_os("GARM_CHECKED").is_some() {
+        let src = shader::source(cfg.prelude, cfg.abi);
+        let module = if cfg.checked {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("cpu"),
                 source: wgpu::ShaderSource::Wgsl(src.into()),
             })
         } else {
             // SAFETY: every memory access in the shader is bounds-checked by its own code (mem_ok,
-            // the pad words, register selectors below 34 by construction of the decoder), and
+            // the pad words, register selectors below REGS: `Form::build` traps any other), and
             // the loop limiter is handled explicitly, so naga's injected checks are redundant.
             unsafe {
                 device.create_shader_module_trusted(
@@ -152,18 +144,22 @@ impl Machine {
             },
             count: None,
         };
-        let rw = wgpu::BufferBindingType::Storage { read_only: false };
-        let ro = wgpu::BufferBindingType::Storage { read_only: true };
+        let entries: Vec<_> = BINDINGS
+            .iter()
+            .map(|(b, _, access, _)| {
+                entry(
+                    *b,
+                    match access {
+                        Access::Uniform => wgpu::BufferBindingType::Uniform,
+                        Access::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                        Access::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                    },
+                )
+            })
+            .collect();
         let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("cpu"),
-            entries: &[
-                entry(0, wgpu::BufferBindingType::Uniform),
-                entry(1, rw),
-                entry(2, rw),
-                entry(3, ro),
-                entry(4, ro),
-                entry(5, rw),
-            ],
+            entries: &entries,
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("cpu"),
@@ -252,7 +248,7 @@ impl Machine {
         // Force the pipeline compile now so its cost is measured apart from execution; every
         // instance is parked as exited until the loader gives it a program.
         for i in 0..m.instances() {
-            m.state[i * STATE_WORDS + S_STATUS] = st::EXITED;
+            m.state[i * STATE_WORDS + S_STATUS] = Stop::Exited.word();
         }
         m.submit(1, true)?;
         m.stats = MachineStats {
@@ -279,17 +275,17 @@ impl Machine {
                 resource: b.as_entire_binding(),
             }
         }
+        // In the order of the contract's BINDINGS table.
+        let buffers = [params, state, mem, codemap, dec, out];
+        let entries: Vec<_> = BINDINGS
+            .iter()
+            .zip(buffers)
+            .map(|((b, ..), buf)| e(*b, buf))
+            .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("cpu"),
             layout: bgl,
-            entries: &[
-                e(0, params),
-                e(1, state),
-                e(2, mem),
-                e(3, codemap),
-                e(4, dec),
-                e(5, out),
-            ],
+            entries: &entries,
         })
     }
 
@@ -430,6 +426,37 @@ impl Machine {
         Ok(s)
     }
 
+    /// Decodes the page holding `pc` from guest memory and maps it (a NeedCode stop); the
+    /// instance runs on.
+    pub fn decode_page_at(&mut self, inst: usize, pc: u64) -> Result<(), String> {
+        let page = pc & !0xfff;
+        let bytes = self.read_mem(inst, page, 4096).map_err(|e| e.to_string())?;
+        let s = self.code_slot_for(page, &bytes)?;
+        self.map_code(inst, (page >> 12) as u32, s);
+        self.st_mut(inst)[S_STATUS] = Stop::Running.word();
+        Ok(())
+    }
+
+    /// Forgets the decode of the pages an 8-byte store at `addr` touched (a CodeMod stop): the
+    /// next fetch there decodes afresh. The instance runs on.
+    pub fn forget_code_at(&mut self, inst: usize, addr: u64) {
+        for p in [addr >> 12, (addr + 7) >> 12] {
+            if self.code_slot(inst, p as u32) != NO_CODE {
+                self.map_code(inst, p as u32, NO_CODE);
+            }
+        }
+        self.st_mut(inst)[S_STATUS] = Stop::Running.word();
+    }
+
+    /// Zeroes the 64-byte block at `addr` for DC ZVA (rare, and sixteen stores would cost
+    /// every step on lavapipe). The instance runs on.
+    pub fn zero_block(&mut self, inst: usize, addr: u64) -> Result<(), String> {
+        self.write_mem(inst, addr, &[0u8; 64])
+            .map_err(|e| e.to_string())?;
+        self.st_mut(inst)[S_STATUS] = Stop::Running.word();
+        Ok(())
+    }
+
     /// Copies one instance's memory, state and code map into another (fork), on the device.
     pub fn copy_instance(&mut self, from: usize, to: usize) {
         let size = self.cfg.mem_bytes as u64;
@@ -541,7 +568,7 @@ impl Machine {
             });
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &self.bind_group, &[]);
-            let groups = self.cfg.instances.div_ceil(8);
+            let groups = self.cfg.instances.div_ceil(WORKGROUP);
             for _ in 0..dispatches {
                 pass.dispatch_workgroups(groups, 1, 1);
             }

@@ -1,11 +1,68 @@
-//! Assembles the CPU shader from a 64-bit prelude, the generated decoded-form constants and the
-//! execution body, and validates it offline with naga.
+//! Assembles the CPU shader from a 64-bit prelude, the generated constants (the decoded form and
+//! the host-shader contract, [`super::layout`]) and the unit files in `shaders/cpu/` (see its
+//! README for the order), and validates it offline with naga.
 
-use crate::isa::form::wgsl_constants;
+use super::layout;
+use crate::isa::form::{wgsl_constants, REGS};
 
 pub const PRELUDE_U64: &str = include_str!("../../shaders/prelude_u64.wgsl");
 pub const PRELUDE_VEC2: &str = include_str!("../../shaders/prelude_vec2.wgsl");
-pub const CPU_BODY: &str = include_str!("../../shaders/cpu.wgsl");
+
+/// The shader's files in assembly order: (name, built-in text). Fragments of `fn step()` are
+/// marked `true`.
+pub const PARTS: &[(&str, &str, bool)] = &[
+    (
+        "state.wgsl",
+        include_str!("../../shaders/cpu/state.wgsl"),
+        false,
+    ),
+    (
+        "fetch.wgsl",
+        include_str!("../../shaders/cpu/fetch.wgsl"),
+        true,
+    ),
+    ("alu.wgsl", include_str!("../../shaders/cpu/alu.wgsl"), true),
+    (
+        "bitfield.wgsl",
+        include_str!("../../shaders/cpu/bitfield.wgsl"),
+        true,
+    ),
+    (
+        "muldiv.wgsl",
+        include_str!("../../shaders/cpu/muldiv.wgsl"),
+        true,
+    ),
+    (
+        "memory.wgsl",
+        include_str!("../../shaders/cpu/memory.wgsl"),
+        true,
+    ),
+    (
+        "branch.wgsl",
+        include_str!("../../shaders/cpu/branch.wgsl"),
+        true,
+    ),
+    (
+        "system.wgsl",
+        include_str!("../../shaders/cpu/system.wgsl"),
+        true,
+    ),
+    (
+        "commit.wgsl",
+        include_str!("../../shaders/cpu/commit.wgsl"),
+        true,
+    ),
+    (
+        "syscall.wgsl",
+        include_str!("../../shaders/cpu/syscall.wgsl"),
+        false,
+    ),
+    (
+        "main.wgsl",
+        include_str!("../../shaders/cpu/main.wgsl"),
+        false,
+    ),
+];
 
 /// Which 64-bit representation the shader uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,24 +82,62 @@ impl Prelude {
     }
 }
 
-/// The complete WGSL source of the CPU shader.
-pub fn source(prelude: Prelude) -> String {
+/// The register file's load from and store to the state words, unrolled: once lavapipe's loop
+/// limiter is spent, a loop here would exit at once and lose registers.
+fn register_moves() -> (String, String) {
+    let mut load = String::new();
+    let mut store = String::new();
+    for r in 0..32 {
+        let w = layout::S_REGS + 2 * r;
+        load.push_str(&format!("    R[{r}] = sreg64({w}u);\n"));
+        store.push_str(&format!("    sset64({w}u, R[{r}]);\n"));
+    }
+    for r in 32..REGS {
+        load.push_str(&format!("    R[{r}] = vz();\n"));
+    }
+    (load, store)
+}
+
+/// The complete WGSL source of the CPU shader. `abi` names the syscall numbers the shader answers
+/// (see [`layout::wgsl`]).
+pub fn source(prelude: Prelude, abi: &[(&str, u64)]) -> String {
     // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
     // without a rebuild.
-    if let Some(dir) = std::env::var_os("GARM_SHADER_DIR") {
-        let dir = std::path::PathBuf::from(dir);
-        let read = |n: &str| std::fs::read_to_string(dir.join(n)).unwrap_or_default();
-        let p = read(match prelude {
-            Prelude::U64 => "prelude_u64.wgsl",
-            Prelude::Vec2 => "prelude_vec2.wgsl",
-        });
-        return format!("{p}\n{}\n{}", wgsl_constants(), read("cpu.wgsl"));
-    }
-    let p = match prelude {
-        Prelude::U64 => PRELUDE_U64,
-        Prelude::Vec2 => PRELUDE_VEC2,
+    let dir = std::env::var_os("GARM_SHADER_DIR").map(std::path::PathBuf::from);
+    let read = |name: &str, builtin: &'static str| -> String {
+        match &dir {
+            Some(d) => std::fs::read_to_string(d.join(name))
+                .or_else(|_| std::fs::read_to_string(d.join("cpu").join(name)))
+                .unwrap_or_else(|_| builtin.to_string()),
+            None => builtin.to_string(),
+        }
     };
-    format!("{p}\n{}\n{CPU_BODY}", wgsl_constants())
+    let mut s = match prelude {
+        Prelude::U64 => read("prelude_u64.wgsl", PRELUDE_U64),
+        Prelude::Vec2 => read("prelude_vec2.wgsl", PRELUDE_VEC2),
+    };
+    s.push('\n');
+    s.push_str(&wgsl_constants());
+    s.push('\n');
+    s.push_str(&layout::wgsl(abi));
+    let (load, store) = register_moves();
+    let mut in_step = false;
+    for (name, builtin, fragment) in PARTS {
+        if *fragment && !in_step {
+            s.push_str("\nfn step() {\n");
+            in_step = true;
+        }
+        if !*fragment && in_step {
+            s.push_str("}\n");
+            in_step = false;
+        }
+        let text = read(name, builtin)
+            .replace("{{LOAD_REGS}}", load.trim_end_matches('\n'))
+            .replace("{{STORE_REGS}}", store.trim_end_matches('\n'));
+        s.push('\n');
+        s.push_str(&text);
+    }
+    s
 }
 
 /// Parses and validates WGSL with naga; no GPU needed. The error names the line.

@@ -11,6 +11,9 @@ pub const R_ZR: u32 = 32;
 pub const R_SINK: u32 = 33;
 /// Register selector for the stack pointer.
 pub const R_SP: u32 = 31;
+/// Register selectors the shader's register file holds (x0..x30, SP, zero, sink): every selector
+/// a [`Form`] builds is below this, which is what lets the shader index `R` unchecked.
+pub const REGS: u32 = 34;
 
 /// Execution units (w0 bits 0-3).
 pub mod unit {
@@ -275,7 +278,27 @@ impl Form {
         }
     }
 
+    /// Whether every field fits its slot in the decoded form and every register selector is
+    /// below [`REGS`] (the shader indexes its register file with them unchecked).
+    pub fn valid(&self) -> bool {
+        [self.rd, self.rn, self.rm, self.rc, self.rc2]
+            .iter()
+            .all(|&r| r < REGS)
+            && self.unit < 16
+            && self.op < 16
+            && self.cin < 4
+            && self.ext < 8
+            && self.sht < 4
+            && self.bsrc < 4
+    }
+
+    /// Packs the form; one that is not [`Form::valid`] (a decoder bug) becomes a trap, so a
+    /// selector can never index past the shader's register file.
     pub fn build(&self, raw: u32) -> Decoded {
+        if !self.valid() {
+            debug_assert!(false, "invalid form for {raw:#010x}: {self:?}");
+            return illegal(raw);
+        }
         let w0 = self.unit
             | self.op << f::OP_SHIFT
             | if self.w32 { f::W } else { 0 }
@@ -323,6 +346,7 @@ pub fn wgsl_constants() -> String {
     c("R_ZR", R_ZR);
     c("R_SINK", R_SINK);
     c("R_SP", R_SP);
+    c("REGS", REGS);
     for (n, v) in [
         ("TRAP", unit::TRAP),
         ("ALU", unit::ALU),

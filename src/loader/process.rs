@@ -2,7 +2,7 @@
 //! code and a reset state. Shared by the run loop and the kernel, so neither imports the other.
 
 use super::{build_stack, Image};
-use crate::gpu::layout::{self, st};
+use crate::gpu::layout::{self, Stop};
 use crate::guest::{Guest, MemError};
 
 /// Why a program cannot start in a process slot.
@@ -116,7 +116,7 @@ pub fn load_process(
     // The instruction count survives exec, so --max-insns bounds a process that re-execs.
     g.set_word64(slot, layout::S_COUNT, count);
     let s = g.st_mut(slot);
-    s[layout::S_STATUS] = st::RUNNING;
+    s[layout::S_STATUS] = Stop::Running.word();
     s[layout::S_BRK] = image.brk_start as u32;
     s[layout::S_BRK_MIN] = image.brk_start as u32;
     s[layout::S_BRK_MAX] = (mem - reserve) as u32;

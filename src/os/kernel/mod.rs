@@ -17,7 +17,7 @@ pub use super::errno::*;
 use super::syscalls;
 use super::vfs::{Dev, Ino, Target, Vfs};
 use super::{strace, Output, Stdin};
-use crate::gpu::layout::{self, st};
+use crate::gpu::layout::{self, Stop};
 use crate::guest::{Guest, MemError};
 use crate::loader::Image;
 use std::cell::RefCell;
@@ -442,7 +442,7 @@ impl Kernel {
         };
         if let Some(s) = slot {
             self.slots[s] = None;
-            g.set_status(s, st::EXITED);
+            g.set_status(s, Stop::Exited);
         }
         if let Some(vp) = vfork_parent {
             self.wake(g, vp);
@@ -465,7 +465,7 @@ impl Kernel {
             if p.vfork_child.take().is_some() {
                 p.state = PState::Running;
                 if let Some(s) = p.slot {
-                    g.set_status(s, st::RUNNING);
+                    g.set_status(s, Stop::Running);
                 }
             }
         }

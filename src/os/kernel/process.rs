@@ -89,7 +89,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.a[1] != 0 {
         c.g.set_reg(cslot, 31, c.a[1]);
     }
-    c.g.set_status(cslot, st::RUNNING);
+    c.g.set_status(cslot, Stop::Running);
     k.forks += 1;
     k.fork_time += t.elapsed();
     if vfork {

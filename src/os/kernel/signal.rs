@@ -140,7 +140,7 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
         let status = g.status(slot);
         let blocked = k.proc(pid).state == PState::Blocked;
         // Mid-instruction states (a pending console write, the second step of a pair) wait.
-        if !(blocked || status == st::RUNNING || status == st::LIMIT_RETRY)
+        if !(blocked || matches!(status, Some(Stop::Running | Stop::LimitRetry)))
             || g.st(slot)[layout::S_USTEP] != 0
         {
             continue;
@@ -185,7 +185,7 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
         g.set_reg(slot, 30, act.restorer);
         g.set_reg(slot, 31, new_sp);
         g.set_pc(slot, act.handler);
-        g.set_status(slot, st::RUNNING);
+        g.set_status(slot, Stop::Running);
         k.proc_mut(pid).in_handler += 1;
     }
 }

@@ -45,7 +45,7 @@ impl T {
     pub fn new() -> T {
         let mut g = MemGuest::new(4, MEM);
         let mut k = Kernel::new(4, 1, false);
-        g.set_status(0, st::RUNNING);
+        g.set_status(0, Stop::Running);
         g.st_mut(0)[layout::S_BRK] = 0x11000;
         let pid = k.spawn_root(0, image(), "/prog", 0xc0000);
         T {

@@ -16,7 +16,7 @@ fn fork_makes_a_child_in_a_free_slot() {
     assert_eq!((p.ppid, p.slot, p.pgid), (1, Some(1), 1));
     assert_eq!(t.g.reg(1, 0), 0, "the child sees 0");
     assert_eq!(t.g.reg(1, 5), 0x55, "registers are copied");
-    assert_eq!(t.g.status(1), st::RUNNING);
+    assert_eq!(t.g.status(1), Some(Stop::Running));
 }
 
 #[test]
@@ -173,7 +173,7 @@ fn exit_frees_the_slot_and_keeps_a_zombie_for_the_parent() {
     let c = t.fork();
     exit_as(&mut t, c, 9);
     assert_eq!(t.k.slots[1], None);
-    assert_eq!(t.g.status(1), st::EXITED);
+    assert_eq!(t.g.status(1), Some(Stop::Exited));
     assert_eq!(t.k.proc(c).state, PState::Zombie(9 << 8));
 }
 

@@ -180,7 +180,7 @@ fn a_blocked_call_is_interrupted_with_eintr() {
     t.call(nr::PIPE2, &[BUF, 0]);
     assert_eq!(t.sys(nr::READ, &[3, BUF2, 4]), Sys::Block);
     t.k.proc_mut(1).state = PState::Blocked;
-    t.g.set_status(0, st::SYSCALL);
+    t.g.set_status(0, Stop::Syscall);
     t.k.proc_mut(1).pending.push(sig::SIGUSR1);
     crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
     let f: SigFrame = t.get_obj(t.g.reg(0, 31));
@@ -194,7 +194,7 @@ fn sa_restart_rewinds_to_the_svc() {
     t.g.set_reg(0, 31, 0x80000);
     t.g.set_pc(0, 0x10044);
     t.k.proc_mut(1).state = PState::Blocked;
-    t.g.set_status(0, st::SYSCALL);
+    t.g.set_status(0, Stop::Syscall);
     t.k.proc_mut(1).pending.push(sig::SIGUSR1);
     crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
     let f: SigFrame = t.get_obj(t.g.reg(0, 31));

@@ -1,0 +1,67 @@
+// Part of the CPU shader, assembled by src/gpu/shader.rs (see shaders/cpu/README.md).
+
+@compute @workgroup_size(WORKGROUP)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let inst = gid.x;
+    if inst >= P.n_instances { return; }
+    g_inst = inst;
+    g_base = inst * STATE_WORDS;
+    g_mbase = inst * P.mem_words;
+    g_status = sreg(S_STATUS);
+    if g_status == ST_LIMIT_RETRY { g_status = ST_RUNNING; }
+    if g_status != ST_RUNNING && g_status != ST_WRITE { return; }
+    // Unrolled: once lavapipe's loop limiter is spent, every later loop would exit at once.
+{{LOAD_REGS}}
+    g_pc = sreg64(S_PC);
+    g_nzcv = sreg(S_NZCV);
+    g_ustep = sreg(S_USTEP);
+    g_tpidr = sreg64(S_TPIDR);
+    g_fpcr = sreg(S_FPCR);
+    g_fpsr = sreg(S_FPSR);
+    g_tmp_addr = sreg(S_TMP_ADDR);
+    g_tmp_wb = sreg64(S_TMP_WB);
+    g_excl_valid = sreg(S_EXCL_VALID);
+    g_excl_addr = sreg(S_EXCL_ADDR);
+    g_brk = sreg(S_BRK);
+    g_out_len = sreg(S_OUT_LEN);
+    g_code_lo = sreg(S_CODE_LO);
+    g_code_hi = sreg(S_CODE_HI);
+    g_fastfd = sreg(S_FASTFD);
+    g_count0 = sreg64(S_COUNT);
+    g_executed = 0u;
+    if g_status == ST_WRITE { finish_write(); }
+
+    let limit = sreg64(S_LIMIT);
+    var budget = P.iters;
+    if vult(vsub(limit, g_count0), vw(budget, 0u)) { budget = vlo(vsub(limit, g_count0)); }
+    for (var i = 0u; i < budget; i = i + 1u) {
+        if g_status != ST_RUNNING { break; }
+        step();
+    }
+    let total = vadd(g_count0, vw(g_executed, 0u));
+    if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
+
+    // Unrolled, like the load: the main loop may have spent the loop limiter's budget.
+{{STORE_REGS}}
+    sset64(S_PC, g_pc);
+    sset(S_NZCV, g_nzcv);
+    sset(S_USTEP, g_ustep);
+    sset(S_STATUS, g_status);
+    sset64(S_COUNT, total);
+    sset64(S_TPIDR, g_tpidr);
+    sset(S_FPCR, g_fpcr);
+    sset(S_FPSR, g_fpsr);
+    sset(S_TMP_ADDR, g_tmp_addr);
+    sset64(S_TMP_WB, g_tmp_wb);
+    sset(S_EXCL_VALID, g_excl_valid);
+    sset(S_EXCL_ADDR, g_excl_addr);
+    sset(S_BRK, g_brk);
+    sset(S_OUT_LEN, g_out_len);
+    sset(S_EXIT_CODE, g_exit_code);
+    if g_status == ST_MEMFAULT || g_status == ST_FETCHFAULT || g_status == ST_ILLEGAL || g_status == ST_BRK
+        || g_status == ST_CODEMOD || g_status == ST_DCZVA {
+        sset64(S_FAULT_ADDR, g_fault_addr);
+        sset(S_FAULT_KIND, g_fault_kind);
+    }
+}
+

@@ -1,0 +1,71 @@
+// A fragment of `fn step()`, assembled in order by src/gpu/shader.rs: it reads and writes the
+// step's locals (operands, `res`, `flags`, `next`, ...), declared in fetch.wgsl.
+
+    // Memory unit: one access of 1-8 bytes per step through a three-word window; pairs take two
+    // steps (ustep), the second at the saved address + size.
+    if is_mem {
+        let size = aux & 3u;
+        let nb = 1u << size;
+        let idx = (aux >> M_IDX_SHIFT) & 3u;
+        let store = (aux & M_STORE) != 0u;
+        let excl = (aux & M_EXCL) != 0u;
+        var addr = select(sum, a, idx == M_IDX_POST);
+        var wb = sum;
+        if second {
+            addr = vw(g_tmp_addr + nb, 0u);
+            wb = g_tmp_wb;
+        }
+        let prfm = (aux & M_PRFM) != 0u;
+        if !prfm && !mem_ok(addr, nb) {
+            fault(ST_MEMFAULT, addr, select(FAULT_READ, FAULT_WRITE, store));
+            return;
+        }
+        let al = select(vlo(addr), P.lo_bound, prfm);
+        let i = g_mbase + (al >> 2u);
+        let sh = (al & 3u) * 8u;
+        let m0w = mem[i];
+        let m1w = mem[i + 1u];
+        let m2w = mem[i + 2u];
+        let loaded = vand(vw(funnel(m0w, m1w, sh), funnel(m1w, m2w, sh)), vones(nb * 8u));
+        let sb = 64u - nb * 8u;
+        var v = loaded;
+        if (aux & M_SX64) != 0u { v = vsar(vshl(loaded, sb), sb); }
+        if (aux & M_SX32) != 0u { v = vw(vlo(vsar(vshl(loaded, sb), sb)), 0u); }
+        res = v;
+        wi1 = rt;
+        // Exclusive pairs check and set the monitor on their first step only; a failed STXP
+        // skips its second step.
+        // The monitor remembers the access size and pairing too: a store-exclusive of another
+        // size is CONSTRAINED UNPREDICTABLE, and failing it is what qemu does.
+        let excl_tag = 1u + size + select(0u, 8u, pair);
+        if excl && !store && !second { g_excl_valid = excl_tag; g_excl_addr = al; }
+        let ok = !store || !excl || second || (g_excl_valid == excl_tag && g_excl_addr == al);
+        if store {
+            if excl { g_excl_valid = 0u; r2 = vw(select(1u, 0u, ok), 0u); }
+            wi1 = R_SINK;
+            if ok {
+                // Spread value and byte mask over the window as a 96-bit shift left by sh.
+                let m = vones(nb * 8u);
+                let dv = vand(c, m);
+                let inv = (32u - sh) & 31u;
+                let z = sh == 0u;
+                mem[i] = (m0w & ~(vlo(m) << sh)) | (vlo(dv) << sh);
+                let m1 = select((vhi(m) << sh) | (vlo(m) >> inv), vhi(m), z);
+                let m2 = select(vhi(m) >> inv, 0u, z);
+                if m1 != 0u { mem[i + 1u] = (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z); }
+                if m2 != 0u { mem[i + 2u] = (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z); }
+                // A store near decoded code stops the guest so the host can re-decode.
+                if al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            }
+        }
+        if !excl && idx != 0u { r2 = wb; }
+        wi2 = rd;
+        if pair && !second && ok {
+            g_tmp_addr = al;
+            g_tmp_wb = wb;
+            ustep_next = 1u;
+            next = pc;
+            wi2 = R_SINK;
+        }
+    }
+

@@ -1,0 +1,55 @@
+// Part of the CPU shader, assembled by src/gpu/shader.rs (see shaders/cpu/README.md).
+
+// Syscalls the shader answers itself: exit, exit_group, brk, and write to fds 1 and 2 while the
+// output ring has room (ST_WRITE: the copy happens at the start of the next dispatch). Anything
+// else stops the guest for the host (ST_SYSCALL) with pc past the SVC.
+fn syscall() -> V {
+    let nr = vlo(R[8]);
+    let x0 = R[0];
+    var r = x0;
+    g_status = ST_SYSCALL;
+    if nr == SYS_EXIT || nr == SYS_EXIT_GROUP {
+        g_exit_code = vlo(x0) & 255u;
+        g_status = ST_EXITED;
+    }
+    if nr == SYS_BRK {
+        if vhi(x0) == 0u && vlo(x0) >= sreg(S_BRK_MIN) && vlo(x0) <= sreg(S_BRK_MAX) { g_brk = vlo(x0); }
+        r = vw(g_brk, 0u);
+        g_status = ST_RUNNING;
+    }
+    if nr == SYS_WRITE && vhi(x0) == 0u && (vlo(x0) == 1u || vlo(x0) == 2u) && ((g_fastfd >> (vlo(x0) - 1u)) & 1u) == 1u {
+        let len = R[2];
+        let room = (P.out_words - g_out_len) * 4u;
+        // Written as `l <= room - 4` so a length near 2^32 cannot wrap past the check.
+        let l = vlo(len);
+        if vhi(len) == 0u && room >= 4u && l <= room - 4u && mem_ok(R[1], l) {
+            g_status = select(ST_WRITE, ST_RUNNING, vlo(len) == 0u);
+            r = select(x0, vz(), vlo(len) == 0u);
+        }
+    }
+    return r;
+}
+
+// Copies a pending write (fd x0, buffer x1, length x2) into this instance's output ring as one
+// record: a header word (fd << 28 | length) and the bytes. Commits only if the copy finished.
+fn finish_write() {
+    let fd = vlo(R[0]);
+    let src = vlo(R[1]);
+    let len = vlo(R[2]);
+    let pos = g_out_len;
+    let ob = g_inst * P.out_words;
+    let n = (len + 3u) / 4u;
+    var k = 0u;
+    loop {
+        if k >= n { break; }
+        outbuf[ob + pos + 1u + k] = vlo(load8(src + k * 4u));
+        k = k + 1u;
+    }
+    if k != n { return; }
+    outbuf[ob + pos] = (fd << 28u) | len;
+    g_out_len = pos + 1u + n;
+    R[0] = vw(len, 0u);
+    g_pc = vadd(g_pc, vw(4u, 0u));
+    g_status = ST_RUNNING;
+}
+
