@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
-# test.sh: installs what is missing, then runs the whole test suite (on lavapipe without a GPU).
+# test.sh: installs what is missing, then runs the whole gate CI runs (on lavapipe without a GPU):
+# formatting, clippy, the test suite, the corpus and bounded fuzz with the shader in checked mode,
+# and the JIT's dlopen fallback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
+for tool in rustfmt clippy-driver; do
+    if ! command -v "$tool" >/dev/null 2>&1 && ! rustup which "$tool" >/dev/null 2>&1; then
+        echo "test.sh: $tool not found: rustup component add ${tool%-driver}" >&2
+        exit 1
+    fi
+done
+cargo fmt --check
+cargo clippy --release --all-targets -- -D warnings
 cargo test --release "$@"
+# The shader with naga's runtime checks: the corpus and the bounded fuzz once more, so the claim
+# that the unchecked shader never reads or writes out of bounds is cross-checked.
+GARM_CHECKED=1 cargo test --release --test corpus --test fuzz "$@"
 # The JIT's dlopen fallback (cargo feature `dlopen`): only the garm crate rebuilds.
 cargo test --release --features dlopen --test jit "$@"

@@ -1,5 +1,7 @@
 /* restart.c: a signal interrupts a read blocked on an empty pipe: with SA_RESTART the read goes
- * on and returns the data written later; without it the read fails with EINTR. */
+ * on and returns the data written later; without it the read fails with EINTR. The child waits
+ * 100 ms (nanosleep, not a busy loop whose length depends on the engine's speed) before each
+ * step, so the parent is blocked in read by then under Linux/qemu and garm alike. */
 #include <errno.h>
 #include <garm.h>
 #include <signal.h>
@@ -18,6 +20,12 @@ static void install(unsigned long flags)
     __syscall6(134, SIGUSR1, (long)&sa, 0, 8, 0, 0);
 }
 
+static void pause_ms(long ms)
+{
+    long ts[2] = {0, ms * 1000000};
+    __syscall6(101, (long)ts, 0, 0, 0, 0, 0);
+}
+
 static void round_trip(unsigned long flags, const char *name)
 {
     install(flags);
@@ -28,11 +36,9 @@ static void round_trip(unsigned long flags, const char *name)
     pid_t c = fork();
     if (c == 0) {
         close(fd[0]);
-        for (volatile long i = 0; i < 300000; i++)
-            ;
+        pause_ms(100);
         kill(parent, SIGUSR1);
-        for (volatile long i = 0; i < 300000; i++)
-            ;
+        pause_ms(100);
         write(fd[1], "data", 4);
         _exit(0);
     }
