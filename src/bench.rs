@@ -2,6 +2,7 @@
 //! 64 instances (against 64 qemu processes on all cores). Ratios, not absolute times, are the
 //! figures to compare across machines.
 
+use crate::error::Error;
 use crate::run::{self, RunOptions};
 use crate::toolchain::Toolchain;
 use std::path::{Path, PathBuf};
@@ -39,7 +40,7 @@ fn guest_dir() -> PathBuf {
     }
 }
 
-fn qemu_wall(elf: &Path, arg: &str, copies: usize) -> Result<f64, String> {
+fn qemu_wall(elf: &Path, arg: &str, copies: usize) -> Result<f64, Error> {
     let t = Instant::now();
     let mut kids = Vec::new();
     for _ in 0..copies {
@@ -49,26 +50,34 @@ fn qemu_wall(elf: &Path, arg: &str, copies: usize) -> Result<f64, String> {
                 .arg(arg)
                 .stdout(Stdio::null())
                 .spawn()
-                .map_err(|e| format!("cannot run qemu-aarch64 (apt-get install qemu-user): {e}"))?,
+                .map_err(|_| Error::NoQemu)?,
         );
     }
     for mut k in kids {
-        let st = k.wait().map_err(|e| e.to_string())?;
+        let st = k.wait().map_err(Error::host("qemu-aarch64"))?;
         if !st.success() {
-            return Err(format!("qemu-aarch64 failed on {}", elf.display()));
+            return Err(Error::EngineFailed {
+                engine: "qemu-aarch64",
+                program: elf.display().to_string(),
+                detail: st.to_string(),
+            });
         }
     }
     Ok(t.elapsed().as_secs_f64())
 }
 
 /// Run time of `copies` native runs of the program in the JIT oracle, two at a time (the cores).
-fn native_wall(objects: &[Vec<u8>], argv: &[String], copies: usize) -> Result<f64, String> {
+fn native_wall(objects: &[Vec<u8>], argv: &[String], copies: usize) -> Result<f64, Error> {
     let opts = crate::jit::JitOptions::default();
     let mut total = 0.0;
     for _ in 0..copies.div_ceil(2) {
         let r = crate::jit::run_objects(objects, argv, &opts)?;
         if r.status != 0 {
-            return Err(format!("native run failed with status {}", r.status));
+            return Err(Error::EngineFailed {
+                engine: "native JIT",
+                program: argv.first().cloned().unwrap_or_default(),
+                detail: format!("status {}", r.status),
+            });
         }
         total += r.run_time.as_secs_f64();
     }
@@ -76,10 +85,10 @@ fn native_wall(objects: &[Vec<u8>], argv: &[String], copies: usize) -> Result<f6
 }
 
 /// Runs the benchmark and prints its table; `full` picks the sizes used for reported figures.
-pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
+pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
     let tc = Toolchain::find()?;
     let dir = std::env::temp_dir().join(format!("garm-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
     println!(
         "{:<8} {:>9} {:>13} {:>9} {:>8} {:>10} {:>10} {:>10} {:>11} {:>8}   where garm's time goes",
         "program",
@@ -96,7 +105,7 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
     for case in cases(full) {
         let elf = dir.join(format!("{}.elf", case.name));
         tc.build(&[guest_dir().join(case.source)], &elf, &[])?;
-        let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
+        let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
         let host = crate::jit::compile(&tc, &guest_dir().join(case.source), &[])?;
         for n in [1u32, 64] {
             let opts = RunOptions {
@@ -109,7 +118,11 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
             let rep = run::run(&bytes, &argv, &opts, false)?;
             let garm_wall = t.elapsed().as_secs_f64();
             if let Some(bad) = rep.outcomes.iter().find(|o| o.exit_status() != 0) {
-                return Err(format!("{} failed on garm: {bad:?}", case.name));
+                return Err(Error::EngineFailed {
+                    engine: "garm",
+                    program: case.name.to_string(),
+                    detail: format!("{bad:?}"),
+                });
             }
             let qemu = qemu_wall(&elf, &case.arg, n as usize)?;
             let native = native_wall(&host.objects, &argv, n as usize)?;
@@ -145,11 +158,11 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), String> {
 
 /// Cost of one host-handled syscall round trip and of one fork (+ wait), from the difference
 /// between two runs of `syscost` that differ only in the count.
-fn host_costs(tc: &Toolchain, dir: &Path, adapter: Option<String>) -> Result<(), String> {
+fn host_costs(tc: &Toolchain, dir: &Path, adapter: Option<String>) -> Result<(), Error> {
     let elf = dir.join("syscost.elf");
     tc.build(&[guest_dir().join("tests/os/syscost.c")], &elf, &[])?;
-    let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
-    let time = |calls: u32, forks: u32| -> Result<f64, String> {
+    let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
+    let time = |calls: u32, forks: u32| -> Result<f64, Error> {
         let opts = RunOptions {
             adapter: adapter.clone(),
             ..Default::default()

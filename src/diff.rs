@@ -1,6 +1,7 @@
 //! `garm diff`: one C program run three ways (garm on the GPU, the native JIT oracle, and
 //! qemu-aarch64 when installed), with one line per engine and the first differing output line.
 
+use crate::error::Error;
 use crate::jit::{self, JitOptions};
 use crate::run::{self, RunOptions};
 use crate::toolchain::{cache_dir, Toolchain};
@@ -67,10 +68,10 @@ fn status_of(s: std::process::ExitStatus) -> i32 {
 }
 
 /// Builds `src` for the GPU and the host and runs it on every engine, all with the same stdin.
-pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<Engine>, String> {
+pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<Engine>, Error> {
     let tc = Toolchain::find()?;
     let dir = cache_dir().join("bin");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
     let stem = src.file_stem().unwrap_or_default().to_string_lossy();
     let elf_path = dir.join(format!(
         "diff-{stem}-{}-{:?}.elf",
@@ -78,7 +79,7 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
         std::thread::current().id()
     ));
     tc.build(&[src.to_path_buf()], &elf_path, &opts.cflags)?;
-    let elf = std::fs::read(&elf_path).map_err(|e| e.to_string());
+    let elf = std::fs::read(&elf_path).map_err(Error::io(&elf_path));
     let host = jit::compile(&tc, src, &opts.cflags);
     let mut argv = vec![src.to_string_lossy().into_owned()];
     argv.extend(args.iter().cloned());
@@ -143,7 +144,7 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot run qemu-aarch64: {e}"))?;
+            .map_err(Error::host("cannot run qemu-aarch64"))?;
         {
             use std::io::Write;
             let mut si = child.stdin.take().unwrap();
@@ -151,7 +152,7 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
         }
         let o = child
             .wait_with_output()
-            .map_err(|e| format!("qemu-aarch64: {e}"))?;
+            .map_err(Error::host("qemu-aarch64"))?;
         engines.push(Engine {
             name: "qemu",
             status: status_of(o.status),

@@ -17,6 +17,7 @@
 //! blocks; the two outputs must be byte-identical. On a difference the block is rebuilt as all
 //! its prefixes, which names the first divergent instruction, its disassembly and both states.
 
+use crate::error::Error;
 use crate::isa::{self, form, Decoded};
 use crate::run::{self, RunOptions};
 use crate::toolchain::Toolchain;
@@ -725,8 +726,8 @@ fn blocks_asm(blocks: &[(Vec<u32>, [u64; 34])]) -> String {
 }
 
 /// Builds an ELF of `blocks` in `dir` and returns its path.
-fn build_elf(dir: &Path, name: &str, blocks: &[(Vec<u32>, [u64; 34])]) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+fn build_elf(dir: &Path, name: &str, blocks: &[(Vec<u32>, [u64; 34])]) -> Result<PathBuf, Error> {
+    std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
     // The sources live at a path named by their content: the compile cache keys on the path
     // too, so a rerun of the same seed (the bounded fuzz in every test run) compiles nothing.
     let asm = blocks_asm(blocks);
@@ -734,7 +735,7 @@ fn build_elf(dir: &Path, name: &str, blocks: &[(Vec<u32>, [u64; 34])]) -> Result
     let src = crate::toolchain::cache_dir()
         .join("fuzz-src")
         .join(&key[..24]);
-    std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    std::fs::create_dir_all(&src).map_err(Error::io(&src))?;
     let c = src.join("fuzz_driver.c");
     let s = src.join(format!("{name}.S"));
     for (path, text) in [(&c, DRIVER_C), (&s, asm.as_str())] {
@@ -745,8 +746,8 @@ fn build_elf(dir: &Path, name: &str, blocks: &[(Vec<u32>, [u64; 34])]) -> Result
                 std::process::id(),
                 std::thread::current().id()
             ));
-            std::fs::write(&tmp, text).map_err(|e| e.to_string())?;
-            std::fs::rename(&tmp, path).map_err(|e| e.to_string())?;
+            std::fs::write(&tmp, text).map_err(Error::io(&tmp))?;
+            std::fs::rename(&tmp, path).map_err(Error::io(path))?;
         }
     }
     let elf = dir.join(format!("{name}.elf"));
@@ -760,7 +761,7 @@ fn run_garm(
     elf: &[u8],
     instances: u32,
     adapter: &Option<String>,
-) -> Result<(Vec<u8>, String), String> {
+) -> Result<(Vec<u8>, String), Error> {
     let opts = RunOptions {
         instances,
         adapter: adapter.clone(),
@@ -784,13 +785,13 @@ fn run_garm(
 /// zeroes 512-byte blocks and implements pointer authentication in the HINT space.
 pub const QEMU_CPU: &str = "cortex-a76";
 
-fn run_qemu(elf: &Path) -> Result<(Vec<u8>, String), String> {
+fn run_qemu(elf: &Path) -> Result<(Vec<u8>, String), Error> {
     let o = Command::new("qemu-aarch64")
         .env_clear()
         .args(["-cpu", QEMU_CPU])
         .arg(elf)
         .output()
-        .map_err(|e| format!("qemu-aarch64: {e} (install qemu-user)"))?;
+        .map_err(|_| Error::NoQemu)?;
     let status = if o.status.success() {
         String::new()
     } else {
@@ -881,7 +882,7 @@ pub fn disassemble(words: &[u32]) -> Vec<String> {
 
 /// Runs one seed: generate, build, run on garm and qemu, compare; on a difference, locate the
 /// first divergent instruction. `only` restricts the ELF to one block (the reproduce command).
-pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedResult, String> {
+pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedResult, Error> {
     let tmp;
     let dir = match &cfg.keep {
         Some(d) => d.clone(),
@@ -906,7 +907,7 @@ pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedR
     }
     res.blocks = ks.len() as u64;
     let elf = build_elf(&dir, &format!("fuzz-{seed}"), &blocks)?;
-    let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
+    let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
     let instances = cfg.instances.min(ks.len() as u32).max(1);
     let (g, gs) = run_garm(&bytes, instances, &cfg.adapter)?;
     let (qm, qs) = run_qemu(&elf)?;
@@ -928,11 +929,11 @@ pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedR
 
 /// Runs every prefix of block `k` on both engines and reports the first instruction after which
 /// the states differ.
-fn locate(cfg: &FuzzConfig, seed: u64, k: u64, b: &Block, dir: &Path) -> Result<String, String> {
+fn locate(cfg: &FuzzConfig, seed: u64, k: u64, b: &Block, dir: &Path) -> Result<String, Error> {
     let n = b.units();
     let prefixes: Vec<(Vec<u32>, [u64; 34])> = (0..=n).map(|j| (b.words(j), b.state)).collect();
     let elf = build_elf(dir, &format!("fuzz-{seed}-block{k}"), &prefixes)?;
-    let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
+    let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
     let (g, gs) = run_garm(
         &bytes,
         (n as u32 + 1).min(cfg.instances.max(1)),
@@ -997,13 +998,13 @@ fn locate(cfg: &FuzzConfig, seed: u64, k: u64, b: &Block, dir: &Path) -> Result<
 struct TempDir(PathBuf);
 
 impl TempDir {
-    fn new(seed: u64) -> Result<TempDir, String> {
+    fn new(seed: u64) -> Result<TempDir, Error> {
         let d = std::env::temp_dir().join(format!(
             "garm-fuzz-{}-{seed}-{:?}",
             std::process::id(),
             std::thread::current().id()
         ));
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        std::fs::create_dir_all(&d).map_err(Error::io(&d))?;
         Ok(TempDir(d))
     }
 }
@@ -1016,12 +1017,7 @@ impl Drop for TempDir {
 
 /// `garm fuzz`: runs seeds `first..first+count`, prints one line per seed, and the report of the
 /// first divergence (exit status 1), or a summary (0).
-pub fn fuzz_cli(
-    cfg: &FuzzConfig,
-    first: u64,
-    count: u64,
-    only: Option<u64>,
-) -> Result<i32, String> {
+pub fn fuzz_cli(cfg: &FuzzConfig, first: u64, count: u64, only: Option<u64>) -> Result<i32, Error> {
     let t0 = std::time::Instant::now();
     let mut total = SeedResult::default();
     for seed in first..first + count {

@@ -4,16 +4,17 @@
 
 use crate::gpu::layout::{self, Stop, STATE_WORDS};
 use crate::gpu::machine::Machine;
+use crate::gpu::GpuError;
 use bytemuck::Pod;
 use std::fmt;
 
 /// Why a guest memory access failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum MemError {
     /// The range is outside the process's memory (the guest sees EFAULT).
     Fault { addr: u64, len: usize },
     /// The device failed (garm's own failure, not the guest's).
-    Device(String),
+    Device(GpuError),
 }
 
 impl fmt::Display for MemError {
@@ -28,6 +29,12 @@ impl fmt::Display for MemError {
 }
 
 impl std::error::Error for MemError {}
+
+impl From<GpuError> for MemError {
+    fn from(e: GpuError) -> MemError {
+        MemError::Device(e)
+    }
+}
 
 /// Process slots: memory, state words, decoded code.
 pub trait Guest {
@@ -164,10 +171,10 @@ impl MemGuest {
     }
 
     fn range(&self, addr: u64, len: usize) -> Result<std::ops::Range<usize>, MemError> {
-        let fault = MemError::Fault { addr, len };
-        let end = addr.checked_add(len as u64).ok_or(fault.clone())?;
+        let fault = || MemError::Fault { addr, len };
+        let end = addr.checked_add(len as u64).ok_or_else(fault)?;
         if addr < self.lo_bound || end > self.mem_bytes() {
-            return Err(fault);
+            return Err(fault());
         }
         Ok(addr as usize..end as usize)
     }

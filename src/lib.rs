@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod diff;
+pub mod error;
 pub mod fuzz;
 pub mod gpu;
 pub mod guest;

@@ -1,6 +1,7 @@
 //! The `garm` command line, in qemu-user's manner: `garm run [OPTIONS] PROGRAM [ARGS...]`.
 
 use clap::{Parser, Subcommand};
+use garm::error::Error;
 use garm::gpu::shader::Prelude;
 use garm::run::{self, Outcome, RunOptions};
 use garm::toolchain::Toolchain;
@@ -164,15 +165,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_prelude(s: &str) -> Result<Prelude, String> {
+fn parse_prelude(s: &str) -> Result<Prelude, Error> {
     match s {
         "u64" => Ok(Prelude::U64),
         "vec2" | "vec2<u32>" => Ok(Prelude::Vec2),
-        _ => Err(format!("unknown prelude '{s}' (u64 or vec2)")),
+        _ => Err(Error::Usage(format!("unknown prelude '{s}' (u64 or vec2)"))),
     }
 }
 
-fn options(a: &RunArgs) -> Result<RunOptions, String> {
+fn options(a: &RunArgs) -> Result<RunOptions, Error> {
     let mut env: Vec<String> = run::DEFAULT_ENV.iter().map(|s| s.to_string()).collect();
     for u in &a.unset_env {
         env.retain(|e| e.split('=').next() != Some(u.as_str()));
@@ -180,7 +181,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, String> {
     for s in &a.set_env {
         let name = s.split('=').next().unwrap_or("");
         if !s.contains('=') || name.is_empty() {
-            return Err(format!("-E expects VAR=VALUE, got '{s}'"));
+            return Err(Error::Usage(format!("-E expects VAR=VALUE, got '{s}'")));
         }
         env.retain(|e| e.split('=').next() != Some(name));
         env.push(s.clone());
@@ -201,10 +202,10 @@ fn options(a: &RunArgs) -> Result<RunOptions, String> {
 }
 
 /// Compiles a .c program into the cache (by content) and returns the ELF path and compile time.
-fn compile_c(src: &Path) -> Result<(PathBuf, Duration), String> {
+fn compile_c(src: &Path) -> Result<(PathBuf, Duration), Error> {
     let tc = Toolchain::find()?;
     let dir = garm::toolchain::cache_dir().join("bin");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
     let stem = src
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -214,7 +215,7 @@ fn compile_c(src: &Path) -> Result<(PathBuf, Duration), String> {
     Ok((out, t))
 }
 
-fn real_main(cli: Cli) -> Result<i32, String> {
+fn real_main(cli: Cli) -> Result<i32, Error> {
     match cli.cmd {
         Cmd::Diff {
             timeout,
@@ -252,8 +253,8 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             let c = garm::toolchain::cache::Cache::open();
             match action.as_str() {
                 "stats" => print!("{}", c.stats()),
-                "zero" => c.zero()?,
-                _ => c.clear()?,
+                "zero" => c.zero().map_err(Error::io(&c.dir))?,
+                _ => c.clear().map_err(Error::io(&c.dir))?,
             }
             Ok(0)
         }
@@ -295,7 +296,7 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             pie,
         } => {
             if sources.is_empty() {
-                return Err("garm cc: no input files".into());
+                return Err(Error::Usage("garm cc: no input files".into()));
             }
             Toolchain::find()?.build_with(&sources, &output, &cflags, pie)?;
             Ok(0)
@@ -312,16 +313,20 @@ fn real_main(cli: Cli) -> Result<i32, String> {
             } else {
                 (program.clone(), Duration::ZERO)
             };
-            let elf = std::fs::read(&elf_path)
-                .map_err(|e| format!("cannot read {}: {e}", elf_path.display()));
+            let elf = std::fs::read(&elf_path).map_err(|source| Error::Read {
+                path: elf_path.clone(),
+                source,
+            });
             if is_c {
                 let _ = std::fs::remove_file(&elf_path);
             }
             let elf = elf?;
             let mut argv = vec![program.to_string_lossy().into_owned()];
             argv.extend(guest_args);
-            let rep = run::run(&elf, &argv, &opts, true)
-                .map_err(|e| format!("{}: {e}", program.display()))?;
+            let rep = run::run(&elf, &argv, &opts, true).map_err(|source| Error::Program {
+                program: program.clone(),
+                source,
+            })?;
             if rep.outcomes.len() > 1 {
                 rep.output.print_prefixed();
                 for (i, o) in rep.outcomes.iter().enumerate() {

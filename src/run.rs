@@ -5,12 +5,15 @@ use crate::gpu::device::Gpu;
 use crate::gpu::layout::{self, Stop};
 use crate::gpu::machine::{Machine, MachineConfig, MachineStats};
 use crate::gpu::shader::Prelude;
-use crate::guest::Guest;
+use crate::gpu::GpuError;
+use crate::guest::{Guest, MemError};
 use crate::isa;
 use crate::loader::process::load_process;
+use crate::loader::process::LoadError;
 use crate::loader::{self, LO_BOUND};
 use crate::os::abi::sig::{SIGBUS, SIGILL, SIGKILL, SIGSEGV, SIGTRAP};
 use crate::os::kernel::{signal, Kernel, Outcome as SysOutcome, PState, Pid};
+use crate::os::vfs::MountError;
 use crate::os::Output;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -95,8 +98,32 @@ pub struct RunReport {
     pub fork_time: Duration,
 }
 
+/// Why a run could not start or go on: garm's own failures (a guest's faults are [`Outcome`]s).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    #[error(transparent)]
+    Mem(#[from] MemError),
+    /// The program is not one garm can run (malformed, foreign, dynamically linked, too big).
+    #[error("{0}")]
+    Elf(String),
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Mount(#[from] MountError),
+    #[error("bad size '{0}' (use e.g. 8M, 512K)")]
+    BadSize(String),
+    #[error("guest memory {0} bytes is too small (at least 256K)")]
+    MemTooSmall(u64),
+    #[error("guest memory above 3G is not supported")]
+    MemTooLarge,
+    #[error("--mount expects HOSTDIR:GUESTDIR[:ro], got '{0}'")]
+    MountSyntax(String),
+}
+
 /// Parses sizes such as `8M`, `512K`, `1G` or plain bytes.
-pub fn parse_size(s: &str) -> Result<u64, String> {
+pub fn parse_size(s: &str) -> Result<u64, RunError> {
     let t = s.trim();
     let (num, mul) = match t.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => {
@@ -104,7 +131,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
                 'K' => 1 << 10,
                 'M' => 1 << 20,
                 'G' => 1 << 30,
-                _ => return Err(format!("bad size '{s}' (use e.g. 8M, 512K)")),
+                _ => return Err(RunError::BadSize(s.to_string())),
             };
             (&t[..i], m)
         }
@@ -113,12 +140,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     num.parse::<u64>()
         .ok()
         .and_then(|n| n.checked_mul(mul))
-        .ok_or_else(|| format!("bad size '{s}' (use e.g. 8M, 512K)"))
+        .ok_or_else(|| RunError::BadSize(s.to_string()))
 }
 
 /// Memory per instance: the request, else 8 MiB shrunk (to a 64 KiB multiple) until all
 /// instances fit the adapter's largest storage binding.
-pub fn choose_mem(requested: Option<u64>, instances: u32, max_binding: u64) -> Result<u64, String> {
+pub fn choose_mem(
+    requested: Option<u64>,
+    instances: u32,
+    max_binding: u64,
+) -> Result<u64, RunError> {
     let m = match requested {
         Some(m) => m,
         None => {
@@ -127,12 +158,10 @@ pub fn choose_mem(requested: Option<u64>, instances: u32, max_binding: u64) -> R
         }
     };
     if m < 256 << 10 {
-        return Err(format!(
-            "guest memory {m} bytes is too small (at least 256K)"
-        ));
+        return Err(RunError::MemTooSmall(m));
     }
     if m > 3 << 30 {
-        return Err("guest memory above 3G is not supported".into());
+        return Err(RunError::MemTooLarge);
     }
     Ok(m & !0xfff)
 }
@@ -147,7 +176,7 @@ pub fn run(
     argv: &[String],
     opts: &RunOptions,
     stream: bool,
-) -> Result<RunReport, String> {
+) -> Result<RunReport, RunError> {
     let n = opts.instances.max(1);
     let slots = opts.max_procs.unwrap_or(DEFAULT_PROCS).max(n);
     let adapter = opts
@@ -162,7 +191,7 @@ pub fn run(
         Prelude::Vec2
     });
     let mem = choose_mem(opts.mem, slots, gpu.limits.max_storage_buffer_binding_size)?;
-    let image = Rc::new(loader::load_elf(elf, mem)?);
+    let image = Rc::new(loader::load_elf(elf, mem).map_err(RunError::Elf)?);
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(
         gpu,
@@ -185,11 +214,7 @@ pub fn run(
         let (host, guest, ro) = match parts.as_slice() {
             [h, g] => (*h, *g, false),
             [h, g, "ro"] => (*h, *g, true),
-            _ => {
-                return Err(format!(
-                    "--mount expects HOSTDIR:GUESTDIR[:ro], got '{spec}'"
-                ))
-            }
+            _ => return Err(RunError::MountSyntax(spec.clone())),
         };
         k.vfs.mount(std::path::Path::new(host), guest, ro)?;
     }
@@ -200,7 +225,7 @@ pub fn run(
             env.push(format!("GARM_INSTANCE={i}"));
             env.push(format!("GARM_INSTANCES={n}"));
         }
-        let mmap_low = load_process(&mut m, i, &image, argv, &env).map_err(|e| e.to_string())?;
+        let mmap_low = load_process(&mut m, i, &image, argv, &env)?;
         m.set_word64(i, layout::S_LIMIT, opts.max_insns.unwrap_or(u64::MAX));
         k.spawn_root(i, image.clone(), &exe_path, mmap_low);
     }
@@ -249,10 +274,7 @@ pub fn run(
                     }
                     // A blocked call (wait, pipe) is retried here after every submit; only a call
                     // that completes counts as progress.
-                    match k
-                        .syscall(&mut m, slot, &mut out)
-                        .map_err(|e| e.to_string())?
-                    {
+                    match k.syscall(&mut m, slot, &mut out)? {
                         SysOutcome::Resume => {
                             if k.pid_of_slot(slot) == Some(pid)
                                 && Guest::status(&m, slot) == Some(Stop::Syscall)

@@ -1,6 +1,7 @@
 //! Adapter choice and device creation: the best adapter by default (a real GPU before a software
 //! one), or the one `--adapter NAME` / `GARM_ADAPTER` names.
 
+use super::GpuError;
 use std::fmt::Write as _;
 
 /// An open device with what garm needs to know about it.
@@ -90,7 +91,7 @@ pub fn describe_adapters() -> String {
 
 impl Gpu {
     /// Opens the adapter whose name contains `want` (case-insensitive), else the best one.
-    pub fn open(want: Option<&str>, allow_int64: bool) -> Result<Gpu, String> {
+    pub fn open(want: Option<&str>, allow_int64: bool) -> Result<Gpu, GpuError> {
         let list = adapters();
         let adapter = match want {
             Some(w) => {
@@ -101,11 +102,9 @@ impl Gpu {
                         i.name.to_lowercase().contains(&lw)
                             || format!("{:?}", i.backend).to_lowercase() == lw
                     })
-                    .ok_or_else(|| format!("no adapter matches '{w}' (see `garm info`)"))?
+                    .ok_or_else(|| GpuError::NoMatch(w.to_string()))?
             }
-            None => list.into_iter().next().ok_or(
-                "no GPU adapter found: install a Vulkan driver (on Debian: mesa-vulkan-drivers libvulkan1)",
-            )?,
+            None => list.into_iter().next().ok_or(GpuError::NoAdapter)?,
         };
         let info = adapter.get_info();
         let int64 = allow_int64 && adapter.features().contains(wgpu::Features::SHADER_INT64);
@@ -122,7 +121,10 @@ impl Gpu {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         }))
-        .map_err(|e| format!("cannot open {}: {e}", info.name))?;
+        .map_err(|e| GpuError::Open {
+            adapter: info.name.clone(),
+            detail: e.to_string(),
+        })?;
         Ok(Gpu {
             device,
             queue,

@@ -4,6 +4,7 @@
 use super::device::Gpu;
 use super::layout::*;
 use super::shader::{self, Prelude};
+use super::GpuError;
 use crate::guest::MemError;
 use crate::isa::{Decoded, DECODED_WORDS};
 use std::time::{Duration, Instant};
@@ -94,22 +95,21 @@ fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
 impl Machine {
     /// Builds the buffers and the pipeline. Fails with a clear message when the memory of all
     /// instances does not fit the adapter's largest storage binding.
-    pub fn new(gpu: Gpu, cfg: MachineConfig) -> Result<Machine, String> {
+    pub fn new(gpu: Gpu, cfg: MachineConfig) -> Result<Machine, GpuError> {
         if cfg.prelude == Prelude::U64 && !gpu.int64 {
-            return Err("the u64 prelude needs SHADER_INT64, which this adapter lacks".into());
+            return Err(GpuError::NoInt64);
         }
         let n = cfg.instances as u64;
         let mem_total = n * cfg.mem_bytes as u64 + MEM_PAD_WORDS * 4;
         let max_bind = gpu.limits.max_storage_buffer_binding_size;
         if mem_total > max_bind || mem_total > gpu.limits.max_buffer_size {
-            return Err(format!(
-                "guest memory for {} instance(s) of {} KiB needs {} MiB, but {} binds at most {} MiB: lower --mem or --instances",
-                cfg.instances,
-                cfg.mem_bytes >> 10,
-                mem_total >> 20,
-                gpu.info.name,
-                max_bind >> 20
-            ));
+            return Err(GpuError::MemoryTooBig {
+                instances: cfg.instances,
+                kib: cfg.mem_bytes >> 10,
+                need_mib: mem_total >> 20,
+                adapter: gpu.info.name.clone(),
+                max_mib: max_bind >> 20,
+            });
         }
         let map_pages = cfg.mem_bytes / PAGE;
         let device = &gpu.device;
@@ -383,28 +383,28 @@ impl Machine {
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         enc.copy_buffer_to_buffer(&self.mem, self.mem_offset(inst, start), &rb, 0, size);
         self.gpu.queue.submit([enc.finish()]);
-        let bytes = self.map_read(&rb, size).map_err(MemError::Device)?;
+        let bytes = self.map_read(&rb, size)?;
         let off = (addr - start) as usize;
         Ok(bytes[off..off + len].to_vec())
     }
 
-    fn map_read(&self, buf: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, String> {
+    fn map_read(&self, buf: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
         let slice = buf.slice(..size);
         slice.map_async(wgpu::MapMode::Read, |_| {});
         self.gpu
             .device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| format!("GPU wait failed: {e}"))?;
+            .map_err(|e| GpuError::Wait(e.to_string()))?;
         let data = slice
             .get_mapped_range()
-            .map_err(|e| format!("cannot map readback: {e}"))?
+            .map_err(|e| GpuError::Map(e.to_string()))?
             .to_vec();
         buf.unmap();
         Ok(data)
     }
 
     /// The decoded slot for a page of code at `addr` with these bytes, decoding it only once.
-    pub fn code_slot_for(&mut self, addr: u64, bytes: &[u8]) -> Result<u32, String> {
+    pub fn code_slot_for(&mut self, addr: u64, bytes: &[u8]) -> Result<u32, GpuError> {
         if let Some(&s) = self.code_pages.get(&(addr, bytes.to_vec())) {
             return Ok(s);
         }
@@ -416,10 +416,7 @@ impl Machine {
             .min(self.gpu.limits.max_buffer_size);
         if (self.dec_slots as u64 + 1) * 2 * page_bytes > limit {
             // Each new version of self-modifying code takes a page of decoded code.
-            return Err(format!(
-                "decoded code filled {} pages (the adapter's buffer limit): too much distinct code",
-                self.dec_slots
-            ));
+            return Err(GpuError::CodeFull(self.dec_slots));
         }
         let s = self.add_code_page(&crate::isa::decode_page(bytes, addr));
         self.code_pages.insert((addr, bytes.to_vec()), s);
@@ -428,9 +425,9 @@ impl Machine {
 
     /// Decodes the page holding `pc` from guest memory and maps it (a NeedCode stop); the
     /// instance runs on.
-    pub fn decode_page_at(&mut self, inst: usize, pc: u64) -> Result<(), String> {
+    pub fn decode_page_at(&mut self, inst: usize, pc: u64) -> Result<(), MemError> {
         let page = pc & !0xfff;
-        let bytes = self.read_mem(inst, page, 4096).map_err(|e| e.to_string())?;
+        let bytes = self.read_mem(inst, page, 4096)?;
         let s = self.code_slot_for(page, &bytes)?;
         self.map_code(inst, (page >> 12) as u32, s);
         self.st_mut(inst)[S_STATUS] = Stop::Running.word();
@@ -450,9 +447,8 @@ impl Machine {
 
     /// Zeroes the 64-byte block at `addr` for DC ZVA (rare, and sixteen stores would cost
     /// every step on lavapipe). The instance runs on.
-    pub fn zero_block(&mut self, inst: usize, addr: u64) -> Result<(), String> {
-        self.write_mem(inst, addr, &[0u8; 64])
-            .map_err(|e| e.to_string())?;
+    pub fn zero_block(&mut self, inst: usize, addr: u64) -> Result<(), MemError> {
+        self.write_mem(inst, addr, &[0u8; 64])?;
         self.st_mut(inst)[S_STATUS] = Stop::Running.word();
         Ok(())
     }
@@ -549,7 +545,7 @@ impl Machine {
 
     /// Records `dispatches` dispatches in one submit, then reads back state and output rings.
     /// Returns the output words per instance (records, see [`OUT_WORDS`]).
-    pub fn submit(&mut self, dispatches: u32, quiet: bool) -> Result<Vec<Vec<u32>>, String> {
+    pub fn submit(&mut self, dispatches: u32, quiet: bool) -> Result<Vec<Vec<u32>>, GpuError> {
         let q = &self.gpu.queue;
         if self.state_dirty {
             q.write_buffer(&self.state_buf, 0, bytemuck::cast_slice(&self.state));
@@ -585,12 +581,12 @@ impl Machine {
         self.gpu
             .device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| format!("GPU wait failed: {e}"))?;
+            .map_err(|e| GpuError::Wait(e.to_string()))?;
         let t1 = Instant::now();
         {
             let data = s
                 .get_mapped_range()
-                .map_err(|e| format!("cannot map readback: {e}"))?;
+                .map_err(|e| GpuError::Map(e.to_string()))?;
             self.state.copy_from_slice(bytemuck::cast_slice(&data));
         }
         self.state_rb.unmap();
@@ -598,7 +594,7 @@ impl Machine {
         {
             let data = o
                 .get_mapped_range()
-                .map_err(|e| format!("cannot map readback: {e}"))?;
+                .map_err(|e| GpuError::Map(e.to_string()))?;
             let words: &[u32] = bytemuck::cast_slice(&data);
             for (i, out) in outs.iter_mut().enumerate() {
                 let len = self.state[i * STATE_WORDS + S_OUT_LEN] as usize;

@@ -8,7 +8,7 @@
 pub mod dlopen;
 pub mod loader;
 
-use crate::toolchain::{host_cflags, Toolchain};
+use crate::toolchain::{host_cflags, io_at, Toolchain, ToolchainError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -70,19 +70,46 @@ pub struct HostBuild {
     pub compile_time: Duration,
 }
 
+/// Why the native oracle could not run a program.
+#[derive(Debug, thiserror::Error)]
+pub enum JitError {
+    #[error(transparent)]
+    Toolchain(#[from] ToolchainError),
+    /// The in-memory loader refused the objects (it names the object, section or symbol).
+    #[error("JIT loader: {0}")]
+    Link(String),
+    /// The dlopen fallback failed (link, dlopen or the entry symbol; dlerror's words).
+    #[error("JIT dlopen: {0}")]
+    Dlopen(String),
+    #[error("the dlopen JIT path needs garm built with `--features dlopen`")]
+    NoDlopen,
+    #[error("NUL byte in argument or environment string {0:?}")]
+    Nul(String),
+    #[error("cannot map the JIT heap")]
+    Heap,
+    #[error("{what}: {source}")]
+    Os {
+        what: &'static str,
+        source: std::io::Error,
+    },
+    #[error("the JIT thread panicked")]
+    Panicked,
+}
+
 /// Compiles `src` for the host through the cache (the runtime once, into the cache too).
-pub fn compile(tc: &Toolchain, src: &Path, extra: &[String]) -> Result<HostBuild, String> {
+pub fn compile(tc: &Toolchain, src: &Path, extra: &[String]) -> Result<HostBuild, JitError> {
     let t0 = Instant::now();
     let rt = tc.host_runtime()?;
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(rt.join("obj"))
-        .map_err(|e| e.to_string())?
+    let objdir = rt.join("obj");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&objdir)
+        .map_err(io_at(&objdir))?
         .flatten()
         .map(|e| e.path())
         .collect();
     paths.sort();
     let mut objects = Vec::new();
     for p in paths {
-        objects.push(std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?);
+        objects.push(std::fs::read(&p).map_err(io_at(&p))?);
     }
     objects.push(tc.compile(src, &host_cflags(), &rt, extra)?);
     Ok(HostBuild {
@@ -221,21 +248,21 @@ pub fn run_objects(
     objects: &[Vec<u8>],
     argv: &[String],
     opts: &JitOptions,
-) -> Result<JitReport, String> {
+) -> Result<JitReport, JitError> {
     let t0 = Instant::now();
     let use_dlopen = opts.dlopen || (!loader::SUPPORTED && cfg!(feature = "dlopen"));
     if use_dlopen {
         #[cfg(feature = "dlopen")]
         {
             // The library stays open (and mapped) until the child has finished.
-            let lib = dlopen::load(objects, ENTRY)?;
+            let lib = dlopen::load(objects, ENTRY).map_err(JitError::Dlopen)?;
             return run_entry(lib.entry, t0.elapsed(), true, argv, opts);
         }
         #[cfg(not(feature = "dlopen"))]
-        return Err("the dlopen JIT path needs garm built with `--features dlopen`".into());
+        return Err(JitError::NoDlopen);
     }
     let refs: Vec<&[u8]> = objects.iter().map(|o| o.as_slice()).collect();
-    let image = loader::load(&refs, ENTRY)?;
+    let image = loader::load(&refs, ENTRY).map_err(JitError::Link)?;
     let r = run_entry(image.entry, t0.elapsed(), false, argv, opts);
     drop(image);
     r
@@ -249,10 +276,10 @@ fn run_entry(
     dlopen: bool,
     argv: &[String],
     opts: &JitOptions,
-) -> Result<JitReport, String> {
+) -> Result<JitReport, JitError> {
     // The initial stack block, laid out as Linux gives it to _start: argc, argv, envp, auxv.
-    let cstr = |s: &String| -> Result<std::ffi::CString, String> {
-        std::ffi::CString::new(s.as_bytes()).map_err(|_| format!("NUL byte in {s:?}"))
+    let cstr = |s: &String| -> Result<std::ffi::CString, JitError> {
+        std::ffi::CString::new(s.as_bytes()).map_err(|_| JitError::Nul(s.clone()))
     };
     let args: Vec<std::ffi::CString> = argv.iter().map(cstr).collect::<Result<_, _>>()?;
     let envs: Vec<std::ffi::CString> = opts.env.iter().map(cstr).collect::<Result<_, _>>()?;
@@ -274,7 +301,7 @@ fn run_entry(
         )
     };
     if arena == libc::MAP_FAILED {
-        return Err("cannot map the JIT heap".into());
+        return Err(JitError::Heap);
     }
     let sp = block.as_mut_ptr() as u64;
     let stdin = (opts.stdin.as_ptr() as u64, opts.stdin.len() as u64);
@@ -284,9 +311,12 @@ fn run_entry(
     let result = std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || fork_and_wait(entry, sp, stdin, (arena_addr, heap), timeout))
-        .map_err(|e| format!("cannot start the JIT thread: {e}"))?
+        .map_err(|source| JitError::Os {
+            what: "cannot start the JIT thread",
+            source,
+        })?
         .join()
-        .map_err(|_| "the JIT thread panicked".to_string());
+        .map_err(|_| JitError::Panicked);
     // SAFETY: our mapping; the child had its own copy.
     unsafe {
         libc::munmap(arena, heap as usize);
@@ -305,11 +335,14 @@ fn run_entry(
 
 type ChildResult = (i32, bool, Vec<u8>, Vec<u8>, Duration);
 
-fn pipe() -> Result<[i32; 2], String> {
+fn pipe() -> Result<[i32; 2], JitError> {
     let mut fds = [0i32; 2];
     // SAFETY: fds has room for two descriptors. CLOEXEC keeps them out of processes that exec.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(format!("pipe: {}", std::io::Error::last_os_error()));
+        return Err(JitError::Os {
+            what: "pipe",
+            source: std::io::Error::last_os_error(),
+        });
     }
     Ok(fds)
 }
@@ -320,7 +353,7 @@ fn fork_and_wait(
     stdin: (u64, u64),
     arena: (u64, u64),
     timeout: Duration,
-) -> Result<ChildResult, String> {
+) -> Result<ChildResult, JitError> {
     let t0 = Instant::now();
     let lock = FORK_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let out = pipe()?;
@@ -328,7 +361,10 @@ fn fork_and_wait(
     // SAFETY: the child below calls only async-signal-safe functions and guest code.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
-        return Err(format!("fork: {}", std::io::Error::last_os_error()));
+        return Err(JitError::Os {
+            what: "fork",
+            source: std::io::Error::last_os_error(),
+        });
     }
     if pid == 0 {
         // Child: no allocation, no locks from here on.

@@ -72,6 +72,22 @@ impl Default for Vfs {
     }
 }
 
+/// Why a `--mount` cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum MountError {
+    #[error("--mount {}: {source}", path.display())]
+    Host {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("--mount {}: not a directory", .0.display())]
+    NotDir(std::path::PathBuf),
+    #[error("--mount: the guest directory cannot be /")]
+    Root,
+    #[error("--mount: guest path '{0}' goes through something that is not a plain directory")]
+    GuestPath(String),
+}
+
 impl Vfs {
     /// The initial tree: `/`, `/tmp`, `/dev/{null,zero,urandom,tty}`, `/proc/self`.
     pub fn new() -> Vfs {
@@ -129,20 +145,24 @@ impl Vfs {
     }
 
     /// Mounts host directory `host` at guest directory `guest` (created if missing).
-    pub fn mount(&mut self, host: &Path, guest: &str, ro: bool) -> Result<(), String> {
-        let host = host
-            .canonicalize()
-            .map_err(|e| format!("--mount {}: {e}", host.display()))?;
+    pub fn mount(&mut self, host: &Path, guest: &str, ro: bool) -> Result<(), MountError> {
+        let host = host.canonicalize().map_err(|e| MountError::Host {
+            path: host.to_path_buf(),
+            source: e,
+        })?;
         if !host.is_dir() {
-            return Err(format!("--mount {}: not a directory", host.display()));
+            return Err(MountError::NotDir(host));
         }
         let mut dir = 0;
         let parts: Vec<&str> = guest.split('/').filter(|p| !p.is_empty()).collect();
         if parts.is_empty() {
-            return Err("--mount: the guest directory cannot be /".into());
+            return Err(MountError::Root);
         }
         for (i, p) in parts.iter().enumerate() {
             let last = i + 1 == parts.len();
+            if *p == "." || *p == ".." || !matches!(self.inodes[dir].node, Node::Dir(_)) {
+                return Err(MountError::GuestPath(guest.to_string()));
+            }
             dir = match self.child(dir, p) {
                 Some(c) if last => {
                     self.inodes[c].node = Node::Mount {

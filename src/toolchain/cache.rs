@@ -95,14 +95,20 @@ impl Cache {
     }
 
     /// Stores `payload` under `key` with its dependencies (path, contents digest), atomically.
-    pub fn put(&self, key: &str, deps: &[(String, PathBuf)], payload: &[u8]) -> Result<(), String> {
+    pub fn put(
+        &self,
+        key: &str,
+        deps: &[(String, PathBuf)],
+        payload: &[u8],
+    ) -> std::io::Result<()> {
         let mut e = Vec::with_capacity(payload.len() + 256);
         e.extend_from_slice(MAGIC.as_bytes());
         for (digest, path) in deps {
             let p = path.to_string_lossy();
             if p.contains('\n') {
-                return Err(format!(
-                    "cannot cache a dependency with a newline in its path: {p:?}"
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("cannot cache a dependency with a newline in its path: {p:?}"),
                 ));
             }
             e.extend_from_slice(format!("dep {digest} {p}\n").as_bytes());
@@ -152,15 +158,15 @@ impl Cache {
     }
 
     /// Forgets the event counts (entries stay).
-    pub fn zero(&self) -> Result<(), String> {
+    pub fn zero(&self) -> std::io::Result<()> {
         match std::fs::remove_file(self.dir.join(LOG)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.to_string()),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
         }
     }
 
     /// Removes every entry, the built runtimes and the counts.
-    pub fn clear(&self) -> Result<(), String> {
+    pub fn clear(&self) -> std::io::Result<()> {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
             return Ok(());
         };
@@ -168,7 +174,7 @@ impl Cache {
             let name = e.file_name().to_string_lossy().into_owned();
             if name == "objects" || name.starts_with("runtime-") || name.starts_with(".runtime-tmp")
             {
-                std::fs::remove_dir_all(e.path()).map_err(|err| format!("{name}: {err}"))?;
+                std::fs::remove_dir_all(e.path())?;
             }
         }
         self.zero()
@@ -209,9 +215,11 @@ fn parse_entry(b: &[u8]) -> Result<(Deps, &[u8]), String> {
 }
 
 /// Writes `data` to a temporary file beside `path`, then renames it into place.
-pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), String> {
-    let dir = path.parent().ok_or("no parent directory")?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no parent directory")
+    })?;
+    std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(
         ".tmp-{}-{:?}-{}",
         std::process::id(),
@@ -224,11 +232,10 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), String> {
         f.sync_data()?;
         std::fs::rename(&tmp, path)
     })();
-    if let Err(e) = r {
+    if r.is_err() {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", path.display()));
     }
-    Ok(())
+    r
 }
 
 /// Parses a make-style dependency file (`clang -MD`): the prerequisites of its one rule.

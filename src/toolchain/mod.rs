@@ -97,6 +97,42 @@ fn find(names: &[&str]) -> Option<PathBuf> {
     names.iter().find_map(|n| on_path(n))
 }
 
+/// Why a guest program could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolchainError {
+    #[error("{tool} not found on PATH: garm needs {tool} to {purpose} (Debian: apt-get install {package})")]
+    Missing {
+        tool: &'static str,
+        purpose: &'static str,
+        package: &'static str,
+    },
+    #[error("cannot run {what}: {source}")]
+    Spawn {
+        what: String,
+        source: std::io::Error,
+    },
+    /// The compiler or linker ran and refused; `output` is what it said.
+    #[error("{what} failed:\n{output}")]
+    Failed { what: String, output: String },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: no such file", .0.display())]
+    NoSource(PathBuf),
+    #[error("cannot install the runtime into {}", .0.display())]
+    Install(PathBuf),
+}
+
+/// Wraps a host I/O error with the path it concerns.
+pub(crate) fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> ToolchainError + '_ {
+    move |source| ToolchainError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// The located compiler and linker.
 pub struct Toolchain {
     pub clang: PathBuf,
@@ -106,15 +142,36 @@ pub struct Toolchain {
 
 impl Toolchain {
     /// Finds clang and ld.lld on PATH, or says which is missing and how to get it.
-    pub fn find() -> Result<Toolchain, String> {
-        let clang = find(&["clang", "clang-19", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14"])
-            .ok_or("clang not found on PATH: garm needs clang to build guest programs (Debian: apt-get install clang lld)")?;
-        let lld = find(&["ld.lld", "ld.lld-19", "ld.lld-18", "ld.lld-17", "ld.lld-16", "ld.lld-15", "ld.lld-14"])
-            .ok_or("ld.lld not found on PATH: garm needs lld to link guest programs (Debian: apt-get install lld)")?;
+    pub fn find() -> Result<Toolchain, ToolchainError> {
+        let clang = find(&[
+            "clang", "clang-19", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14",
+        ])
+        .ok_or(ToolchainError::Missing {
+            tool: "clang",
+            purpose: "build guest programs",
+            package: "clang lld",
+        })?;
+        let lld = find(&[
+            "ld.lld",
+            "ld.lld-19",
+            "ld.lld-18",
+            "ld.lld-17",
+            "ld.lld-16",
+            "ld.lld-15",
+            "ld.lld-14",
+        ])
+        .ok_or(ToolchainError::Missing {
+            tool: "ld.lld",
+            purpose: "link guest programs",
+            package: "lld",
+        })?;
         let out = Command::new(&clang)
             .arg("--version")
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
+            .map_err(|source| ToolchainError::Spawn {
+                what: clang.display().to_string(),
+                source,
+            })?;
         let clang_version = String::from_utf8_lossy(&out.stdout)
             .lines()
             .next()
@@ -127,16 +184,20 @@ impl Toolchain {
         })
     }
 
-    fn run(&self, cmd: &mut Command, what: &str) -> Result<(), String> {
-        let out = cmd
-            .output()
-            .map_err(|e| format!("cannot run {what}: {e}"))?;
+    fn run(&self, cmd: &mut Command, what: &str) -> Result<(), ToolchainError> {
+        let out = cmd.output().map_err(|source| ToolchainError::Spawn {
+            what: what.to_string(),
+            source,
+        })?;
         if !out.status.success() {
-            return Err(format!(
-                "{what} failed:\n{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+            return Err(ToolchainError::Failed {
+                what: what.to_string(),
+                output: format!(
+                    "{}{}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                ),
+            });
         }
         Ok(())
     }
@@ -155,23 +216,23 @@ impl Toolchain {
     }
 
     /// Builds the runtime into the cache once; returns its directory.
-    pub fn runtime(&self) -> Result<PathBuf, String> {
+    pub fn runtime(&self) -> Result<PathBuf, ToolchainError> {
         self.runtime_for(&cflags())
     }
 
     /// Builds the runtime for the native JIT (the host's architecture, [`host_cflags`]; no start.S:
     /// the JIT enters at `__garm_host_entry`) once; returns its directory.
-    pub fn host_runtime(&self) -> Result<PathBuf, String> {
+    pub fn host_runtime(&self) -> Result<PathBuf, ToolchainError> {
         self.runtime_for(&host_cflags())
     }
 
     /// Builds the runtime for static-PIE programs ([`cflags`] plus [`PIE_CFLAGS`]) once; returns
     /// its directory.
-    pub fn pie_runtime(&self) -> Result<PathBuf, String> {
+    pub fn pie_runtime(&self) -> Result<PathBuf, ToolchainError> {
         self.runtime_for(&pie_cflags())
     }
 
-    fn runtime_for(&self, flags: &[&str]) -> Result<PathBuf, String> {
+    fn runtime_for(&self, flags: &[&str]) -> Result<PathBuf, ToolchainError> {
         let host = flags == host_cflags();
         let tag = if host {
             "host-"
@@ -185,8 +246,7 @@ impl Toolchain {
             return Ok(dir);
         }
         let parent = cache_dir();
-        std::fs::create_dir_all(&parent)
-            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        std::fs::create_dir_all(&parent).map_err(io_at(&parent))?;
         let tmp = parent.join(format!(
             ".runtime-tmp-{}-{:?}",
             std::process::id(),
@@ -195,12 +255,12 @@ impl Toolchain {
         let _ = std::fs::remove_dir_all(&tmp);
         for (name, data) in RUNTIME_FILES {
             let p = tmp.join(name);
-            std::fs::create_dir_all(p.parent().unwrap()).map_err(|e| e.to_string())?;
-            std::fs::write(&p, data).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(p.parent().unwrap()).map_err(io_at(&p))?;
+            std::fs::write(&p, data).map_err(io_at(&p))?;
         }
         let inc = tmp.join("guest/include");
         let objdir = tmp.join("obj");
-        std::fs::create_dir_all(&objdir).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&objdir).map_err(io_at(&objdir))?;
         for (name, _) in RUNTIME_FILES {
             let p = Path::new(name);
             if !name.starts_with("guest/rt/") {
@@ -221,12 +281,12 @@ impl Toolchain {
                 .arg(&obj);
             self.run(&mut cmd, &format!("clang (runtime {name})"))?;
         }
-        std::fs::write(tmp.join("done"), b"").map_err(|e| e.to_string())?;
+        std::fs::write(tmp.join("done"), b"").map_err(io_at(&tmp))?;
         // Another process may have won the race; either copy is complete, so keep theirs.
         if std::fs::rename(&tmp, &dir).is_err() {
             let _ = std::fs::remove_dir_all(&tmp);
             if !dir.join("done").is_file() {
-                return Err(format!("cannot install the runtime into {}", dir.display()));
+                return Err(ToolchainError::Install(dir));
             }
         }
         Ok(dir)
@@ -241,9 +301,8 @@ impl Toolchain {
         flags: &[&str],
         rt: &Path,
         extra: &[String],
-    ) -> Result<Vec<u8>, String> {
-        let source =
-            std::fs::read(src).map_err(|e| format!("{}: cannot read: {e}", src.display()))?;
+    ) -> Result<Vec<u8>, ToolchainError> {
+        let source = std::fs::read(src).map_err(io_at(src))?;
         let abs = std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf());
         let inc = rt.join("guest/include");
         let mut h = Sha256::new();
@@ -277,7 +336,7 @@ impl Toolchain {
             std::thread::current().id(),
             &key[..16]
         ));
-        std::fs::create_dir_all(dep.parent().unwrap()).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(dep.parent().unwrap()).map_err(io_at(&dep))?;
         // The object comes back on stdout: only the dependency list touches the disk.
         let mut cmd = Command::new(&self.clang);
         cmd.args(flags)
@@ -291,27 +350,28 @@ impl Toolchain {
             .arg("-MD")
             .arg("-MF")
             .arg(&dep);
-        let out = cmd.output().map_err(|e| format!("cannot run clang: {e}"));
+        let out = cmd.output().map_err(|source| ToolchainError::Spawn {
+            what: "clang".into(),
+            source,
+        });
         let deptext = std::fs::read_to_string(&dep).unwrap_or_default();
         let _ = std::fs::remove_file(&dep);
         let out = out?;
         if !out.status.success() {
-            return Err(format!(
-                "clang {} failed:\n{}",
-                src.display(),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+            return Err(ToolchainError::Failed {
+                what: format!("clang {}", src.display()),
+                output: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
         }
         let mut deps = Vec::new();
         for p in cache::parse_depfile(&deptext) {
             if p == abs {
                 continue;
             }
-            let d = std::fs::read(&p)
-                .map_err(|e| format!("cannot read dependency {}: {e}", p.display()))?;
+            let d = std::fs::read(&p).map_err(io_at(&p))?;
             deps.push((cache::sha(&d), p));
         }
-        c.put(&key, &deps, &out.stdout)?;
+        c.put(&key, &deps, &out.stdout).map_err(io_at(&c.dir))?;
         Ok(out.stdout)
     }
 
@@ -322,7 +382,7 @@ impl Toolchain {
         sources: &[PathBuf],
         out: &Path,
         extra: &[String],
-    ) -> Result<Duration, String> {
+    ) -> Result<Duration, ToolchainError> {
         self.build_with(sources, out, extra, false)
     }
 
@@ -334,7 +394,7 @@ impl Toolchain {
         out: &Path,
         extra: &[String],
         pie: bool,
-    ) -> Result<Duration, String> {
+    ) -> Result<Duration, ToolchainError> {
         let t0 = Instant::now();
         let cflags = if pie { pie_cflags() } else { cflags() };
         let ldflags = if pie { PIE_LDFLAGS } else { LDFLAGS };
@@ -347,12 +407,13 @@ impl Toolchain {
         let mut objs = Vec::new();
         for src in sources {
             if !src.is_file() {
-                return Err(format!("{}: no such file", src.display()));
+                return Err(ToolchainError::NoSource(src.clone()));
             }
             objs.push(self.compile(src, &cflags, &rt, extra)?);
         }
-        let mut rt_objs: Vec<PathBuf> = std::fs::read_dir(rt.join("obj"))
-            .map_err(|e| e.to_string())?
+        let objdir = rt.join("obj");
+        let mut rt_objs: Vec<PathBuf> = std::fs::read_dir(&objdir)
+            .map_err(io_at(&objdir))?
             .flatten()
             .map(|e| e.path())
             .collect();
@@ -374,11 +435,11 @@ impl Toolchain {
             Some(elf) => elf,
             None => {
                 let elf = self.link(&rt, &rt_objs, &objs, script, ldflags)?;
-                c.put(&key, &[], &elf)?;
+                c.put(&key, &[], &elf).map_err(io_at(&c.dir))?;
                 elf
             }
         };
-        cache::write_atomic(out, &elf)?;
+        cache::write_atomic(out, &elf).map_err(io_at(out))?;
         // As ld.lld would leave it: executable (qemu-user with binfmt runs it directly).
         use std::os::unix::fs::PermissionsExt;
         let _ = std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o755));
@@ -392,7 +453,7 @@ impl Toolchain {
         objs: &[Vec<u8>],
         script: &str,
         ldflags: &[&str],
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, ToolchainError> {
         let work = std::env::temp_dir().join(format!(
             "garm-cc-{}-{:?}-{}",
             std::process::id(),
@@ -402,12 +463,12 @@ impl Toolchain {
                 .unwrap_or_default()
                 .as_nanos()
         ));
-        std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&work).map_err(io_at(&work))?;
         let result = (|| {
             let mut paths = Vec::new();
             for (i, o) in objs.iter().enumerate() {
                 let p = work.join(format!("{i}.o"));
-                std::fs::write(&p, o).map_err(|e| e.to_string())?;
+                std::fs::write(&p, o).map_err(io_at(&p))?;
                 paths.push(p);
             }
             let elf = work.join("out.elf");
@@ -420,7 +481,7 @@ impl Toolchain {
                 .arg("-o")
                 .arg(&elf);
             self.run(&mut cmd, "ld.lld")?;
-            std::fs::read(&elf).map_err(|e| e.to_string())
+            std::fs::read(&elf).map_err(io_at(&elf))
         })();
         let _ = std::fs::remove_dir_all(&work);
         result
