@@ -9,6 +9,7 @@ pub mod diff;
 pub mod fuzz;
 pub mod gpu;
 pub mod guest;
+pub mod hostfuzz;
 pub mod isa;
 pub mod jit;
 pub mod loader;
