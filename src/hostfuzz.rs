@@ -512,7 +512,12 @@ fn check_image(img: &Image, mem: u64) -> Result<(), String> {
     if !img.is_exec(img.entry) {
         return Err("entry outside executable segments".into());
     }
-    let top = segs.iter().map(|s| s.vaddr + s.memsz).max().unwrap_or(0);
+    let top = img
+        .segments
+        .iter()
+        .map(|s| s.vaddr + s.memsz)
+        .max()
+        .unwrap_or(0);
     if img.brk_start < top
         || !img.brk_start.is_multiple_of(loader::PAGE)
         || img.brk_start > top + 4095
