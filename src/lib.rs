@@ -10,6 +10,7 @@ pub mod error;
 pub mod fuzz;
 pub mod gpu;
 pub mod guest;
+pub mod hostfuzz;
 pub mod isa;
 pub mod jit;
 pub mod loader;

@@ -152,6 +152,18 @@ enum Cmd {
         #[arg(long)]
         adapter: Option<String>,
     },
+    /// Fuzz the host's entry points (ELF loader, decoder, syscall handlers) without a GPU.
+    #[command(hide = true)]
+    Hostfuzz {
+        /// loader, decoder, syscalls or all.
+        #[arg(long, default_value = "all")]
+        target: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Executions per target.
+        #[arg(long, default_value_t = 1_000_000)]
+        iters: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -266,6 +278,11 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             garm::bench::bench(size != "small", adapter)?;
             Ok(0)
         }
+        Cmd::Hostfuzz {
+            target,
+            seed,
+            iters,
+        } => garm::hostfuzz::cli(&target, seed, iters),
         Cmd::Isa => {
             print!("{}", garm::isa::table_markdown());
             Ok(0)

@@ -568,7 +568,8 @@ fn dec_ld_literal(i: LdLiteral, pc: u64) -> Option<Form> {
     };
     let mut f = memf(R_ZR, i.Rt, size, flags, mem::IDX_OFFSET);
     f.bsrc = bsrc::IMM;
-    f.imm = rel(pc, i.imm19, 19);
+    // The address rides in the 32-bit immediate, as a branch target does (see `branch`).
+    f.imm = rel(pc, i.imm19, 19) as u32 as i32 as i64 as u64;
     Some(f)
 }
 
@@ -961,6 +962,19 @@ mod tests {
             let _ = decode(w, 0x10000);
             let n = ENCODINGS.iter().filter(|e| w & e.mask == e.value).count();
             assert!(n <= 1, "{w:#010x} matches {n} rows");
+        }
+    }
+
+    #[test]
+    fn literal_load_above_2g_keeps_a_32_bit_immediate() {
+        // Found by `garm hostfuzz`: with --mem up to 3G code can sit above 2 GiB, where the
+        // literal's address did not fit the 32-bit immediate (a debug-build panic in `build`).
+        let w = 0x5800_0040; // ldr x0, .+8
+        for pc in [0x1_0000u64, 0x7fff_fffc, 0x8000_0000, 0xbfff_f000] {
+            let (_, f) = lookup(w, pc).unwrap();
+            assert!(f.fits(), "pc {pc:#x}");
+            assert_eq!(d(w).imm(), 0x1_0008);
+            assert_eq!(decode(w, pc).imm() as u32, (pc + 8) as u32);
         }
     }
 

@@ -187,11 +187,14 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         .map(|s| s.vaddr + s.memsz)
         .max()
         .unwrap_or(0);
+    let brk_start = top
+        .checked_next_multiple_of(PAGE)
+        .ok_or_else(|| format!("segment end {top:#x} leaves no room for a heap"))?;
     Ok(Image {
         entry,
         phdr_addr,
         phnum: hdr.e_phnum(en) as u64,
-        brk_start: top.div_ceil(PAGE) * PAGE,
+        brk_start,
         segments,
     })
 }
@@ -368,6 +371,17 @@ mod tests {
         // Linked elsewhere (an unaligned-looking base is still page-aligned): the same place.
         let img = load_elf(&tiny_elf(elf::ET_DYN, 0x40_0000, false), 1 << 20).unwrap();
         assert_eq!((img.entry, img.segments[0].vaddr), (0x10100, 0x10000));
+    }
+
+    #[test]
+    fn a_segment_at_the_top_of_the_address_space_is_an_error() {
+        // Found by `garm hostfuzz`: rounding the heap start up past u64::MAX overflowed (a
+        // panic in debug builds, brk at 0 in release) when the memory size allowed the segment.
+        let mut e = tiny_elf(elf::ET_EXEC, 0x10000, false);
+        let bss = 64 + 56 + 40; // the second PT_LOAD's p_memsz
+        e[bss..bss + 8].copy_from_slice(&(u64::MAX - 0x11000).to_le_bytes());
+        let err = load_elf(&e, u64::MAX).unwrap_err();
+        assert!(err.contains("no room for a heap"), "{err}");
     }
 
     #[test]

@@ -52,7 +52,9 @@ pub fn umask(k: &mut Kernel, c: &mut Call) -> SysResult {
 
 pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
     let path = c.cstr(c.a[1])?;
-    let (pid, flags, mode) = (c.pid, c.a[2], c.a[3] as u32);
+    // The flags are a C int, and Linux keeps only the bits it defines (VALID_OPEN_FLAGS, all
+    // below bit 23), so F_GETFL never reads back a stray high bit.
+    let (pid, flags, mode) = (c.pid, c.a[2] & 0x7f_ffff, c.a[3] as u32);
     let cwd = k.cwd_for(pid, c.i(0))?;
     let umask = k.proc(pid).umask;
     let follow = flags & O_NOFOLLOW == 0;

@@ -92,6 +92,10 @@ pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
     if old & (PAGE - 1) != 0 || new_len == 0 {
         return Err(EINVAL.into());
     }
+    // Nothing is mapped outside the process's window (Linux: EFAULT for an unmapped address).
+    if old < loader::LO_BOUND as u64 || old.checked_add(old_len).is_none_or(|e| e > mem) {
+        return Err(EFAULT.into());
+    }
     if new_len <= old_len {
         return ret(old);
     }

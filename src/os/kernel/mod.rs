@@ -385,7 +385,7 @@ impl Kernel {
         m
     }
 
-    fn apply_pipe_closes(&mut self) {
+    pub(crate) fn apply_pipe_closes(&mut self) {
         let closes = PIPE_CLOSES.with(|c| std::mem::take(&mut *c.borrow_mut()));
         for (p, reader) in closes {
             if let Some(pipe) = self.pipes.get_mut(p) {

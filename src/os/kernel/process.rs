@@ -161,7 +161,7 @@ fn waitable(k: &Kernel, pid: Pid, want: i64) -> Result<Option<(Pid, i32)>, Errno
             && (want == -1
                 || (want > 0 && ch.pid == want)
                 || (want == 0 && ch.pgid == pgid)
-                || (want < -1 && ch.pgid == -want))
+                || (want < -1 && Some(ch.pgid) == want.checked_neg()))
     }) {
         any = true;
         if let PState::Zombie(ws) = ch.state {
@@ -198,8 +198,10 @@ pub fn waitid(k: &mut Kernel, c: &mut Call) -> SysResult {
     // P_ALL 0, P_PID 1, P_PGID 2.
     let want = match c.a[0] {
         0 => -1,
+        1 if c.i(1) <= 0 => return Err(EINVAL.into()),
         1 => c.i(1),
         2 if c.a[1] == 0 => -k.proc(c.pid).pgid,
+        2 if c.i(1) < 0 => return Err(EINVAL.into()),
         2 => -c.i(1),
         _ => return Err(EINVAL.into()),
     };

@@ -284,6 +284,18 @@ fn fcntl_dupfd_takes_the_lowest_at_or_above() {
 }
 
 #[test]
+fn open_flags_past_the_int_are_dropped() {
+    // Found by `garm hostfuzz`: openat kept bit 63 of its flags, so F_GETFL returned i64::MIN,
+    // which is not an errno and not a flag word.
+    let mut t = T::new();
+    let fd = t.open("/tmp/f", RW_CREAT | 1 << 63 | 1 << 40 | 1 << 30, 0o644) as u64;
+    let fl = t.call(nr::FCNTL, &[fd, F_GETFL, 0]);
+    assert!(fl >= 0, "{fl:#x}");
+    assert_eq!(fl as u64 & !0x7f_ffff, 0, "{fl:#x}");
+    assert_eq!(fl as u64 & O_ACCMODE, O_RDWR);
+}
+
+#[test]
 fn fcntl_flags_round_trip() {
     let mut t = T::new();
     let fd = t.open("/tmp/f", RW_CREAT | O_CLOEXEC, 0o644) as u64;

@@ -237,6 +237,22 @@ fn mremap_grows_by_moving_and_keeps_the_bytes() {
 }
 
 #[test]
+fn mremap_of_an_address_outside_memory_is_efault() {
+    // Found by `garm hostfuzz`: shrinking "in place" handed back any page-aligned address, even
+    // one below the null guard or past 2^63 (which came back as i64::MAX).
+    let mut t = T::new();
+    let top = MEM as u64;
+    for old in [0u64, 0x1000, top, top - 0x1000, 1 << 63, !0xfff] {
+        let len = if old == top - 0x1000 { 0x2000 } else { 0x1000 };
+        assert_eq!(
+            t.call(nr::MREMAP, &[old, len, 0x1000, MREMAP_MAYMOVE]),
+            EFAULT.ret(),
+            "old {old:#x}"
+        );
+    }
+}
+
+#[test]
 fn munmap_checks_its_arguments() {
     let mut t = T::new();
     assert_eq!(t.call(nr::MUNMAP, &[0x50000, 4096]), 0);

@@ -150,35 +150,9 @@ impl T {
 /// An address guests can never touch (below the null guard).
 pub const BAD: u64 = 8;
 
-/// A minimal static AArch64 ELF: `mov x0, #0; mov x8, #93; svc #0` at 0x10000.
+/// A minimal static AArch64 ELF: `mov x0, #0; mov x8, #93; svc #0` at 0x10078.
 pub fn tiny_elf() -> Vec<u8> {
-    let code: [u32; 3] = [0xd280_0000, 0xd280_0ba8, 0xd400_0001];
-    let mut e = vec![0u8; 0x78];
-    e[..4].copy_from_slice(b"\x7fELF");
-    e[4] = 2; // 64-bit
-    e[5] = 1; // little-endian
-    e[6] = 1;
-    e[16..18].copy_from_slice(&2u16.to_le_bytes()); // ET_EXEC
-    e[18..20].copy_from_slice(&183u16.to_le_bytes()); // EM_AARCH64
-    e[20..24].copy_from_slice(&1u32.to_le_bytes());
-    e[24..32].copy_from_slice(&0x10078u64.to_le_bytes()); // entry
-    e[32..40].copy_from_slice(&64u64.to_le_bytes()); // phoff
-    e[52..54].copy_from_slice(&64u16.to_le_bytes()); // ehsize
-    e[54..56].copy_from_slice(&56u16.to_le_bytes()); // phentsize
-    e[56..58].copy_from_slice(&1u16.to_le_bytes()); // phnum
-    let total = 0x78 + 12u64;
-    let ph = &mut e[64..120];
-    ph[0..4].copy_from_slice(&1u32.to_le_bytes()); // PT_LOAD
-    ph[4..8].copy_from_slice(&5u32.to_le_bytes()); // R+X
-    ph[16..24].copy_from_slice(&0x10000u64.to_le_bytes());
-    ph[24..32].copy_from_slice(&0x10000u64.to_le_bytes());
-    ph[32..40].copy_from_slice(&total.to_le_bytes());
-    ph[40..48].copy_from_slice(&total.to_le_bytes());
-    ph[48..56].copy_from_slice(&0x1000u64.to_le_bytes());
-    for w in code {
-        e.extend_from_slice(&w.to_le_bytes());
-    }
-    e
+    crate::hostfuzz::tiny_elf()
 }
 
 #[test]

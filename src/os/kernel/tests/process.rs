@@ -89,6 +89,30 @@ fn wait_without_children_is_echild() {
 }
 
 #[test]
+fn wait_for_the_most_negative_pid_or_a_negative_id_is_an_error() {
+    // Found by `garm hostfuzz`: wait4(i64::MIN) negated the pid (an overflow panic in debug
+    // builds); waitid with a negative P_PID/P_PGID id is EINVAL, as in Linux.
+    let mut t = T::new();
+    t.fork();
+    assert_eq!(
+        t.call(nr::WAIT4, &[i64::MIN as u64, 0, WNOHANG, 0]),
+        ECHILD.ret()
+    );
+    for (idtype, id) in [
+        (1u64, 0u64),
+        (1, u64::MAX),
+        (1, i64::MIN as u64),
+        (2, i64::MIN as u64),
+    ] {
+        assert_eq!(
+            t.call(nr::WAITID, &[idtype, id, 0, WNOHANG | 4]),
+            EINVAL.ret(),
+            "idtype {idtype} id {id:#x}"
+        );
+    }
+}
+
+#[test]
 fn wait_with_bad_options_is_einval() {
     let mut t = T::new();
     t.fork();
