@@ -12,7 +12,7 @@ for tool in rustfmt clippy-driver; do
     fi
 done
 cargo fmt --check
-cargo clippy --release --all-targets -- -D warnings
+cargo clippy --release --all-targets --all-features -- -D warnings
 cargo test --release "$@"
 # The shader with naga's runtime checks: the corpus and the bounded fuzz once more, so the claim
 # that the unchecked shader never reads or writes out of bounds is cross-checked.

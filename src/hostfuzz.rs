@@ -634,7 +634,7 @@ pub fn fuzz_loader(seed: u64, iters: u64) -> Report {
             let img = match loader::load_elf(&e, mem) {
                 Ok(img) => img,
                 Err(msg) => {
-                    rep.note(format!("refused: {}", shape(&msg)));
+                    rep.note(format!("refused: {}", shape(&msg.to_string())));
                     return;
                 }
             };
@@ -1354,7 +1354,7 @@ fn random_nr(r: &mut Rng) -> u64 {
 /// pipe closes), returning the handler's answer.
 fn run_call(w: &mut World, pid: Pid, n: u64, a: [u64; 6]) -> Result<Sys, MemError> {
     let slot = w.k.proc(pid).slot.expect("a live process");
-    w.g.set_status(slot, crate::gpu::layout::st::SYSCALL);
+    w.g.set_status(slot, crate::gpu::layout::Stop::Syscall);
     let mut c = Call {
         g: &mut w.g,
         out: &mut w.out,
@@ -1381,8 +1381,10 @@ fn run_call(w: &mut World, pid: Pid, n: u64, a: [u64; 6]) -> Result<Sys, MemErro
     }
     if let Some(p) = w.k.procs.get(&pid) {
         if let Some(s) = p.slot {
-            if p.state == PState::Running && w.g.status(s) == crate::gpu::layout::st::SYSCALL {
-                w.g.set_status(s, crate::gpu::layout::st::RUNNING);
+            if p.state == PState::Running
+                && w.g.status(s) == Some(crate::gpu::layout::Stop::Syscall)
+            {
+                w.g.set_status(s, crate::gpu::layout::Stop::Running);
             }
             let mask = w.k.fast_fd_mask(pid);
             w.g.st_mut(s)[crate::gpu::layout::S_FASTFD] = mask;
@@ -1496,14 +1498,14 @@ pub fn fuzz_syscalls(seed: u64, iters: u64) -> Report {
 }
 
 /// `garm hostfuzz`: runs the targets, prints their reports; the exit status is 1 on a finding.
-pub fn cli(target: &str, seed: u64, iters: u64) -> Result<i32, String> {
+pub fn cli(target: &str, seed: u64, iters: u64) -> Result<i32, crate::error::Error> {
     let targets: &[&str] = match target {
         "all" => &["loader", "decoder", "syscalls"],
         "loader" | "decoder" | "syscalls" => std::slice::from_ref(&target),
         t => {
-            return Err(format!(
+            return Err(crate::error::Error::Usage(format!(
                 "unknown hostfuzz target '{t}' (loader, decoder, syscalls, all)"
-            ))
+            )))
         }
     };
     let mut found = false;

@@ -10,6 +10,7 @@ use crate::guest::{Guest, MemError};
 use crate::isa;
 use crate::loader::process::load_process;
 use crate::loader::process::LoadError;
+use crate::loader::ElfError;
 use crate::loader::{self, LO_BOUND};
 use crate::os::abi::sig::{SIGBUS, SIGILL, SIGKILL, SIGSEGV, SIGTRAP};
 use crate::os::kernel::{signal, Kernel, Outcome as SysOutcome, PState, Pid};
@@ -106,8 +107,8 @@ pub enum RunError {
     #[error(transparent)]
     Mem(#[from] MemError),
     /// The program is not one garm can run (malformed, foreign, dynamically linked, too big).
-    #[error("{0}")]
-    Elf(String),
+    #[error(transparent)]
+    Elf(#[from] ElfError),
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
@@ -191,7 +192,7 @@ pub fn run(
         Prelude::Vec2
     });
     let mem = choose_mem(opts.mem, slots, gpu.limits.max_storage_buffer_binding_size)?;
-    let image = Rc::new(loader::load_elf(elf, mem).map_err(RunError::Elf)?);
+    let image = Rc::new(loader::load_elf(elf, mem)?);
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(
         gpu,

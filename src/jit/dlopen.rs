@@ -2,7 +2,9 @@
 //! loader cannot work: the same host objects are linked by clang into a shared object in a
 //! temporary directory, which is `dlopen`ed (RTLD_NOW | RTLD_LOCAL) and removed again.
 
+use super::JitError;
 use crate::toolchain::Toolchain;
+use crate::toolchain::{io_at, ToolchainError};
 use std::ffi::{c_void, CString};
 use std::path::Path;
 use std::process::Command;
@@ -51,7 +53,7 @@ impl Drop for Library {
 }
 
 /// Links `objects` into a shared object, opens it and resolves `entry`.
-pub fn load(objects: &[Vec<u8>], entry: &str) -> Result<Library, String> {
+pub fn load(objects: &[Vec<u8>], entry: &str) -> Result<Library, JitError> {
     static SEQ: AtomicU64 = AtomicU64::new(0);
     let dir = std::env::temp_dir().join(format!(
         "garm-jit-{}-{}",
@@ -59,23 +61,23 @@ pub fn load(objects: &[Vec<u8>], entry: &str) -> Result<Library, String> {
         SEQ.fetch_add(1, Relaxed)
     ));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
     let r = link_and_open(&dir, objects, entry);
     // The mapping outlives the file: nothing on disk is needed once dlopen has returned.
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
 
-fn link_and_open(dir: &Path, objects: &[Vec<u8>], entry: &str) -> Result<Library, String> {
+fn link_and_open(dir: &Path, objects: &[Vec<u8>], entry: &str) -> Result<Library, JitError> {
     let tc = Toolchain::find()?;
     let mut paths = Vec::new();
     for (i, o) in objects.iter().enumerate() {
         let p = dir.join(format!("{i}.o"));
-        std::fs::write(&p, o).map_err(|e| format!("{}: {e}", p.display()))?;
+        std::fs::write(&p, o).map_err(io_at(&p))?;
         paths.push(p);
     }
     let script = dir.join("arrays.ld");
-    std::fs::write(&script, ARRAYS_LD).map_err(|e| e.to_string())?;
+    std::fs::write(&script, ARRAYS_LD).map_err(io_at(&script))?;
     let so = dir.join("program.so");
     // The objects are -fPIE, which assumes their own symbols bind locally: -Bsymbolic makes that
     // true of the shared object too, so they link without -fPIC. -z defs: nothing may come from
@@ -90,25 +92,33 @@ fn link_and_open(dir: &Path, objects: &[Vec<u8>], entry: &str) -> Result<Library
         .arg("-o")
         .arg(&so)
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", tc.clang.display()))?;
+        .map_err(|source| ToolchainError::Spawn {
+            what: tc.clang.display().to_string(),
+            source,
+        })?;
     if !out.status.success() {
-        return Err(format!(
-            "clang -shared failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(ToolchainError::Failed {
+            what: "clang -shared".into(),
+            output: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+        .into());
     }
-    let path = CString::new(so.as_os_str().as_encoded_bytes()).map_err(|e| e.to_string())?;
+    let path = CString::new(so.as_os_str().as_encoded_bytes())
+        .map_err(|_| JitError::Nul(so.display().to_string()))?;
     // SAFETY: a library we just linked, with no constructors for the dynamic loader to run.
     let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
     if handle.is_null() {
-        return Err(format!("dlopen {}: {}", so.display(), dlerror()));
+        return Err(JitError::Dlopen(format!("{}: {}", so.display(), dlerror())));
     }
     let mut lib = Library { handle, entry: 0 };
-    let name = CString::new(entry).map_err(|e| e.to_string())?;
+    let name = CString::new(entry).map_err(|_| JitError::Nul(entry.to_string()))?;
     // SAFETY: a valid handle and a NUL-terminated name.
     let sym = unsafe { libc::dlsym(lib.handle, name.as_ptr()) };
     if sym.is_null() {
-        return Err(format!("entry symbol '{entry}' not found: {}", dlerror()));
+        return Err(JitError::Dlopen(format!(
+            "entry symbol '{entry}' not found: {}",
+            dlerror()
+        )));
     }
     lib.entry = sym as u64;
     Ok(lib)

@@ -255,7 +255,7 @@ pub fn run_objects(
         #[cfg(feature = "dlopen")]
         {
             // The library stays open (and mapped) until the child has finished.
-            let lib = dlopen::load(objects, ENTRY).map_err(JitError::Dlopen)?;
+            let lib = dlopen::load(objects, ENTRY)?;
             return run_entry(lib.entry, t0.elapsed(), true, argv, opts);
         }
         #[cfg(not(feature = "dlopen"))]

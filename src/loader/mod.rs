@@ -52,51 +52,96 @@ impl Image {
     }
 }
 
+/// Why an ELF file cannot run on garm.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ElfError {
+    #[error("not an ELF file (bad magic)")]
+    NotElf,
+    #[error("32-bit ELF: garm runs 64-bit AArch64 executables")]
+    Class32,
+    /// The `object` crate's words for what is wrong with the header or program headers.
+    #[error("malformed ELF {part}: {detail}")]
+    Malformed { part: &'static str, detail: String },
+    #[error("big-endian ELF: garm runs little-endian AArch64")]
+    BigEndian,
+    #[error("ELF machine is {name} ({number}), not AArch64")]
+    Machine { name: &'static str, number: u16 },
+    #[error("ELF type {0} is not an executable (ET_EXEC, or ET_DYN for a static PIE); relocatable files and core dumps cannot run")]
+    NotExecutable(u16),
+    #[error("{what} (PT_INTERP): garm has no dynamic loader; link it statically (-static, or -static-pie)")]
+    Dynamic { what: &'static str },
+    #[error("segment at {vaddr:#x}: file size exceeds memory size")]
+    FileSizeOverMemSize { vaddr: u64 },
+    #[error("segment at {vaddr:#x} wraps the address space")]
+    Wraps { vaddr: u64 },
+    #[error(
+        "segment {start:#x}..{end:#x} does not fit guest memory {lo:#x}..{mem:#x} (raise --mem?)"
+    )]
+    DoesNotFit {
+        start: u64,
+        end: u64,
+        lo: u64,
+        mem: u64,
+    },
+    #[error("segment at {vaddr:#x}: file data past the end of the file (truncated ELF?)")]
+    Truncated { vaddr: u64 },
+    #[error("segments {a:#x}..{b:#x} and {c:#x}..{d:#x} overlap")]
+    Overlap { a: u64, b: u64, c: u64, d: u64 },
+    #[error("ELF has no loadable segments")]
+    NoSegments,
+    #[error("entry point {0:#x} is not in an executable segment")]
+    EntryNotExec(u64),
+    #[error("segment end {0:#x} leaves no room for a heap")]
+    NoHeap(u64),
+}
+
 /// Parses an AArch64 static executable (ET_EXEC, or a static PIE: ET_DYN without PT_INTERP),
 /// refusing anything garm cannot run with a clear message.
-pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
+pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, ElfError> {
     if data.len() < 4 || &data[..4] != b"\x7fELF" {
-        return Err("not an ELF file (bad magic)".into());
+        return Err(ElfError::NotElf);
     }
     let hdr = elf::FileHeader64::<Endianness>::parse(data).map_err(|e| {
         if data.get(4) == Some(&1) {
-            "32-bit ELF: garm runs 64-bit AArch64 executables".to_string()
+            ElfError::Class32
         } else {
-            format!("malformed ELF header: {e}")
+            ElfError::Malformed {
+                part: "header",
+                detail: e.to_string(),
+            }
         }
     })?;
-    let en = hdr
-        .endian()
-        .map_err(|e| format!("malformed ELF header: {e}"))?;
+    let en = hdr.endian().map_err(|e| ElfError::Malformed {
+        part: "header",
+        detail: e.to_string(),
+    })?;
     if en != Endianness::Little {
-        return Err("big-endian ELF: garm runs little-endian AArch64".into());
+        return Err(ElfError::BigEndian);
     }
     let machine = hdr.e_machine(en);
     if machine != elf::EM_AARCH64 {
-        return Err(format!(
-            "ELF machine is {} ({}), not AArch64",
-            machine_name(machine),
-            machine.0
-        ));
+        return Err(ElfError::Machine {
+            name: machine_name(machine),
+            number: machine.0,
+        });
     }
     let ty = hdr.e_type(en);
     if ty != elf::ET_EXEC && ty != elf::ET_DYN {
-        return Err(format!(
-            "ELF type {ty} is not an executable (ET_EXEC, or ET_DYN for a static PIE); relocatable files and core dumps cannot run"
-        ));
+        return Err(ElfError::NotExecutable(ty.0));
     }
     let phdrs = hdr
         .program_headers(en, data)
-        .map_err(|e| format!("malformed ELF program headers: {e}"))?;
+        .map_err(|e| ElfError::Malformed {
+            part: "program headers",
+            detail: e.to_string(),
+        })?;
     if phdrs.iter().any(|ph| ph.p_type(en) == elf::PT_INTERP) {
         let what = if ty == elf::ET_DYN {
             "dynamically linked PIE"
         } else {
             "dynamically linked ELF"
         };
-        return Err(format!(
-            "{what} (PT_INTERP): garm has no dynamic loader; link it statically (-static, or -static-pie)"
-        ));
+        return Err(ElfError::Dynamic { what });
     }
     // Linux maps a static PIE anywhere and leaves relocation to the program; garm's memory is
     // small and starts at LO_BOUND, so the lowest page goes exactly there.
@@ -123,34 +168,29 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         let filesz = ph.p_filesz(en);
         let off = ph.p_offset(en);
         if filesz > memsz {
-            return Err(format!(
-                "segment at {vaddr:#x}: file size exceeds memory size"
-            ));
+            return Err(ElfError::FileSizeOverMemSize { vaddr });
         }
-        let end = vaddr
-            .checked_add(memsz)
-            .ok_or_else(|| format!("segment at {vaddr:#x} wraps the address space"))?;
+        let end = vaddr.checked_add(memsz).ok_or(ElfError::Wraps { vaddr })?;
         if vaddr < LO_BOUND as u64 || end > mem_bytes {
-            return Err(format!(
-                "segment {vaddr:#x}..{end:#x} does not fit guest memory {:#x}..{mem_bytes:#x} (raise --mem?)",
-                LO_BOUND
-            ));
+            return Err(ElfError::DoesNotFit {
+                start: vaddr,
+                end,
+                lo: LO_BOUND as u64,
+                mem: mem_bytes,
+            });
         }
         let bytes = off
             .checked_add(filesz)
             .and_then(|e| data.get(off as usize..e as usize))
-            .ok_or_else(|| {
-                format!(
-                    "segment at {vaddr:#x}: file data past the end of the file (truncated ELF?)"
-                )
-            })?;
+            .ok_or(ElfError::Truncated { vaddr })?;
         for s in &segments {
             if vaddr < s.vaddr + s.memsz && s.vaddr < end {
-                return Err(format!(
-                    "segments {:#x}..{:#x} and {vaddr:#x}..{end:#x} overlap",
-                    s.vaddr,
-                    s.vaddr + s.memsz
-                ));
+                return Err(ElfError::Overlap {
+                    a: s.vaddr,
+                    b: s.vaddr + s.memsz,
+                    c: vaddr,
+                    d: end,
+                });
             }
         }
         if phoff >= off && phoff < off + filesz {
@@ -166,7 +206,7 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         });
     }
     if segments.is_empty() {
-        return Err("ELF has no loadable segments".into());
+        return Err(ElfError::NoSegments);
     }
     if phdr_addr == 0 {
         // Headers outside every segment: qemu-user reports the first segment's address plus
@@ -178,9 +218,7 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         .iter()
         .any(|s| s.exec && entry >= s.vaddr && entry < s.vaddr + s.memsz)
     {
-        return Err(format!(
-            "entry point {entry:#x} is not in an executable segment"
-        ));
+        return Err(ElfError::EntryNotExec(entry));
     }
     let top = segments
         .iter()
@@ -189,7 +227,7 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, String> {
         .unwrap_or(0);
     let brk_start = top
         .checked_next_multiple_of(PAGE)
-        .ok_or_else(|| format!("segment end {top:#x} leaves no room for a heap"))?;
+        .ok_or(ElfError::NoHeap(top))?;
     Ok(Image {
         entry,
         phdr_addr,
@@ -381,19 +419,26 @@ mod tests {
         let bss = 64 + 56 + 40; // the second PT_LOAD's p_memsz
         e[bss..bss + 8].copy_from_slice(&(u64::MAX - 0x11000).to_le_bytes());
         let err = load_elf(&e, u64::MAX).unwrap_err();
-        assert!(err.contains("no room for a heap"), "{err}");
+        assert!(matches!(err, ElfError::NoHeap(_)), "{err}");
     }
 
     #[test]
     fn interpreter_is_refused_for_pie_and_exec() {
-        let e = load_elf(&tiny_elf(elf::ET_DYN, 0, true), 1 << 20).unwrap_err();
+        let e = load_elf(&tiny_elf(elf::ET_DYN, 0, true), 1 << 20)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("dynamically linked PIE (PT_INTERP)") && e.contains("link it statically"),
             "{e}"
         );
         let e = load_elf(&tiny_elf(elf::ET_EXEC, 0x10000, true), 1 << 20).unwrap_err();
-        assert!(e.contains("dynamically linked ELF (PT_INTERP)"), "{e}");
+        assert_eq!(
+            e,
+            ElfError::Dynamic {
+                what: "dynamically linked ELF"
+            }
+        );
         let e = load_elf(&tiny_elf(elf::ET_REL, 0, false), 1 << 20).unwrap_err();
-        assert!(e.contains("not an executable"), "{e}");
+        assert_eq!(e, ElfError::NotExecutable(1));
     }
 }

@@ -151,17 +151,38 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
     Ok(Sys::NoReturn)
 }
 
-/// The children `want` names (wait4's encoding: -1 any, >0 a pid, 0 my group, <-1 a group):
-/// ECHILD when there are none, else the first zombie (pid, wait status) if any.
-fn waitable(k: &Kernel, pid: Pid, want: i64) -> Result<Option<(Pid, i32)>, Errno> {
-    let pgid = k.procs[&pid].pgid;
+/// Which children a wait names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    Any,
+    Pid(Pid),
+    Group(Pid),
+}
+
+impl Want {
+    /// wait4's encoding: -1 any, >0 a pid, 0 the caller's group, < -1 the group -pid.
+    fn wait4(k: &Kernel, caller: Pid, v: i64) -> Want {
+        match v {
+            -1 => Want::Any,
+            0 => Want::Group(k.proc(caller).pgid),
+            v if v > 0 => Want::Pid(v),
+            // i64::MIN has no group: no child is in it (ECHILD).
+            v => Want::Group(v.checked_neg().unwrap_or(-1)),
+        }
+    }
+}
+
+/// The children `want` names: ECHILD when there are none, else the first zombie (pid, wait
+/// status) if any.
+fn waitable(k: &Kernel, pid: Pid, want: Want) -> Result<Option<(Pid, i32)>, Errno> {
     let mut any = false;
     for ch in k.procs.values().filter(|ch| {
         ch.ppid == pid
-            && (want == -1
-                || (want > 0 && ch.pid == want)
-                || (want == 0 && ch.pgid == pgid)
-                || (want < -1 && Some(ch.pgid) == want.checked_neg()))
+            && match want {
+                Want::Any => true,
+                Want::Pid(p) => ch.pid == p,
+                Want::Group(g) => ch.pgid == g,
+            }
     }) {
         any = true;
         if let PState::Zombie(ws) = ch.state {
@@ -180,7 +201,8 @@ pub fn wait4(k: &mut Kernel, c: &mut Call) -> SysResult {
     if options & !(WNOHANG | 2 | 8 | 0x4000_0000 | 0x8000_0000 | 0x2000_0000) != 0 {
         return Err(EINVAL.into());
     }
-    match waitable(k, c.pid, c.i(0))? {
+    let want = Want::wait4(k, c.pid, c.i(0));
+    match waitable(k, c.pid, want)? {
         Some((cpid, ws)) => {
             if status != 0 {
                 c.write_obj(status, &ws)?;
@@ -197,12 +219,12 @@ pub fn wait4(k: &mut Kernel, c: &mut Call) -> SysResult {
 pub fn waitid(k: &mut Kernel, c: &mut Call) -> SysResult {
     // P_ALL 0, P_PID 1, P_PGID 2.
     let want = match c.a[0] {
-        0 => -1,
+        0 => Want::Any,
         1 if c.i(1) <= 0 => return Err(EINVAL.into()),
-        1 => c.i(1),
-        2 if c.a[1] == 0 => -k.proc(c.pid).pgid,
+        1 => Want::Pid(c.i(1)),
+        2 if c.a[1] == 0 => Want::Group(k.proc(c.pid).pgid),
         2 if c.i(1) < 0 => return Err(EINVAL.into()),
-        2 => -c.i(1),
+        2 => Want::Group(c.i(1)),
         _ => return Err(EINVAL.into()),
     };
     let (info, options) = (c.a[2], c.a[3]);

@@ -400,3 +400,24 @@ fn execve_in_a_vfork_child_wakes_the_parent() {
     assert_eq!(t.sys_as(2, nr::EXECVE, &[BUF, 0, 0]), Sys::NoReturn);
     assert!(!t.k.in_vfork(1));
 }
+
+#[test]
+fn waitid_p_pgid_names_that_group_only() {
+    // Found by `garm hostfuzz`: P_PGID 1 was read as wait4's -1, "any child".
+    let mut t = T::new();
+    let a = t.fork();
+    let b = t.fork();
+    t.call(nr::SETPGID, &[b as u64, 0]);
+    t.sys_as(b, nr::EXIT, &[0]);
+    // b is a zombie in group b; a still runs in group 1.
+    assert_eq!(t.call(nr::WAITID, &[2, 1, BUF, 4 | WNOHANG]), 0);
+    assert_eq!(
+        t.get_obj::<SiginfoChld>(BUF).pid,
+        0,
+        "nothing in group 1 has exited"
+    );
+    assert!(t.k.procs.contains_key(&b));
+    assert_eq!(t.call(nr::WAITID, &[2, b as u64, BUF, 4]), 0);
+    assert_eq!(t.get_obj::<SiginfoChld>(BUF).pid, b as i32);
+    let _ = a;
+}
