@@ -11,6 +11,7 @@
 //! [`Image`] describes the program as it sits in guest memory; relocations are not applied (the
 //! kernel does not either): a static PIE relocates itself from its own `_DYNAMIC`.
 
+pub mod build;
 pub mod process;
 
 use object::elf;
@@ -350,41 +351,14 @@ mod tests {
     /// file) at `base`, one R+W bss PT_LOAD on the next page, optionally a PT_INTERP; entry at
     /// `base + 0x100`.
     fn tiny_elf(ty: elf::FileType, base: u64, interp: bool) -> Vec<u8> {
-        let mut f = vec![0u8; 4096];
-        let phnum: u16 = if interp { 3 } else { 2 };
-        f[..4].copy_from_slice(b"\x7fELF");
-        f[4] = 2; // ELFCLASS64
-        f[5] = 1; // little endian
-        f[6] = 1; // EV_CURRENT
-        let put = |f: &mut Vec<u8>, at: usize, v: &[u8]| f[at..at + v.len()].copy_from_slice(v);
-        put(&mut f, 16, &ty.0.to_le_bytes());
-        put(&mut f, 18, &elf::EM_AARCH64.0.to_le_bytes());
-        put(&mut f, 20, &1u32.to_le_bytes());
-        put(&mut f, 24, &(base + 0x100).to_le_bytes()); // e_entry
-        put(&mut f, 32, &64u64.to_le_bytes()); // e_phoff
-        put(&mut f, 52, &64u16.to_le_bytes()); // e_ehsize
-        put(&mut f, 54, &56u16.to_le_bytes()); // e_phentsize
-        put(&mut f, 56, &phnum.to_le_bytes());
-        // (type, flags, offset, vaddr, filesz, memsz)
-        let mut phs = vec![
-            (elf::PT_LOAD, 5u32, 0u64, base, 4096u64, 4096u64),
-            (elf::PT_LOAD, 6, 4096, base + 4096, 0, 4096),
+        let mut phs: Vec<build::Ph> = vec![
+            (elf::PT_LOAD.0, 5, 0, base, 4096, 4096),
+            (elf::PT_LOAD.0, 6, 4096, base + 4096, 0, 4096),
         ];
         if interp {
-            phs.push((elf::PT_INTERP, 4, 0x200, base + 0x200, 8, 8));
+            phs.push((elf::PT_INTERP.0, 4, 0x200, base + 0x200, 8, 8));
         }
-        for (i, (t, fl, off, va, fsz, msz)) in phs.into_iter().enumerate() {
-            let p = 64 + i * 56;
-            put(&mut f, p, &t.0.to_le_bytes());
-            put(&mut f, p + 4, &fl.to_le_bytes());
-            put(&mut f, p + 8, &off.to_le_bytes());
-            put(&mut f, p + 16, &va.to_le_bytes());
-            put(&mut f, p + 24, &va.to_le_bytes());
-            put(&mut f, p + 32, &fsz.to_le_bytes());
-            put(&mut f, p + 40, &msz.to_le_bytes());
-            put(&mut f, p + 48, &4096u64.to_le_bytes());
-        }
-        f
+        build::build_elf(ty.0, base + 0x100, &phs, 4096, &[])
     }
 
     #[test]
