@@ -21,9 +21,9 @@ pub enum Error {
         source: crate::run::RunError,
     },
     #[error("cannot read {}: {source}", path.display())]
-    Read {
+    ProgramFile {
         path: PathBuf,
-        source: std::io::Error,
+        source: crate::loader::ProgramFileError,
     },
     #[error("{}: {source}", path.display())]
     Io {

@@ -958,7 +958,7 @@ fn make_world(r: &mut Rng, corpus: &[(&str, Vec<u8>)]) -> World {
     let mut w = World {
         k,
         g,
-        out: Output::new(1, false),
+        out: Output::new(1, crate::os::OutputMode::Keep),
         pending: BTreeMap::new(),
         big: r.one_in(2000),
     };
@@ -1330,7 +1330,7 @@ fn run_call(w: &mut World, pid: Pid, n: u64, a: [u64; 6]) -> Result<Sys, MemErro
     };
     let r = w.k.dispatch(&mut c)?;
     w.k.apply_pipe_closes();
-    w.out.kept[0].clear();
+    w.out.clear();
     match r {
         Sys::Ret(v) => {
             if w.k.procs.get(&pid).is_some_and(|p| p.slot == Some(slot)) {
@@ -1351,7 +1351,7 @@ fn run_call(w: &mut World, pid: Pid, n: u64, a: [u64; 6]) -> Result<Sys, MemErro
             {
                 w.g.set_status(s, crate::gpu::layout::Stop::Running);
             }
-            let mask = w.k.fast_fd_mask(pid);
+            let mask = w.k.fast_fd_mask(pid, &w.out);
             w.g.st_mut(s)[crate::gpu::layout::S_FASTFD] = mask;
         }
     }

@@ -34,9 +34,12 @@ struct RunArgs {
     /// Mount a host directory into the guest filesystem: HOSTDIR:GUESTDIR[:ro] (repeatable).
     #[arg(long, value_name = "HOSTDIR:GUESTDIR[:ro]")]
     mount: Vec<String>,
-    /// Stop a guest after N instructions (exit status 124).
+    /// Stop an instance after N instructions, counted over its whole process tree (exit 124).
     #[arg(long)]
     max_insns: Option<u64>,
+    /// Stop the run after SECONDS of wall-clock time (exit 124); output written so far is out.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
     /// Adapter whose name (or backend) contains NAME; also env GARM_ADAPTER. See `garm info`.
     #[arg(long)]
     adapter: Option<String>,
@@ -209,6 +212,11 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         prelude: a.prelude.as_deref().map(parse_prelude).transpose()?,
         strace: a.strace,
         checked: a.checked || RunOptions::default().checked,
+        timeout: match a.timeout {
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+            Some(t) => return Err(Error::Usage(format!("--timeout {t}: give seconds above 0"))),
+            None => None,
+        },
         env,
     })
 }
@@ -330,7 +338,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             } else {
                 (program.clone(), Duration::ZERO)
             };
-            let elf = std::fs::read(&elf_path).map_err(|source| Error::Read {
+            let elf = garm::loader::read_program(&elf_path).map_err(|source| Error::ProgramFile {
                 path: elf_path.clone(),
                 source,
             });
@@ -345,7 +353,6 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
                 source,
             })?;
             if rep.outcomes.len() > 1 {
-                rep.output.print_prefixed();
                 for (i, o) in rep.outcomes.iter().enumerate() {
                     run::report(o, Some(i));
                 }

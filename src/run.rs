@@ -15,7 +15,7 @@ use crate::loader::{self, LO_BOUND};
 use crate::os::abi::sig::{SIGBUS, SIGILL, SIGKILL, SIGSEGV, SIGTRAP};
 use crate::os::kernel::{signal, Kernel, Outcome as SysOutcome, PState, Pid};
 use crate::os::vfs::MountError;
-use crate::os::Output;
+use crate::os::{Output, OutputMode};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,9 @@ pub struct RunOptions {
     pub stdin: Option<Vec<u8>>,
     /// Build the shader with naga's runtime checks (`--checked`; see MachineConfig::checked).
     pub checked: bool,
+    /// Wall-clock limit for the whole run (`--timeout`): unfinished instances end as at the
+    /// instruction limit, and everything written so far has been printed.
+    pub timeout: Option<Duration>,
 }
 
 impl Default for RunOptions {
@@ -59,6 +62,7 @@ impl Default for RunOptions {
             prelude: None,
             strace: false,
             checked: std::env::var_os("GARM_CHECKED").is_some_and(|v| !v.is_empty()),
+            timeout: None,
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -231,7 +235,13 @@ pub fn run(
         k.spawn_root(i, image.clone(), &exe_path, mmap_low);
     }
 
-    let mut out = Output::new(n as usize, stream && n == 1);
+    let mode = match (stream, n) {
+        (false, _) => OutputMode::Keep,
+        (true, 1) => OutputMode::Direct,
+        (true, _) => OutputMode::Lines,
+    };
+    let mut out = Output::new(n as usize, mode);
+    let streaming = mode != OutputMode::Keep;
     let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];
     let t0 = Instant::now();
     let mut batch = 4u32;
@@ -239,16 +249,43 @@ pub fn run(
         let ts = Instant::now();
         let rings = m.submit(batch, false)?;
         let submit_time = ts.elapsed();
-        for (slot, words) in rings.iter().enumerate() {
-            if let Some(pid) = k.pid_of_slot(slot).filter(|_| !words.is_empty()) {
-                out.drain_ring(k.procs[&pid].inst, words);
-            }
-        }
-        if out.stream {
-            out.flush();
-        }
         let mut host_work = false;
         let mut live = false;
+        k.account(&m);
+        for (slot, words) in rings.iter().enumerate() {
+            if let Some(pid) = k.pid_of_slot(slot).filter(|_| !words.is_empty()) {
+                if out.drain_ring(k.procs[&pid].inst, words).is_err() {
+                    // The host's end of the console is closed: the writer gets SIGPIPE, and no
+                    // process writes to it through the shader's fast path any more.
+                    let _ = signal::broken_pipe(&mut k, &mut m, pid);
+                    for p in k.procs.values().filter_map(|p| p.slot.map(|s| (p.pid, s))) {
+                        let mask = k.fast_fd_mask(p.0, &out);
+                        m.st_mut(p.1)[layout::S_FASTFD] = mask;
+                    }
+                    host_work = true;
+                }
+            }
+        }
+        if streaming {
+            out.flush();
+        }
+        if let Some(limit) = opts.max_insns {
+            host_work |= tree_budgets(&mut k, &mut m, limit, &mut outcomes, n);
+        }
+        if opts.timeout.is_some_and(|t| t0.elapsed() >= t) {
+            let secs = opts.timeout.unwrap_or_default().as_secs_f64();
+            for (i, slot_outcome) in outcomes.iter_mut().enumerate() {
+                if slot_outcome.is_none() {
+                    let o = Outcome::Limit(format!("wall-clock timeout of {secs} s reached"));
+                    if n == 1 {
+                        report(&o, None);
+                    }
+                    *slot_outcome = Some(o);
+                }
+                k.kill_instance(&mut m, i, SIGKILL);
+            }
+            break;
+        }
         for slot in 0..slots as usize {
             let Some(pid) = k.pid_of_slot(slot) else {
                 continue;
@@ -292,8 +329,20 @@ pub fn run(
                 Stop::NeedCode => {
                     let pc = m.pc(slot);
                     if k.procs[&pid].image.is_exec(pc) {
-                        m.decode_page_at(slot, pc)?;
-                        live = true;
+                        match m.decode_page_at(slot, pc) {
+                            Ok(()) => live = true,
+                            // Only this process ends: the others (and their output) go on.
+                            Err(MemError::Device(e @ GpuError::CodeFull(_))) => kill(
+                                &mut k,
+                                &mut m,
+                                pid,
+                                SIGKILL,
+                                e.to_string(),
+                                &mut outcomes,
+                                n,
+                            ),
+                            Err(e) => return Err(e.into()),
+                        }
                     } else {
                         let msg =
                             format!("guest memory fault: execute at address {pc:#x} (pc {pc:#x})");
@@ -311,7 +360,21 @@ pub fn run(
                     host_work = true;
                     live = true;
                 }
-                Stop::MemFault | Stop::Illegal | Stop::FetchFault | Stop::Brk | Stop::Limit => {
+                Stop::Limit => {
+                    // This process spent its share of the tree's budget (tree_budgets ends the
+                    // tree once the whole budget is spent, and hands out new shares meanwhile).
+                    let inst = k.procs[&pid].inst;
+                    let limit = opts.max_insns.unwrap_or(0);
+                    if k.executed[inst] >= limit {
+                        let msg = limit_message(&k, inst, limit);
+                        end_tree(&mut k, &mut m, inst, msg, &mut outcomes, n);
+                    } else {
+                        m.set_status(slot, Stop::Running);
+                        live = true;
+                    }
+                    host_work = true;
+                }
+                Stop::MemFault | Stop::Illegal | Stop::FetchFault | Stop::Brk => {
                     let (sig, msg) = match fault_outcome(&m, slot, stop, opts.max_insns) {
                         Outcome::Signaled(s, msg) => (s, msg),
                         Outcome::Limit(msg) => (-1, msg),
@@ -333,7 +396,7 @@ pub fn run(
                         } else {
                             Outcome::Signaled(ws & 0x7f, format!("killed by signal {}", ws & 0x7f))
                         };
-                        if out.stream {
+                        if mode == OutputMode::Direct && ws & 0x7f != crate::os::abi::sig::SIGPIPE {
                             report(&o, None);
                         }
                         *slot_outcome = Some(o);
@@ -341,7 +404,10 @@ pub fn run(
                 }
             }
         }
-        if outcomes.iter().all(|o| o.is_some()) {
+        // Orphans run on after their root exits, as under Linux: the run ends when every root
+        // has an outcome and no process is left.
+        let anyone = k.procs.values().any(|p| p.slot.is_some());
+        if outcomes.iter().all(|o| o.is_some()) && !anyone {
             break;
         }
         if !live && !host_work && k.sleeping() {
@@ -361,7 +427,7 @@ pub fn run(
                     SIGKILL,
                     format!("deadlock: every process is blocked (pids {blocked:?})"),
                 );
-                if out.stream {
+                if mode == OutputMode::Direct {
                     report(&d, None);
                 }
                 *o = Some(d);
@@ -378,10 +444,10 @@ pub fn run(
             batch /= 2;
         }
     }
+    out.finish();
     let exec_time = t0.elapsed();
-    let instructions = (0..n as usize)
-        .map(|i| m.word64(i, layout::S_COUNT))
-        .collect();
+    k.account(&m);
+    let instructions = k.executed.clone();
     Ok(RunReport {
         outcomes: outcomes.into_iter().map(|o| o.unwrap()).collect(),
         instructions,
@@ -397,7 +463,76 @@ pub fn run(
     })
 }
 
-/// Ends a process for a fault or the instruction limit (`sig` -1), reporting it on stderr.
+/// `--max-insns` as one budget for each instance's whole process tree: a tree that spent it
+/// ends (the root's outcome is the limit); every other live process may run at most what its
+/// tree has left before the shader stops it. Returns whether a tree ended.
+fn tree_budgets(
+    k: &mut Kernel,
+    m: &mut Machine,
+    limit: u64,
+    outcomes: &mut [Option<Outcome>],
+    n: u32,
+) -> bool {
+    let mut ended = false;
+    for inst in 0..n as usize {
+        let live = k.live_of(inst);
+        if live.is_empty() {
+            continue;
+        }
+        let used = k.executed[inst];
+        if used >= limit {
+            let msg = limit_message(k, inst, limit);
+            end_tree(k, m, inst, msg, outcomes, n);
+            ended = true;
+            continue;
+        }
+        // Each live process may spend an equal share of what is left before the next check, so
+        // the tree never overshoots its budget, however many processes it has.
+        let share = ((limit - used) / live.len() as u64).max(1);
+        for pid in live {
+            if let Some(s) = k.procs[&pid].slot {
+                let stop_at = m.word64(s, layout::S_COUNT).saturating_add(share);
+                m.set_word64(s, layout::S_LIMIT, stop_at);
+            }
+        }
+    }
+    ended
+}
+
+fn limit_message(k: &Kernel, inst: usize, limit: u64) -> String {
+    format!(
+        "instruction limit reached: {} instructions retired by the process tree (limit {limit}); raise --max-insns",
+        k.executed[inst]
+    )
+}
+
+/// Ends instance `inst`'s whole process tree at its instruction budget.
+fn end_tree(
+    k: &mut Kernel,
+    m: &mut Machine,
+    inst: usize,
+    msg: String,
+    outcomes: &mut [Option<Outcome>],
+    n: u32,
+) {
+    if outcomes[inst].is_none() {
+        let o = Outcome::Limit(msg);
+        if n == 1 {
+            report(&o, None);
+        }
+        outcomes[inst] = Some(o);
+    } else {
+        let prefix = if n > 1 {
+            format!("[{inst}] ")
+        } else {
+            String::new()
+        };
+        eprintln!("{prefix}garm: {msg}");
+    }
+    k.kill_instance(m, inst, SIGKILL);
+}
+
+/// Ends a process for a fault, reporting it on stderr.
 fn kill(
     k: &mut Kernel,
     m: &mut Machine,

@@ -1,8 +1,22 @@
-//! `--instances N` runs N copies in one dispatch: each sees its index, its output is kept apart
-//! and printed in index order with a `[i] ` prefix, and garm exits with the first non-zero status.
+//! `--instances N` runs N copies in one dispatch: each sees its index, its output streams out line
+//! by line with a `[i] ` prefix (one instance's lines in order), and garm exits with the first
+//! non-zero status.
 
 mod common;
 use common::*;
+
+/// The lines of `out` grouped by instance: a stable sort on the `[i] ` prefix keeps each
+/// instance's own order.
+fn by_instance(out: &str) -> Vec<String> {
+    let mut lines: Vec<String> = out.lines().map(|l| format!("{l}\n")).collect();
+    lines.sort_by_key(|l| {
+        l.strip_prefix('[')
+            .and_then(|r| r.split(']').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(usize::MAX)
+    });
+    lines
+}
 
 #[test]
 fn sixty_four_instances_each_checked_against_qemu() {
@@ -14,9 +28,9 @@ fn sixty_four_instances_each_checked_against_qemu() {
         "instance 17 exits 3, the first non-zero status: {}",
         r.stderr
     );
-    let out = r.out();
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), n, "one line per instance:\n{out}");
+    let grouped = by_instance(&r.out());
+    let lines: Vec<&str> = grouped.iter().map(|l| l.trim_end()).collect();
+    assert_eq!(lines.len(), n, "one line per instance:\n{}", r.out());
     for (i, line) in lines.iter().enumerate() {
         let idx = i.to_string();
         let q = qemu(
@@ -54,7 +68,7 @@ fn instances_keep_stdout_and_stderr_apart() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    assert_eq!(r.out(), expect);
+    assert_eq!(by_instance(&r.out()).concat(), expect);
     assert!(
         r.stderr.contains("[0] ") && r.stderr.contains("[2] "),
         "{}",

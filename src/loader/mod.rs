@@ -53,6 +53,44 @@ impl Image {
     }
 }
 
+/// Largest program file garm reads (the loadable part must fit a process's memory anyway).
+pub const MAX_PROGRAM: u64 = 256 << 20;
+
+/// Why a program file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ProgramFileError {
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    #[error("not a regular file")]
+    NotRegular,
+    #[error("{0} bytes is larger than garm reads for a program ({MAX_PROGRAM} bytes)")]
+    TooBig(u64),
+}
+
+/// Reads a program file from the host once: a regular file (never a blocking open of a FIFO,
+/// never a device read without end), at most [`MAX_PROGRAM`] bytes.
+pub fn read_program(p: &std::path::Path) -> Result<Vec<u8>, ProgramFileError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(p)?;
+    let md = f.metadata()?;
+    if !md.is_file() {
+        return Err(ProgramFileError::NotRegular);
+    }
+    if md.len() > MAX_PROGRAM {
+        return Err(ProgramFileError::TooBig(md.len()));
+    }
+    let mut v = Vec::with_capacity(md.len() as usize);
+    f.by_ref().take(MAX_PROGRAM + 1).read_to_end(&mut v)?;
+    if v.len() as u64 > MAX_PROGRAM {
+        return Err(ProgramFileError::TooBig(v.len() as u64));
+    }
+    Ok(v)
+}
+
 /// Why an ELF file cannot run on garm.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ElfError {

@@ -34,7 +34,7 @@ pub fn render_result(v: i64) -> String {
 
 /// Prints one line (prefixed `[i] ` when there are several instances).
 pub fn line(out: &Output, inst: usize, pid: Pid, n: u64, args: &str, r: &str) {
-    let prefix = if out.kept.len() > 1 {
+    let prefix = if out.instances() > 1 {
         format!("[{inst}] ")
     } else {
         String::new()

@@ -280,7 +280,9 @@ impl Vfs {
                         };
                         return self.walk(&base, &next, follow, depth + 1);
                     }
-                } else if !last {
+                } else {
+                    // A missing last component is ENOENT too: callers that create (open with
+                    // O_CREAT, mkdir, symlink) go through resolve_parent for the new name.
                     return Err(ENOENT);
                 }
                 continue;

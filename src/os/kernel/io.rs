@@ -159,15 +159,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
         let pipe = &k.pipes[p];
         if pipe.readers == 0 {
             drop(of);
-            let h = signal::handler(k, pid, sig::SIGPIPE);
-            if h > SIG_IGN {
-                k.proc_mut(pid).pending.push(sig::SIGPIPE);
-            }
-            if h == SIG_DFL {
-                k.exit_proc(c.g, pid, sig::SIGPIPE);
-                return Ok(Sys::NoReturn);
-            }
-            return Err(EPIPE.into());
+            return signal::broken_pipe(k, c.g, pid);
         }
         if pipe.buf.len() >= PIPE_CAP {
             return if of.flags & O_NONBLOCK != 0 {
@@ -216,8 +208,18 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             }
         }
         Kind::PipeW(p) => k.pipes[*p].buf.extend(&data),
-        Kind::Out(inst, hfd) => c.out.emit(*inst, *hfd, &data),
-        Kind::Dev(Dev::Console) => c.out.emit(k.procs[&pid].inst, 1, &data),
+        Kind::Out(inst, hfd) => {
+            if c.out.emit(*inst, *hfd, &data).is_err() {
+                drop(of);
+                return signal::broken_pipe(k, c.g, pid);
+            }
+        }
+        Kind::Dev(Dev::Console) => {
+            if c.out.emit(k.procs[&pid].inst, 1, &data).is_err() {
+                drop(of);
+                return signal::broken_pipe(k, c.g, pid);
+            }
+        }
         Kind::Dev(_) => {}
         _ => return Err(EBADF.into()),
     }

@@ -136,6 +136,8 @@ pub struct Proc {
     pub root: bool,
     /// The end of a nanosleep in progress.
     pub sleep_until: Option<std::time::Instant>,
+    /// The slot's instruction count when last accounted (see [`Kernel::account`]).
+    pub counted: u64,
 }
 
 pub struct Kernel {
@@ -151,6 +153,8 @@ pub struct Kernel {
     pub limit_note: bool,
     pub forks: u64,
     pub fork_time: std::time::Duration,
+    /// Instructions retired per instance, by every process of its tree.
+    pub executed: Vec<u64>,
 }
 
 impl Kernel {
@@ -168,6 +172,37 @@ impl Kernel {
             limit_note: false,
             forks: 0,
             fork_time: Default::default(),
+            executed: vec![0; instances],
+        }
+    }
+
+    /// Adds what each process retired since the last call to its instance's total (a slot's
+    /// count is cumulative and a forked child starts from its parent's).
+    pub fn account(&mut self, g: &dyn Guest) {
+        for p in self.procs.values_mut() {
+            if let Some(s) = p.slot {
+                let now = g.word64(s, layout::S_COUNT);
+                if let Some(e) = self.executed.get_mut(p.inst) {
+                    *e += now.saturating_sub(p.counted);
+                }
+                p.counted = now;
+            }
+        }
+    }
+
+    /// The live (not yet exited) processes of instance `inst`.
+    pub fn live_of(&self, inst: usize) -> Vec<Pid> {
+        self.procs
+            .values()
+            .filter(|p| p.inst == inst && p.slot.is_some())
+            .map(|p| p.pid)
+            .collect()
+    }
+
+    /// Ends every live process of instance `inst` with signal `sig`.
+    pub fn kill_instance(&mut self, g: &mut dyn Guest, inst: usize, sig: i32) {
+        for pid in self.live_of(inst) {
+            self.exit_proc(g, pid, sig);
         }
     }
 
@@ -207,6 +242,7 @@ impl Kernel {
                 vfork_child: None,
                 root: true,
                 sleep_until: None,
+                counted: 0,
             },
         );
         self.slots[slot] = Some(pid);
@@ -231,14 +267,15 @@ impl Kernel {
         self.procs.get_mut(&pid).expect("live pid")
     }
 
-    /// The mask of fds 1 and 2 that still write to the console, for the shader's fast path.
-    pub fn fast_fd_mask(&self, pid: Pid) -> u32 {
+    /// The mask of fds 1 and 2 that still write to an open console, for the shader's fast path
+    /// (a closed host end goes through the host, which answers with SIGPIPE).
+    pub fn fast_fd_mask(&self, pid: Pid, out: &Output) -> u32 {
         let p = &self.procs[&pid];
         let mut m = 0;
         for (bit, fd) in [(1u32, 1usize), (2, 2)] {
             if let Some(Some(f)) = p.fds.get(fd) {
                 if let Kind::Out(_, hfd) = f.file.borrow().kind {
-                    if hfd as usize == fd {
+                    if hfd as usize == fd && !out.is_broken(hfd) {
                         m |= bit;
                     }
                 }
@@ -420,7 +457,7 @@ impl Kernel {
             }
         };
         if let Some(s) = self.procs.get(&pid).and_then(|p| p.slot) {
-            let mask = self.fast_fd_mask(pid);
+            let mask = self.fast_fd_mask(pid, out);
             g.st_mut(s)[layout::S_FASTFD] = mask;
         }
         Ok(done)

@@ -82,6 +82,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         vfork_child: None,
         root: false,
         sleep_until: None,
+        counted: c.g.word64(slot, layout::S_COUNT),
     };
     k.procs.insert(cpid, child);
     k.slots[cslot] = Some(cpid);
@@ -120,7 +121,11 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
             Node::File(d) => d.clone(),
             _ => return Err(EACCES.into()),
         },
-        Target::Host(p, _) => std::fs::read(p)?,
+        Target::Host(p, _) => loader::read_program(&p).map_err(|e| match e {
+            loader::ProgramFileError::Io(e) => Errno::from_io(&e),
+            loader::ProgramFileError::NotRegular => EACCES,
+            loader::ProgramFileError::TooBig(_) => ENOMEM,
+        })?,
     };
     let mem = c.g.mem_bytes();
     let image = Rc::new(loader::load_elf(&bytes, mem).map_err(|_| ENOEXEC)?);

@@ -10,6 +10,20 @@ pub fn handler(k: &Kernel, pid: Pid, s: i32) -> u64 {
         .map_or(SIG_DFL, |a| a.handler)
 }
 
+/// A write to a pipe (or console) whose reading end is gone: SIGPIPE, whose default action ends
+/// the writer; with the signal caught or ignored the write fails with EPIPE.
+pub fn broken_pipe(k: &mut Kernel, g: &mut dyn Guest, pid: Pid) -> SysResult {
+    let h = handler(k, pid, sig::SIGPIPE);
+    if h > SIG_IGN {
+        k.proc_mut(pid).pending.push(sig::SIGPIPE);
+    }
+    if h == SIG_DFL {
+        k.exit_proc(g, pid, sig::SIGPIPE);
+        return Ok(Sys::NoReturn);
+    }
+    Err(EPIPE.into())
+}
+
 pub fn rt_sigaction(k: &mut Kernel, c: &mut Call) -> SysResult {
     let s = c.a[0] as i32;
     if s == sig::SIGKILL || s == sig::SIGSTOP || !(1..=sig::NSIG).contains(&s) {

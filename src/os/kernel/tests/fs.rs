@@ -534,3 +534,62 @@ fn utimensat_needs_an_existing_path() {
     assert_eq!(at(&mut t, nr::UTIMENSAT, "/tmp", &[0, 0]), 0);
     assert_eq!(at(&mut t, nr::UTIMENSAT, "/none", &[0, 0]), ENOENT.ret());
 }
+
+/// A fresh host directory mounted at /mnt (read-only if `ro`), removed when dropped.
+struct Mounted {
+    t: T,
+    dir: std::path::PathBuf,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn mounted(name: &str, ro: bool) -> Mounted {
+    let dir = std::env::temp_dir().join(format!("garm-kt-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("old"), b"there").unwrap();
+    let mut t = T::new();
+    t.k.vfs.mount(&dir, "/mnt", ro).unwrap();
+    Mounted { t, dir }
+}
+
+#[test]
+fn new_names_in_a_writable_mount_are_created() {
+    // Regression: a missing last component inside a mount resolved, so these said EEXIST.
+    let mut m = mounted("rw", false);
+    let t = &mut m.t;
+    assert_eq!(at(t, nr::MKDIRAT, "/mnt/d", &[0o755]), 0);
+    assert!(m.dir.join("d").is_dir());
+    let target = t.cstr(BUF + 0x100, "old");
+    let link = t.cstr(BUF + 0x200, "/mnt/ln");
+    assert_eq!(t.call(nr::SYMLINKAT, &[target, AT_FDCWD as u64, link]), 0);
+    assert!(t.open("/mnt/new", RW_CREAT | O_EXCL, 0o644) >= 3);
+    assert!(m.dir.join("new").is_file());
+    assert_eq!(t.open("/mnt/new", RW_CREAT | O_EXCL, 0o644), EEXIST.ret());
+    assert_eq!(at(t, nr::MKDIRAT, "/mnt/d", &[0o755]), EEXIST.ret());
+    assert_eq!(stat(t, "/mnt/none", 0), Err(ENOENT));
+    assert_eq!(t.open("/mnt/none", 0, 0), ENOENT.ret());
+}
+
+#[test]
+fn new_names_in_a_read_only_mount_are_erofs() {
+    let mut m = mounted("ro", true);
+    let t = &mut m.t;
+    assert_eq!(at(t, nr::MKDIRAT, "/mnt/d", &[0o755]), EROFS.ret());
+    let target = t.cstr(BUF + 0x100, "old");
+    let link = t.cstr(BUF + 0x200, "/mnt/ln");
+    assert_eq!(
+        t.call(nr::SYMLINKAT, &[target, AT_FDCWD as u64, link]),
+        EROFS.ret()
+    );
+    assert_eq!(t.open("/mnt/new", RW_CREAT | O_EXCL, 0o644), EROFS.ret());
+    assert_eq!(t.open("/mnt/old", O_RDWR, 0), EROFS.ret());
+    assert_eq!(at(t, nr::UNLINKAT, "/mnt/old", &[0]), EROFS.ret());
+    let fd = t.open("/mnt/old", 0, 0);
+    assert_eq!(t.read_fd(fd, 10).unwrap(), b"there");
+    assert!(!m.dir.join("d").exists() && !m.dir.join("new").exists());
+}

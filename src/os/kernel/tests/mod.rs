@@ -51,7 +51,7 @@ impl T {
         T {
             k,
             g,
-            out: Output::new(1, false),
+            out: Output::new(1, crate::os::OutputMode::Keep),
             pid,
         }
     }

@@ -421,3 +421,24 @@ fn waitid_p_pgid_names_that_group_only() {
     assert_eq!(t.get_obj::<SiginfoChld>(BUF).pid, b as i32);
     let _ = a;
 }
+
+#[test]
+fn execve_of_a_fifo_or_directory_in_a_mount_is_eacces_without_blocking() {
+    // Regression: execve of a FIFO found in a mount waited forever for a writer.
+    let dir = std::env::temp_dir().join(format!("garm-kt-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("fifo").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o755) }, 0);
+    std::fs::write(dir.join("prog"), tiny_elf()).unwrap();
+    let mut t = T::new();
+    t.k.vfs.mount(&dir, "/mnt", true).unwrap();
+    for (path, want) in [("/mnt/fifo", EACCES.ret()), ("/mnt/sub", EACCES.ret())] {
+        let p = t.cstr(BUF, path);
+        assert_eq!(t.call(nr::EXECVE, &[p, 0, 0]), want, "{path}");
+    }
+    let p = t.cstr(BUF, "/mnt/prog");
+    assert_eq!(t.sys(nr::EXECVE, &[p, 0, 0]), Sys::NoReturn);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,238 @@
+//! The console: where guest output goes (straight to the host, streamed line by line with an
+//! `[i] ` prefix per instance, or kept in memory for `garm diff` and the fuzzer), whether the
+//! host's end is closed (the guest then gets SIGPIPE), and guest standard input.
+
+use std::io::{Read, Write};
+
+/// How guest output reaches the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputMode {
+    /// One instance: bytes go to the host's stdout/stderr as written.
+    Direct,
+    /// Many instances: each completed line goes out at once as `[i] line`; the lines of one
+    /// instance keep their order, instances interleave by line.
+    Lines,
+    /// Kept per instance in memory (library callers read them with [`Output::bytes`]).
+    Keep,
+}
+
+/// The host end of fd 1 or 2 is closed (EPIPE): the writer gets SIGPIPE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Broken;
+
+/// A partial line longer than this goes out as a line of its own, so one instance's endless line
+/// cannot make garm buffer without bound.
+pub const MAX_PARTIAL_LINE: usize = 64 << 10;
+
+pub struct Output {
+    pub mode: OutputMode,
+    instances: usize,
+    /// Keep mode: per instance, (fd, bytes) chunks in order.
+    kept: Vec<Vec<(u32, Vec<u8>)>>,
+    /// Lines mode: per instance, the unfinished line of fd 1 and of fd 2.
+    partial: Vec<[Vec<u8>; 2]>,
+    /// Host fds 1 and 2 found closed.
+    broken: [bool; 2],
+}
+
+impl Output {
+    pub fn new(instances: usize, mode: OutputMode) -> Output {
+        Output {
+            mode,
+            instances,
+            kept: vec![
+                Vec::new();
+                if mode == OutputMode::Keep {
+                    instances
+                } else {
+                    0
+                }
+            ],
+            partial: vec![
+                Default::default();
+                if mode == OutputMode::Lines {
+                    instances
+                } else {
+                    0
+                }
+            ],
+            broken: [false; 2],
+        }
+    }
+
+    pub fn instances(&self) -> usize {
+        self.instances
+    }
+
+    /// Whether the host end of console fd `fd` (1 or 2) is closed.
+    pub fn is_broken(&self, fd: u32) -> bool {
+        matches!(fd, 1 | 2) && self.broken[fd as usize - 1]
+    }
+
+    fn host_write(&mut self, fd: u32, bytes: &[u8]) -> Result<(), Broken> {
+        let i = if fd == 2 { 1 } else { 0 };
+        if self.broken[i] {
+            return Err(Broken);
+        }
+        let r = if fd == 2 {
+            std::io::stderr().write_all(bytes)
+        } else {
+            std::io::stdout().write_all(bytes)
+        };
+        match r {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.broken[i] = true;
+                Err(Broken)
+            }
+            // Any other host error loses the bytes, as a full disk would; the guest goes on.
+            _ => Ok(()),
+        }
+    }
+
+    /// Instance `inst` writes `bytes` to console fd `fd` (1 or 2).
+    pub fn emit(&mut self, inst: usize, fd: u32, bytes: &[u8]) -> Result<(), Broken> {
+        match self.mode {
+            OutputMode::Direct => self.host_write(fd, bytes),
+            OutputMode::Keep => {
+                self.kept[inst].push((fd, bytes.to_vec()));
+                Ok(())
+            }
+            OutputMode::Lines => {
+                let k = if fd == 2 { 1 } else { 0 };
+                if self.broken[k] {
+                    return Err(Broken);
+                }
+                self.partial[inst][k].extend_from_slice(bytes);
+                let mut text = Vec::new();
+                let buf = &mut self.partial[inst][k];
+                let mut start = 0;
+                while let Some(nl) = buf[start..].iter().position(|&b| b == b'\n') {
+                    text.extend_from_slice(format!("[{inst}] ").as_bytes());
+                    text.extend_from_slice(&buf[start..start + nl + 1]);
+                    start += nl + 1;
+                }
+                buf.drain(..start);
+                if buf.len() > MAX_PARTIAL_LINE {
+                    text.extend_from_slice(format!("[{inst}] ").as_bytes());
+                    text.append(buf);
+                    text.push(b'\n');
+                }
+                if text.is_empty() {
+                    return Ok(());
+                }
+                self.host_write(fd, &text)
+            }
+        }
+    }
+
+    /// Splits one instance's output-ring words into records and emits them; `Err` when a record
+    /// went to a closed host end.
+    pub fn drain_ring(&mut self, inst: usize, words: &[u32]) -> Result<(), Broken> {
+        let mut r = Ok(());
+        let mut i = 0;
+        while i < words.len() {
+            let hdr = words[i];
+            let fd = hdr >> 28;
+            let len = (hdr & 0x0fff_ffff) as usize;
+            let n = len.div_ceil(4);
+            let end = (i + 1 + n).min(words.len());
+            let bytes: Vec<u8> = words[i + 1..end]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take(len)
+                .collect();
+            if self.emit(inst, fd, &bytes).is_err() {
+                r = Err(Broken);
+            }
+            i = end;
+        }
+        r
+    }
+
+    pub fn flush(&self) {
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+    }
+
+    /// Lines mode: writes out every unfinished line (with a newline added), as at the end.
+    pub fn finish(&mut self) {
+        if self.mode != OutputMode::Lines {
+            return;
+        }
+        for inst in 0..self.instances {
+            for (k, fd) in [(0usize, 1u32), (1, 2)] {
+                let rest = std::mem::take(&mut self.partial[inst][k]);
+                if !rest.is_empty() {
+                    let mut text = format!("[{inst}] ").into_bytes();
+                    text.extend_from_slice(&rest);
+                    text.push(b'\n');
+                    let _ = self.host_write(fd, &text);
+                }
+            }
+        }
+        self.flush();
+    }
+
+    /// Keep mode: everything instance `inst` wrote to `fd`.
+    pub fn bytes(&self, inst: usize, fd: u32) -> Vec<u8> {
+        self.kept
+            .get(inst)
+            .into_iter()
+            .flatten()
+            .filter(|(f, _)| *f == fd)
+            .flat_map(|(_, b)| b.clone())
+            .collect()
+    }
+
+    /// Keep mode: forgets what was kept (the host fuzzer, between calls).
+    pub fn clear(&mut self) {
+        for k in &mut self.kept {
+            k.clear();
+        }
+    }
+}
+
+/// Guest standard input: streamed from the host for one instance; read once and replayed to
+/// each instance when there are many, so every copy sees the same input.
+pub struct Stdin {
+    shared: Option<Vec<u8>>,
+    many: bool,
+    pos: Vec<usize>,
+}
+
+impl Stdin {
+    pub fn new(instances: usize) -> Stdin {
+        Stdin {
+            shared: None,
+            many: instances > 1,
+            pos: vec![0; instances],
+        }
+    }
+
+    /// Standard input given in full (as `garm diff` gives every engine the same bytes).
+    pub fn fixed(instances: usize, data: Vec<u8>) -> Stdin {
+        Stdin {
+            shared: Some(data),
+            many: true,
+            pos: vec![0; instances],
+        }
+    }
+
+    pub fn read(&mut self, inst: usize, len: usize) -> Vec<u8> {
+        if !self.many {
+            let mut buf = vec![0u8; len];
+            let n = std::io::stdin().read(&mut buf).unwrap_or(0);
+            buf.truncate(n);
+            return buf;
+        }
+        let all = self.shared.get_or_insert_with(|| {
+            let mut v = Vec::new();
+            let _ = std::io::stdin().read_to_end(&mut v);
+            v
+        });
+        let p = self.pos[inst].min(all.len());
+        let end = (p + len).min(all.len());
+        self.pos[inst] = end;
+        all[p..end].to_vec()
+    }
+}

@@ -1,0 +1,157 @@
+//! Reliability: a closed reader ends a writer with SIGPIPE, `--max-insns` bounds a whole process
+//! tree, `--timeout` ends a run and keeps what was written, orphans' output is not lost, writes
+//! in mounts get Linux's answers. Checked against qemu-aarch64 where qemu applies.
+
+mod common;
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `cmd`, reads its first stdout line, closes the pipe and returns (line, exit status);
+/// panics if it does not end within 20 s.
+fn first_line_then_close(mut cmd: Command) -> (String, i32) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // The reader is gone now (as `| head -1` leaves it).
+    let t0 = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return (
+                line,
+                st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)),
+            );
+        }
+        if t0.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("still running 20 s after its reader closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_writer_to_a_closed_pipe_gets_sigpipe_like_under_qemu() {
+    let elf = build("tests/os/yes");
+    let mut q = Command::new("qemu-aarch64");
+    q.arg(&elf);
+    let (ql, qs) = first_line_then_close(q);
+    assert_eq!((ql.as_str(), qs), ("y\n", 141), "qemu");
+    // The shader's fast path (fd 1), the host path (a dup of fd 1), and many instances.
+    for extra in [&[][..], &["dup"][..]] {
+        let mut g = Command::new(garm_bin());
+        g.arg("run").arg(&elf).args(extra);
+        assert_eq!(
+            first_line_then_close(g),
+            (ql.clone(), 141),
+            "garm {extra:?}"
+        );
+    }
+    let mut g = Command::new(garm_bin());
+    g.args(["run", "--instances", "3"]).arg(&elf);
+    let (l, s) = first_line_then_close(g);
+    assert_eq!((l.as_str(), s), ("[0] y\n", 141));
+}
+
+#[test]
+fn max_insns_bounds_the_whole_process_tree() {
+    let elf = build("tests/os/forkspin");
+    let t0 = Instant::now();
+    let r = garm(
+        &["--stats", "--max-insns", "3000000", elf.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(r.status, 124, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("instruction limit reached"),
+        "{}",
+        r.stderr
+    );
+    // Seven spinning processes share one budget: the run ends near 3 M instructions in all.
+    let retired: u64 = r
+        .stderr
+        .lines()
+        .find_map(|l| {
+            l.split("stats: ")
+                .nth(1)?
+                .split(" instructions retired")
+                .next()?
+                .parse()
+                .ok()
+        })
+        .expect("--stats line");
+    assert!(
+        (3_000_000..4_000_000).contains(&retired),
+        "{retired} instructions: {}",
+        r.stderr
+    );
+    assert!(t0.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn timeout_ends_the_run_and_keeps_what_was_written() {
+    let elf = build("tests/os/forkspin");
+    let r = garm(&["--timeout", "1", elf.to_str().unwrap()], b"");
+    assert_eq!(r.status, 124, "{}", r.stderr);
+    assert!(r.stderr.contains("wall-clock timeout"), "{}", r.stderr);
+    // Output streams: an instance's completed lines are out before the run ends.
+    let spin = build("demos/spin");
+    let r = garm(
+        &["--timeout", "2", "--instances", "2", spin.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(r.status, 124, "{}", r.stderr);
+    assert_eq!(
+        r.out(),
+        "[0] spinning forever\n[1] spinning forever\n",
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn an_orphans_output_after_its_parent_exits_is_kept() {
+    let r = same_as_qemu(&build("tests/os/orphan"), &[], &[], b"");
+    assert_eq!(r.out(), "parent\norphan after parent exit\n");
+    assert_eq!(r.status, 3);
+}
+
+#[test]
+fn creating_in_mounts_matches_linux() {
+    let elf = build("tests/os/mountops");
+    let dir = tmp().join(format!("mountops-{}", std::process::id()));
+    let (gd, qd) = (dir.join("garm"), dir.join("qemu"));
+    for d in [&gd, &qd] {
+        let _ = std::fs::remove_dir_all(d);
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let mount = format!("{}:/m", gd.display());
+    let g = garm(&["--mount", &mount, elf.to_str().unwrap(), "/m"], b"");
+    let q = qemu(&elf, &[qd.to_str().unwrap()], &[], b"");
+    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
+    assert!(
+        g.out().starts_with(
+            "mkdir: 0 errno 0\nsymlink: 0 errno 0\nopen excl: 0 errno 0\nmkdir: -1 errno 17"
+        ),
+        "{}",
+        g.out()
+    );
+    // Read-only: every new name is EROFS (qemu has no read-only mount to compare with).
+    let ro = format!("{}:/m:ro", qd.display());
+    let _ = std::fs::remove_dir_all(&qd);
+    std::fs::create_dir_all(&qd).unwrap();
+    let g = garm(&["--mount", &ro, elf.to_str().unwrap(), "/m"], b"");
+    assert_eq!(
+        g.out(),
+        "mkdir: -1 errno 30\nsymlink: -1 errno 30\nopen excl: -1 errno 30\n".repeat(2)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
