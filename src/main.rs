@@ -37,6 +37,10 @@ struct RunArgs {
     /// Stop an instance after N instructions, counted over its whole process tree (exit 124).
     #[arg(long)]
     max_insns: Option<u64>,
+    /// Most bytes of file data the guests may keep in garm's memory (/tmp and the rest of garm's
+    /// own tree); beyond it writes fail with ENOSPC. Default: a quarter of the host's memory.
+    #[arg(long, value_name = "SIZE")]
+    fs_limit: Option<String>,
     /// Stop the run after SECONDS of wall-clock time (exit 124); output written so far is out.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
@@ -212,6 +216,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         prelude: a.prelude.as_deref().map(parse_prelude).transpose()?,
         strace: a.strace,
         checked: a.checked || RunOptions::default().checked,
+        fs_limit: a.fs_limit.as_deref().map(run::parse_size).transpose()?,
         timeout: match a.timeout {
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
             Some(t) => return Err(Error::Usage(format!("--timeout {t}: give seconds above 0"))),
@@ -400,4 +405,19 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         "garm: stats: {:.2} guest MIPS",
         insns as f64 / exec.max(1e-9) / 1e6
     );
+    // The peak of garm's own resident memory (the whole process: GPU driver included).
+    if let Some(hwm) = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|st| {
+            let l = st.lines().find(|l| l.starts_with("VmHWM:"))?;
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+    {
+        eprintln!(
+            "garm: stats: peak host memory {} MiB, guest files {} MiB of --fs-limit {} MiB",
+            hwm >> 10,
+            rep.fs_used >> 20,
+            rep.fs_limit >> 20
+        );
+    }
 }

@@ -47,6 +47,8 @@ pub struct RunOptions {
     /// Wall-clock limit for the whole run (`--timeout`): unfinished instances end as at the
     /// instruction limit, and everything written so far has been printed.
     pub timeout: Option<Duration>,
+    /// `--fs-limit`: bytes of guest file data garm keeps in memory at most.
+    pub fs_limit: Option<u64>,
 }
 
 impl Default for RunOptions {
@@ -63,6 +65,7 @@ impl Default for RunOptions {
             strace: false,
             checked: std::env::var_os("GARM_CHECKED").is_some_and(|v| !v.is_empty()),
             timeout: None,
+            fs_limit: None,
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -101,6 +104,9 @@ pub struct RunReport {
     pub mem: u64,
     pub forks: u64,
     pub fork_time: Duration,
+    /// Guest file data in garm's memory at the end, and its limit.
+    pub fs_used: u64,
+    pub fs_limit: u64,
 }
 
 /// Why a run could not start or go on: garm's own failures (a guest's faults are [`Outcome`]s).
@@ -212,6 +218,9 @@ pub fn run(
     let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
     if let Some(data) = &opts.stdin {
         k.stdin = crate::os::Stdin::fixed(n as usize, data.clone());
+    }
+    if let Some(l) = opts.fs_limit {
+        k.vfs.limit = l;
     }
     k.vfs.set_exe(elf);
     for spec in &opts.mounts {
@@ -460,6 +469,8 @@ pub fn run(
         mem,
         forks: k.forks,
         fork_time: k.fork_time,
+        fs_used: k.vfs.used,
+        fs_limit: k.vfs.limit,
     })
 }
 

@@ -155,3 +155,42 @@ fn creating_in_mounts_matches_linux() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// garm's peak resident memory from `--stats`, in MiB.
+fn peak_mib(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| {
+            l.split("peak host memory ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no peak line in {stderr}"))
+}
+
+#[test]
+fn unlinked_files_give_their_memory_back() {
+    let elf = build("tests/os/bigfiles");
+    let dir = tmp().join(format!("bigfiles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let q = qemu(&elf, &[dir.to_str().unwrap()], &[], b"");
+    let g = garm(&["--stats", elf.to_str().unwrap(), "/tmp"], b"");
+    assert_eq!(g.out(), q.out(), "{}", g.stderr);
+    assert_eq!(g.status, 0);
+    // Eight 128 MiB files one after another: at most one is alive at a time. The bound leaves
+    // room for garm itself (the GPU driver: about 150 MiB on lavapipe).
+    let peak = peak_mib(&g.stderr);
+    assert!(peak < 700, "peak {peak} MiB: {}", g.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_filesystem_budget_gives_enospc_not_an_abort() {
+    let elf = build("tests/os/bigfiles");
+    let g = garm(&["--fs-limit", "64M", elf.to_str().unwrap(), "/tmp"], b"");
+    assert_eq!(g.out(), "round 0 failed\n", "{}", g.stderr);
+    assert_eq!(g.status, 1);
+}

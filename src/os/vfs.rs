@@ -36,6 +36,10 @@ pub struct Inode {
     pub mode: u32,
     pub parent: Ino,
     pub mtime: i64,
+    /// Names in directories that refer to it.
+    pub nlink: u32,
+    /// Open file descriptions that refer to it (see [`Vfs::opened`], [`Vfs::closed`]).
+    pub opens: u32,
 }
 
 /// What a guest path names after resolution.
@@ -48,6 +52,9 @@ pub enum Target {
 
 pub struct Vfs {
     pub inodes: Vec<Inode>,
+    /// Bytes of file data held in memory, and the most there may be (`--fs-limit`).
+    pub used: u64,
+    pub limit: u64,
     /// `/proc/self/exe`: the program garm was started with (readlink gives each process's own).
     pub exe_ino: Ino,
 }
@@ -58,6 +65,25 @@ pub const S_IFDIR: u32 = 0o040000;
 pub const S_IFLNK: u32 = 0o120000;
 pub const S_IFCHR: u32 = 0o020000;
 pub const S_IFIFO: u32 = 0o010000;
+
+/// Largest file garm keeps in memory (a guest cannot make the host allocate without bound).
+pub const MAX_FILE: u64 = 256 << 20;
+
+/// The default `--fs-limit`: a quarter of the host's memory, between 256 MiB and 8 GiB (1 GiB
+/// when the host does not say).
+pub fn default_fs_limit() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let l = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kib| kib * 1024);
+    match total {
+        Some(t) => (t / 4).clamp(256 << 20, 8 << 30),
+        None => 1 << 30,
+    }
+}
 
 fn now() -> i64 {
     std::time::SystemTime::now()
@@ -97,7 +123,11 @@ impl Vfs {
                 mode: S_IFDIR | 0o755,
                 parent: 0,
                 mtime: now(),
+                nlink: 1,
+                opens: 0,
             }],
+            used: 0,
+            limit: default_fs_limit(),
             exe_ino: 0,
         };
         for d in ["tmp", "dev", "proc", "home", "bin", "usr", "etc"] {
@@ -120,7 +150,89 @@ impl Vfs {
     }
 
     pub fn set_exe(&mut self, bytes: &[u8]) {
-        self.inodes[self.exe_ino].node = Node::File(bytes.to_vec());
+        let ino = self.exe_ino;
+        self.used -= self.file_len(ino);
+        self.used += bytes.len() as u64;
+        self.inodes[ino].node = Node::File(bytes.to_vec());
+    }
+
+    fn file_len(&self, ino: Ino) -> u64 {
+        match &self.inodes[ino].node {
+            Node::File(d) => d.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// Resizes file `ino` to `len` bytes (zero-filled), within the per-file cap (EFBIG) and the
+    /// filesystem's budget (ENOSPC).
+    pub fn resize_file(&mut self, ino: Ino, len: u64) -> Result<(), Errno> {
+        if len > MAX_FILE {
+            return Err(EFBIG);
+        }
+        let old = self.file_len(ino);
+        if len > old && self.used + (len - old) > self.limit {
+            return Err(ENOSPC);
+        }
+        if let Node::File(d) = &mut self.inodes[ino].node {
+            d.resize(len as usize, 0);
+            if len < old {
+                d.shrink_to(len as usize);
+            }
+            self.used = self.used + len - old;
+        }
+        Ok(())
+    }
+
+    /// Writes `data` into file `ino` at `start` (growing it as needed); returns the end offset.
+    pub fn write_file(&mut self, ino: Ino, start: u64, data: &[u8]) -> Result<u64, Errno> {
+        let end = start.checked_add(data.len() as u64).ok_or(EFBIG)?;
+        if end > self.file_len(ino) {
+            self.resize_file(ino, end)?;
+        }
+        if let Node::File(d) = &mut self.inodes[ino].node {
+            d[start as usize..end as usize].copy_from_slice(data);
+        }
+        Ok(end)
+    }
+
+    /// An open file description of `ino` was made.
+    pub fn opened(&mut self, ino: Ino) {
+        self.inodes[ino].opens += 1;
+    }
+
+    /// An open file description of `ino` went away: an unlinked file's data goes with the last.
+    pub fn closed(&mut self, ino: Ino) {
+        let i = &mut self.inodes[ino];
+        i.opens = i.opens.saturating_sub(1);
+        self.release(ino);
+    }
+
+    /// Frees the data of a file nobody can reach any more (no name, no open description).
+    fn release(&mut self, ino: Ino) {
+        let i = &self.inodes[ino];
+        if i.nlink == 0 && i.opens == 0 && ino != self.exe_ino {
+            let len = self.file_len(ino);
+            if let Node::File(d) = &mut self.inodes[ino].node {
+                *d = Vec::new();
+                self.used -= len;
+            }
+        }
+    }
+
+    /// Adds a name for an existing inode (a hard link).
+    pub fn link(&mut self, dir: Ino, name: &str, ino: Ino) {
+        if let Node::Dir(m) = &mut self.inodes[dir].node {
+            if let Some(old) = m.insert(name.to_string(), ino) {
+                self.unlinked(old);
+            }
+            self.inodes[ino].nlink += 1;
+        }
+    }
+
+    fn unlinked(&mut self, ino: Ino) {
+        let i = &mut self.inodes[ino];
+        i.nlink = i.nlink.saturating_sub(1);
+        self.release(ino);
     }
 
     pub fn add(&mut self, dir: Ino, name: &str, node: Node, mode: u32) -> Ino {
@@ -130,9 +242,15 @@ impl Vfs {
             mode,
             parent: dir,
             mtime: now(),
+            nlink: 0,
+            opens: 0,
         });
         if let Node::Dir(m) = &mut self.inodes[dir].node {
-            m.insert(name.to_string(), ino);
+            let old = m.insert(name.to_string(), ino);
+            self.inodes[ino].nlink = 1;
+            if let Some(old) = old {
+                self.unlinked(old);
+            }
         }
         ino
     }
@@ -336,10 +454,31 @@ impl Vfs {
         Ok(self.add(dir, name, Node::File(Vec::new()), S_IFREG | (mode & 0o7777)))
     }
 
+    /// Removes a name (unlink, rmdir); the file's data goes once nothing refers to it.
     pub fn remove(&mut self, dir: Ino, name: &str) -> Option<Ino> {
-        match &mut self.inodes[dir].node {
+        let ino = match &mut self.inodes[dir].node {
             Node::Dir(m) => m.remove(name),
             _ => None,
+        }?;
+        self.unlinked(ino);
+        Some(ino)
+    }
+
+    /// Moves the entry `d1/n1` to `d2/n2` (rename), replacing and unlinking what was there.
+    pub fn move_entry(&mut self, d1: Ino, n1: &str, d2: Ino, n2: &str) {
+        let Some(ino) = (match &mut self.inodes[d1].node {
+            Node::Dir(m) => m.remove(n1),
+            _ => None,
+        }) else {
+            return;
+        };
+        let old = match &mut self.inodes[d2].node {
+            Node::Dir(m) => m.insert(n2.to_string(), ino),
+            _ => None,
+        };
+        self.inodes[ino].parent = d2;
+        if let Some(old) = old.filter(|&o| o != ino) {
+            self.unlinked(old);
         }
     }
 }

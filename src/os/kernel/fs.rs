@@ -97,14 +97,17 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
     } else {
         match target {
             Target::Mem(i) => {
-                match &mut k.vfs.inodes[i].node {
-                    Node::File(d) if flags & O_TRUNC != 0 && flags & O_ACCMODE != 0 => d.clear(),
+                match &k.vfs.inodes[i].node {
+                    Node::File(_) if flags & O_TRUNC != 0 && flags & O_ACCMODE != 0 => {
+                        k.vfs.resize_file(i, 0)?
+                    }
                     Node::Dev(d) => {
-                        let f = Fd::new(Kind::Dev(*d), flags);
+                        let f = k.new_fd(Kind::Dev(*d), flags);
                         return ret(k.install_fd(pid, f, 0)?);
                     }
                     _ => {}
                 }
+                k.vfs.opened(i);
                 Kind::Mem(i)
             }
             Target::Host(p, ro) => {
@@ -128,7 +131,7 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
             }
         }
     };
-    ret(k.install_fd(pid, Fd::new(kind, flags), 0)?)
+    ret(k.install_fd(pid, k.new_fd(kind, flags), 0)?)
 }
 
 fn stat_mem(k: &Kernel, i: Ino) -> Stat {
@@ -349,19 +352,24 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
                 if k.vfs.child(d2, &n2).is_some() {
                     return Err(EEXIST.into());
                 }
-                if let Node::Dir(mm) = &mut k.vfs.inodes[d2].node {
-                    mm.insert(n2, ch);
-                }
+                k.vfs.link(d2, &n2, ch);
                 return ret(0);
             }
-            if noreplace && k.vfs.child(d2, &n2).is_some() {
-                return Err(EEXIST.into());
+            if let Some(old) = k.vfs.child(d2, &n2).filter(|&o| o != ch) {
+                if noreplace {
+                    return Err(EEXIST.into());
+                }
+                // Linux's rules for replacing: same kind, and a directory only when empty.
+                match (&k.vfs.inodes[old].node, dir) {
+                    (Node::Dir(m), true) if !m.is_empty() => return Err(ENOTEMPTY.into()),
+                    (Node::Dir(_) | Node::Mount { .. }, false) => return Err(EISDIR.into()),
+                    (Node::Mount { .. }, true) => return Err(EBUSY_OR_EXDEV.into()),
+                    (Node::Dir(_), true) => {}
+                    (_, true) => return Err(ENOTDIR.into()),
+                    _ => {}
+                }
             }
-            k.vfs.remove(d1, &n1);
-            if let Node::Dir(mm) = &mut k.vfs.inodes[d2].node {
-                mm.insert(n2, ch);
-            }
-            k.vfs.inodes[ch].parent = d2;
+            k.vfs.move_entry(d1, &n1, d2, &n2);
             ret(0)
         }
         (Target::Host(h1, ro1), Target::Host(h2, ro2)) => {
@@ -444,3 +452,7 @@ pub fn getdents64(k: &mut Kernel, c: &mut Call) -> SysResult {
     of.offset = idx as u64;
     ret(out.len())
 }
+
+/// Replacing a mount point by rename (Linux: EBUSY; garm has no EBUSY, and the mount is another
+/// filesystem).
+const EBUSY_OR_EXDEV: Errno = EXDEV;

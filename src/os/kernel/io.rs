@@ -179,19 +179,11 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     match &mut of.kind {
         Kind::Mem(ino) => {
             let ino = *ino;
-            if let Node::File(d) = &mut k.vfs.inodes[ino].node {
+            if let Node::File(d) = &k.vfs.inodes[ino].node {
                 let start = if append { d.len() as u64 } else { off };
-                let end = start
-                    .checked_add(data.len() as u64)
-                    .filter(|&e| e <= MAX_FILE)
-                    .ok_or(EFBIG)?;
-                let (start, end) = (start as usize, end as usize);
-                if d.len() < end {
-                    d.resize(end, 0);
-                }
-                d[start..end].copy_from_slice(&data);
+                let end = k.vfs.write_file(ino, start, &data)?;
                 if at.is_none() {
-                    of.offset = end as u64;
+                    of.offset = end;
                 }
             }
         }
@@ -331,15 +323,29 @@ pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.a[1] & !(O_CLOEXEC | O_NONBLOCK) != 0 {
         return Err(EINVAL.into());
     }
-    let id = k.pipes.len();
-    k.pipes.push(Pipe {
+    // A pipe both of whose ends are closed is free for reuse (nothing refers to its number).
+    let fresh = Pipe {
         buf: VecDeque::new(),
         readers: 1,
         writers: 1,
-    });
+    };
+    let id = match k
+        .pipes
+        .iter()
+        .position(|p| p.readers == 0 && p.writers == 0)
+    {
+        Some(i) => {
+            k.pipes[i] = fresh;
+            i
+        }
+        None => {
+            k.pipes.push(fresh);
+            k.pipes.len() - 1
+        }
+    };
     let fl = c.a[1];
-    let r = k.install_fd(c.pid, Fd::new(Kind::PipeR(id), fl), 0);
-    let w = k.install_fd(c.pid, Fd::new(Kind::PipeW(id), fl | O_WRONLY), 0);
+    let r = k.install_fd(c.pid, k.new_fd(Kind::PipeR(id), fl), 0);
+    let w = k.install_fd(c.pid, k.new_fd(Kind::PipeW(id), fl | O_WRONLY), 0);
     let (r, w) = match (r, w) {
         (Ok(r), Ok(w)) => (r, w),
         (r, w) => {
@@ -372,11 +378,8 @@ pub fn ftruncate(k: &mut Kernel, c: &mut Call) -> SysResult {
     }
     match &of.kind {
         Kind::Mem(i) => {
-            if let Node::File(d) = &mut k.vfs.inodes[*i].node {
-                if len > MAX_FILE {
-                    return Err(EFBIG.into());
-                }
-                d.resize(len as usize, 0);
+            if let Node::File(_) = &k.vfs.inodes[*i].node {
+                k.vfs.resize_file(*i, len)?;
             }
             ret(0)
         }

@@ -33,8 +33,7 @@ pub type Pid = i64;
 pub const PIPE_CAP: usize = 65536;
 /// File descriptors per process (RLIMIT_NOFILE).
 pub const MAX_FDS: usize = 1024;
-/// Largest file garm keeps in memory (a guest cannot make the host allocate without bound).
-pub const MAX_FILE: u64 = 256 << 20;
+pub use super::vfs::MAX_FILE;
 
 /// What an open file description refers to.
 #[derive(Debug)]
@@ -55,41 +54,39 @@ pub struct OpenFile {
     pub kind: Kind,
     pub offset: u64,
     pub flags: u64,
+    /// Where this description reports its going away: its own kernel's queue.
+    closes: Closes,
 }
+
+/// A kernel's queue of descriptions closed by dropping their last fd, applied by the kernel
+/// afterwards (pipe ends counted down, unlinked files' data freed). Each kernel has its own, so
+/// two kernels in one thread (runs one after another, tests) never see each other's.
+pub type Closes = Rc<RefCell<Vec<Closed>>>;
 
 impl Drop for OpenFile {
     fn drop(&mut self) {
-        PIPE_CLOSES.with(|c| match self.kind {
-            Kind::PipeR(p) => c.borrow_mut().push((p, true)),
-            Kind::PipeW(p) => c.borrow_mut().push((p, false)),
-            _ => {}
-        });
+        let c = match self.kind {
+            Kind::PipeR(p) => Closed::PipeReader(p),
+            Kind::PipeW(p) => Closed::PipeWriter(p),
+            Kind::Mem(i) => Closed::File(i),
+            _ => return,
+        };
+        self.closes.borrow_mut().push(c);
     }
 }
 
-thread_local! {
-    /// Pipe ends closed by dropping their last description, applied by the kernel afterwards.
-    static PIPE_CLOSES: RefCell<Vec<(usize, bool)>> = const { RefCell::new(Vec::new()) };
+/// An open file description that went away with its last fd.
+#[derive(Debug)]
+pub enum Closed {
+    PipeReader(usize),
+    PipeWriter(usize),
+    File(Ino),
 }
 
 #[derive(Clone, Debug)]
 pub struct Fd {
     pub file: Rc<RefCell<OpenFile>>,
     pub cloexec: bool,
-}
-
-impl Fd {
-    /// A new open file description of `kind` (O_CLOEXEC in `flags` sets the fd flag).
-    pub fn new(kind: Kind, flags: u64) -> Fd {
-        Fd {
-            file: Rc::new(RefCell::new(OpenFile {
-                kind,
-                offset: 0,
-                flags: flags & !O_CLOEXEC,
-            })),
-            cloexec: flags & O_CLOEXEC != 0,
-        }
-    }
 }
 
 #[derive(Default, Debug)]
@@ -155,6 +152,7 @@ pub struct Kernel {
     pub fork_time: std::time::Duration,
     /// Instructions retired per instance, by every process of its tree.
     pub executed: Vec<u64>,
+    closes: Closes,
 }
 
 impl Kernel {
@@ -173,6 +171,20 @@ impl Kernel {
             forks: 0,
             fork_time: Default::default(),
             executed: vec![0; instances],
+            closes: Closes::default(),
+        }
+    }
+
+    /// A new open file description of `kind` (O_CLOEXEC in `flags` sets the fd flag).
+    pub fn new_fd(&self, kind: Kind, flags: u64) -> Fd {
+        Fd {
+            file: Rc::new(RefCell::new(OpenFile {
+                kind,
+                offset: 0,
+                flags: flags & !O_CLOEXEC,
+                closes: self.closes.clone(),
+            })),
+            cloexec: flags & O_CLOEXEC != 0,
         }
     }
 
@@ -216,9 +228,9 @@ impl Kernel {
     ) -> Pid {
         let pid = self.alloc_pid();
         let fds = vec![
-            Some(Fd::new(Kind::Stdin, 0)),
-            Some(Fd::new(Kind::Out(slot, 1), O_WRONLY)),
-            Some(Fd::new(Kind::Out(slot, 2), O_WRONLY)),
+            Some(self.new_fd(Kind::Stdin, 0)),
+            Some(self.new_fd(Kind::Out(slot, 1), O_WRONLY)),
+            Some(self.new_fd(Kind::Out(slot, 2), O_WRONLY)),
         ];
         self.procs.insert(
             pid,
@@ -285,13 +297,24 @@ impl Kernel {
     }
 
     pub(crate) fn apply_pipe_closes(&mut self) {
-        let closes = PIPE_CLOSES.with(|c| std::mem::take(&mut *c.borrow_mut()));
-        for (p, reader) in closes {
+        let closes = std::mem::take(&mut *self.closes.borrow_mut());
+        for c in closes {
+            let p = match c {
+                Closed::File(i) => {
+                    self.vfs.closed(i);
+                    continue;
+                }
+                Closed::PipeReader(p) | Closed::PipeWriter(p) => p,
+            };
             if let Some(pipe) = self.pipes.get_mut(p) {
-                if reader {
+                if matches!(c, Closed::PipeReader(_)) {
                     pipe.readers = pipe.readers.saturating_sub(1);
                 } else {
                     pipe.writers = pipe.writers.saturating_sub(1);
+                }
+                if pipe.readers == 0 && pipe.writers == 0 {
+                    // Nothing can reach the buffer any more: give its memory back.
+                    pipe.buf = VecDeque::new();
                 }
             }
         }

@@ -593,3 +593,75 @@ fn new_names_in_a_read_only_mount_are_erofs() {
     assert_eq!(t.read_fd(fd, 10).unwrap(), b"there");
     assert!(!m.dir.join("d").exists() && !m.dir.join("new").exists());
 }
+
+#[test]
+fn an_unlinked_open_file_keeps_its_data_until_the_last_close() {
+    let mut t = T::new();
+    let base = t.k.vfs.used;
+    let fd = t.open("/tmp/big", RW_CREAT, 0o644) as u64;
+    assert_eq!(t.call(nr::FTRUNCATE, &[fd, 1 << 20]), 0);
+    assert_eq!(t.k.vfs.used, base + (1 << 20));
+    let dup = t.call(nr::DUP, &[fd]) as u64;
+    assert_eq!(at(&mut t, nr::UNLINKAT, "/tmp/big", &[0]), 0);
+    assert_eq!(t.k.vfs.used, base + (1 << 20), "still open");
+    t.call(nr::CLOSE, &[fd]);
+    assert_eq!(t.k.vfs.used, base + (1 << 20), "the dup still refers to it");
+    t.call(nr::CLOSE, &[dup]);
+    assert_eq!(t.k.vfs.used, base, "freed with the last description");
+}
+
+#[test]
+fn files_beyond_the_filesystem_budget_are_enospc() {
+    let mut t = T::new();
+    t.k.vfs.limit = t.k.vfs.used + 10_000;
+    let fd = t.open("/tmp/f", RW_CREAT, 0o644) as u64;
+    assert_eq!(t.call(nr::FTRUNCATE, &[fd, 9_000]), 0);
+    assert_eq!(t.call(nr::FTRUNCATE, &[fd, 20_000]), ENOSPC.ret());
+    t.put(BUF, &[1; 16]);
+    assert_eq!(t.call(nr::PWRITE64, &[fd, BUF, 16, 12_000]), ENOSPC.ret());
+    assert_eq!(
+        t.call(nr::FTRUNCATE, &[fd, 0]),
+        0,
+        "shrinking gives room back"
+    );
+    assert_eq!(t.call(nr::PWRITE64, &[fd, BUF, 16, 9_000]), 16);
+}
+
+#[test]
+fn rename_over_a_file_frees_the_old_one_and_follows_linux_rules() {
+    let mut t = T::new();
+    let base = t.k.vfs.used;
+    let a = t.open("/tmp/a", RW_CREAT, 0o644);
+    t.write_fd(a, &[7; 1000]);
+    let b = t.open("/tmp/b", RW_CREAT, 0o644);
+    t.write_fd(b, &[8; 500]);
+    t.call(nr::CLOSE, &[a as u64]);
+    t.call(nr::CLOSE, &[b as u64]);
+    assert_eq!(rename(&mut t, nr::RENAMEAT, "/tmp/a", "/tmp/b", 0), 0);
+    assert_eq!(
+        t.k.vfs.used,
+        base + 1000,
+        "the replaced file's 500 bytes are gone"
+    );
+    at(&mut t, nr::MKDIRAT, "/tmp/d", &[0o755]);
+    at(&mut t, nr::MKDIRAT, "/tmp/e", &[0o755]);
+    t.open("/tmp/e/x", RW_CREAT, 0o644);
+    assert_eq!(
+        rename(&mut t, nr::RENAMEAT, "/tmp/b", "/tmp/d", 0),
+        EISDIR.ret()
+    );
+    assert_eq!(
+        rename(&mut t, nr::RENAMEAT, "/tmp/d", "/tmp/b", 0),
+        ENOTDIR.ret()
+    );
+    assert_eq!(
+        rename(&mut t, nr::RENAMEAT, "/tmp/d", "/tmp/e", 0),
+        ENOTEMPTY.ret()
+    );
+    assert_eq!(
+        rename(&mut t, nr::RENAMEAT, "/tmp/e", "/tmp/d", 0),
+        0,
+        "over an empty dir"
+    );
+    assert_eq!(stat(&mut t, "/tmp/d/x", 0).map(|s| s.size), Ok(0));
+}

@@ -520,3 +520,16 @@ fn stdin_is_read_only() {
     assert_eq!(t.read_fd(0, 9).unwrap(), b"ut");
     assert_eq!(t.read_fd(1, 3), Err(EBADF), "stdout is not readable");
 }
+
+#[test]
+fn closed_pipes_give_their_buffer_back_and_their_number_is_reused() {
+    let mut t = T::new();
+    for _ in 0..50 {
+        assert_eq!(t.call(nr::PIPE2, &[BUF, 0]), 0);
+        t.write_fd(4, &[1; 1000]);
+        t.call(nr::CLOSE, &[3]);
+        t.call(nr::CLOSE, &[4]);
+    }
+    assert_eq!(t.k.pipes.len(), 1, "one pipe number, reused");
+    assert_eq!(t.k.pipes[0].buf.capacity(), 0, "its buffer freed");
+}
