@@ -44,6 +44,8 @@ pub trait Guest {
     fn st(&self, slot: usize) -> &[u32];
     fn st_mut(&mut self, slot: usize) -> &mut [u32];
     fn read_mem(&mut self, slot: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError>;
+    /// Whether `len` bytes at `addr` are inside a process's memory (no device round trip).
+    fn in_bounds(&self, addr: u64, len: usize) -> bool;
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError>;
     /// Memory, state and code map of `from` into `to` (fork).
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError>;
@@ -126,6 +128,9 @@ impl Guest for Machine {
     fn read_mem(&mut self, slot: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
         Machine::read_mem(self, slot, addr, len)
     }
+    fn in_bounds(&self, addr: u64, len: usize) -> bool {
+        len == 0 || self.check_range(addr, len).is_ok()
+    }
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError> {
         Machine::write_mem(self, slot, addr, data)
     }
@@ -199,6 +204,9 @@ impl Guest for MemGuest {
         }
         let r = self.range(addr, len)?;
         Ok(self.mem[slot][r].to_vec())
+    }
+    fn in_bounds(&self, addr: u64, len: usize) -> bool {
+        len == 0 || self.range(addr, len).is_ok()
     }
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError> {
         if data.is_empty() {

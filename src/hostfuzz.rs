@@ -619,7 +619,7 @@ pub fn fuzz_loader(seed: u64, iters: u64) -> Report {
                     if let Err(f) = fits {
                         rep.find(format!("load_process took what check_fits refused: {f}"));
                     }
-                    if low != mem - process::stack_reserve(mem) {
+                    if low != mem - process::stack_reserve(mem) - process::stack_guard(mem) {
                         rep.find(format!("mmap top {low:#x} (case {i})"));
                     }
                     match check_loaded(g, 0, &img, &argv, &envp) {

@@ -359,15 +359,29 @@ pub fn run(
                     }
                     host_work = true;
                 }
-                Stop::CodeMod => {
-                    m.forget_code_at(slot, m.word64(slot, layout::S_FAULT_ADDR));
+                Stop::CodeMod | Stop::DcZva => {
+                    // A store into the decoded-code range: allowed in a writable segment
+                    // (self-modifying code re-decodes), a SIGSEGV in text and read-only data.
+                    let addr = m.word64(slot, layout::S_FAULT_ADDR);
+                    if writable(&k.procs[&pid].image, addr) {
+                        if stop == Stop::DcZva {
+                            m.zero_block(slot, addr)?;
+                        } else {
+                            m.forget_code_at(slot, addr);
+                        }
+                        live = true;
+                    } else {
+                        // The store has retired: the pc is past it, unless it was a pair's half.
+                        let pc = m.pc(slot)
+                            - if m.st(slot)[layout::S_USTEP] == 0 {
+                                4
+                            } else {
+                                0
+                            };
+                        let msg = format!("guest memory fault: write at address {addr:#x} (pc {pc:#x}): read-only segment");
+                        kill(&mut k, &mut m, pid, SIGSEGV, msg, &mut outcomes, n);
+                    }
                     host_work = true;
-                    live = true;
-                }
-                Stop::DcZva => {
-                    m.zero_block(slot, m.word64(slot, layout::S_FAULT_ADDR))?;
-                    host_work = true;
-                    live = true;
                 }
                 Stop::Limit => {
                     // This process spent its share of the tree's budget (tree_budgets ends the
@@ -472,6 +486,16 @@ pub fn run(
         fs_used: k.vfs.used,
         fs_limit: k.vfs.limit,
     })
+}
+
+/// Whether a store at `addr` may land there: in a segment the program asked to be writable, or
+/// outside the program's segments (heap, stack, mappings).
+fn writable(image: &loader::Image, addr: u64) -> bool {
+    image
+        .segments
+        .iter()
+        .find(|s| addr >= s.vaddr && addr < s.vaddr + s.memsz)
+        .is_none_or(|s| s.write)
 }
 
 /// `--max-insns` as one budget for each instance's whole process tree: a tree that spent it
@@ -597,9 +621,15 @@ fn fault_outcome(m: &Machine, i: usize, stop: Stop, limit: Option<u64>) -> Outco
             } else {
                 "read"
             };
+            let guard = s[layout::S_GUARD_LO] as u64..s[layout::S_GUARD_HI] as u64;
+            let why = if guard.contains(&addr) {
+                ": stack overflow (the guard gap below the stack)"
+            } else {
+                ""
+            };
             Outcome::Signaled(
                 SIGSEGV,
-                format!("guest memory fault: {kind} at address {addr:#x} (pc {pc:#x})"),
+                format!("guest memory fault: {kind} at address {addr:#x} (pc {pc:#x}){why}"),
             )
         }
         Stop::FetchFault if addr & 3 != 0 => {

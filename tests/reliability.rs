@@ -194,3 +194,27 @@ fn the_filesystem_budget_gives_enospc_not_an_abort() {
     assert_eq!(g.out(), "round 0 failed\n", "{}", g.stderr);
     assert_eq!(g.status, 1);
 }
+
+#[test]
+fn stores_to_text_and_read_only_data_are_sigsegv_like_under_qemu() {
+    let elf = build("tests/os/rostore");
+    for what in ["rodata", "text"] {
+        let r = same_as_qemu(&elf, &[], &[what], b"");
+        assert_eq!((r.out().as_str(), r.status), ("before\n", 139), "{what}");
+        assert!(
+            r.stderr.contains("write at address"),
+            "{what}: {}",
+            r.stderr
+        );
+    }
+    // Self-modifying code in its own writable, executable section still runs.
+    same_as_qemu(&build("demos/selfmod"), &[], &[], b"");
+}
+
+#[test]
+fn a_runaway_stack_stops_at_its_guard_like_under_qemu() {
+    // Before the guard gap, the stack grew over the heap and the program's own text.
+    let r = same_as_qemu(&build("tests/os/deepstack"), &[], &[], b"");
+    assert_eq!((r.out().as_str(), r.status), ("recursing\n", 139));
+    assert!(r.stderr.contains("stack overflow"), "{}", r.stderr);
+}

@@ -26,6 +26,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_out_len = sreg(S_OUT_LEN);
     g_code_lo = sreg(S_CODE_LO);
     g_code_hi = sreg(S_CODE_HI);
+    g_guard_lo = sreg(S_GUARD_LO);
+    g_guard_hi = sreg(S_GUARD_HI);
     g_fastfd = sreg(S_FASTFD);
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;

@@ -22,6 +22,8 @@ var<private> g_fault_kind: u32;
 var<private> g_exit_code: u32;
 var<private> g_code_lo: u32;
 var<private> g_code_hi: u32;
+var<private> g_guard_lo: u32;  // the guard gap below the stack: no access in [lo, hi)
+var<private> g_guard_hi: u32;
 var<private> g_fastfd: u32;  // bit k-1: fd k (1, 2) writes to the console
 var<private> g_count0: V;
 var<private> g_base: u32;   // this instance's first state word
@@ -71,7 +73,9 @@ fn sext32(x: u32) -> V { return vw(x, u32(i32(x) >> 31u)); }
 fn mem_ok(addr: V, n: u32) -> bool {
     let lo = vlo(addr);
     // n <= mem_bytes first, so the subtraction cannot wrap (the shader runs without naga's checks).
-    return vhi(addr) == 0u && lo >= P.lo_bound && n <= P.mem_bytes && lo <= P.mem_bytes - n;
+    // lo + n cannot wrap once lo <= mem_bytes - n.
+    return vhi(addr) == 0u && lo >= P.lo_bound && n <= P.mem_bytes && lo <= P.mem_bytes - n
+        && (lo + n <= g_guard_lo || lo >= g_guard_hi);
 }
 
 // Two adjacent words funnel-shifted right by `sh` bits (0..24, a multiple of 8).

@@ -44,9 +44,12 @@ state_words! {
     S_OUT_LEN = 86 x 1,
     S_EXCL_VALID = 87 x 1,
     S_EXCL_ADDR = 88 x 1,
+    /// A range no access may touch (the guard gap below the stack): [lo, hi).
+    S_GUARD_LO = 89 x 1,
     S_EXIT_CODE = 90 x 1,
     /// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path).
     S_FASTFD = 91 x 1,
+    S_GUARD_HI = 92 x 1,
     /// Byte range holding decoded code: a store inside it stops the guest (CodeMod).
     S_CODE_LO = 93 x 1,
     S_CODE_HI = 94 x 1,

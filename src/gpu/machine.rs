@@ -330,7 +330,7 @@ impl Machine {
         inst as u64 * self.cfg.mem_bytes as u64 + addr
     }
 
-    fn check_range(&self, addr: u64, len: usize) -> Result<(), MemError> {
+    pub(crate) fn check_range(&self, addr: u64, len: usize) -> Result<(), MemError> {
         if addr < self.cfg.lo_bound as u64
             || addr
                 .checked_add(len as u64)

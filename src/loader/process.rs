@@ -36,21 +36,28 @@ pub fn check_fits(
     argv: &[String],
     envp: &[String],
 ) -> Result<(), FitError> {
-    let reserve = stack_reserve(mem);
-    if image.brk_start + reserve > mem {
+    let stack = stack_reserve(mem);
+    if image.brk_start + stack + stack_guard(mem) > mem {
         return Err(FitError::Image { mem });
     }
     let strings: u64 = argv.iter().chain(envp).map(|s| s.len() as u64 + 1).sum();
     let words = (argv.len() + envp.len()) as u64 * 8 + 512;
-    if strings + words > reserve / 4 {
+    if strings + words > stack / 4 {
         return Err(FitError::Args);
     }
     Ok(())
 }
 
-/// The stack reserve at the top of guest memory.
+/// The stack reserve at the top of guest memory: the most the stack may grow (the process's
+/// RLIMIT_STACK).
 pub fn stack_reserve(mem: u64) -> u64 {
     (mem / 4).min(1 << 20)
+}
+
+/// The guard gap below the stack reserve: any access there faults, so a stack that outgrows
+/// its reserve stops with SIGSEGV instead of overwriting the heap or mappings below.
+pub fn stack_guard(mem: u64) -> u64 {
+    (mem / 64).clamp(4096, 64 << 10)
 }
 
 /// Zero-pads to a whole word, so the write needs no read-modify-write round trip. Safe: segments
@@ -97,6 +104,7 @@ pub fn load_process(
 ) -> Result<u64, LoadError> {
     let mem = g.mem_bytes();
     let reserve = stack_reserve(mem);
+    let guard = stack_guard(mem);
     check_fits(image, mem, argv, envp).map_err(LoadError::Fit)?;
     // Everything that can fail is checked above: from here the old process is gone.
     let limit = g.word64(slot, layout::S_LIMIT);
@@ -119,7 +127,9 @@ pub fn load_process(
     s[layout::S_STATUS] = Stop::Running.word();
     s[layout::S_BRK] = image.brk_start as u32;
     s[layout::S_BRK_MIN] = image.brk_start as u32;
-    s[layout::S_BRK_MAX] = (mem - reserve) as u32;
+    s[layout::S_BRK_MAX] = (mem - reserve - guard) as u32;
+    s[layout::S_GUARD_LO] = (mem - reserve - guard) as u32;
+    s[layout::S_GUARD_HI] = (mem - reserve) as u32;
     s[layout::S_FASTFD] = 3;
     g.set_word64(
         slot,
@@ -143,5 +153,5 @@ pub fn load_process(
             p += 4096;
         }
     }
-    Ok(mem - reserve)
+    Ok(mem - reserve - guard)
 }

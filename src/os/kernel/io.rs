@@ -126,6 +126,10 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
                 }
             } else {
                 let n = len.min(pipe.buf.len());
+                // A bad buffer fails before anything leaves the pipe, as on Linux.
+                if !c.g.in_bounds(buf, n) {
+                    return Err(EFAULT.into());
+                }
                 pipe.buf.drain(..n).collect()
             }
         }
@@ -134,16 +138,24 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             Dev::Null => Vec::new(),
             Dev::Zero => vec![0; len],
             Dev::Urandom => pseudo_random(len, buf ^ off),
-            Dev::Console => k.stdin.read(k.procs[&c.pid].inst, len),
+            Dev::Console => read_stdin(k, c, buf, len)?,
         },
-        Kind::Stdin => k.stdin.read(k.procs[&c.pid].inst, len),
+        Kind::Stdin => read_stdin(k, c, buf, len)?,
     };
+    // The bytes reach the guest before the offset moves: a bad buffer consumes nothing.
+    c.write(buf, &data)?;
     if at.is_none() && matches!(of.kind, Kind::Mem(_) | Kind::Host(..)) {
         of.offset += data.len() as u64;
     }
-    drop(of);
-    c.write(buf, &data)?;
     ret(data.len())
+}
+
+/// Standard input for `c`'s instance; a bad buffer fails before anything is read.
+fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Vec<u8>, Fail> {
+    if !c.g.in_bounds(buf, len) {
+        return Err(EFAULT.into());
+    }
+    Ok(k.stdin.read(k.procs[&c.pid].inst, len))
 }
 
 fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {

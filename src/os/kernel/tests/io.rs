@@ -533,3 +533,21 @@ fn closed_pipes_give_their_buffer_back_and_their_number_is_reused() {
     assert_eq!(t.k.pipes.len(), 1, "one pipe number, reused");
     assert_eq!(t.k.pipes[0].buf.capacity(), 0, "its buffer freed");
 }
+
+#[test]
+fn a_read_into_a_bad_buffer_consumes_nothing() {
+    // Regression: the data was taken from the pipe, file or stdin, then EFAULT returned.
+    let mut t = T::new();
+    t.call(nr::PIPE2, &[BUF, 0]);
+    t.write_fd(4, b"kept");
+    assert_eq!(t.call(nr::READ, &[3, BAD, 4]), EFAULT.ret());
+    assert_eq!(t.read_fd(3, 10).unwrap(), b"kept");
+    let fd = t.open("/tmp/f", RW_CREAT, 0o644);
+    t.write_fd(fd, b"abc");
+    t.call(nr::LSEEK, &[fd as u64, 0, 0]);
+    assert_eq!(t.call(nr::READ, &[fd as u64, BAD, 3]), EFAULT.ret());
+    assert_eq!(t.call(nr::LSEEK, &[fd as u64, 0, 1]), 0, "offset unmoved");
+    t.k.stdin = crate::os::Stdin::fixed(1, b"in".to_vec());
+    assert_eq!(t.call(nr::READ, &[0, BAD, 2]), EFAULT.ret());
+    assert_eq!(t.read_fd(0, 2).unwrap(), b"in");
+}
