@@ -37,6 +37,10 @@ struct RunArgs {
     /// Stop an instance after N instructions, counted over its whole process tree (exit 124).
     #[arg(long)]
     max_insns: Option<u64>,
+    /// Let the instances share one machine: pids and signals, /tmp, and the pool of process
+    /// slots. By default each instance is its own machine.
+    #[arg(long)]
+    shared: bool,
     /// Most bytes of file data the guests may keep in garm's memory (/tmp and the rest of garm's
     /// own tree); beyond it writes fail with ENOSPC. Default: a quarter of the host's memory.
     #[arg(long, value_name = "SIZE")]
@@ -217,6 +221,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         strace: a.strace,
         checked: a.checked || RunOptions::default().checked,
         fs_limit: a.fs_limit.as_deref().map(run::parse_size).transpose()?,
+        shared: a.shared,
         timeout: match a.timeout {
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
             Some(t) => return Err(Error::Usage(format!("--timeout {t}: give seconds above 0"))),

@@ -49,6 +49,9 @@ pub struct RunOptions {
     pub timeout: Option<Duration>,
     /// `--fs-limit`: bytes of guest file data garm keeps in memory at most.
     pub fs_limit: Option<u64>,
+    /// `--shared`: instances share one machine (pids, signals, `/tmp`, the pool of process
+    /// slots) instead of each being its own.
+    pub shared: bool,
 }
 
 impl Default for RunOptions {
@@ -66,6 +69,7 @@ impl Default for RunOptions {
             checked: std::env::var_os("GARM_CHECKED").is_some_and(|v| !v.is_empty()),
             timeout: None,
             fs_limit: None,
+            shared: false,
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -231,6 +235,11 @@ pub fn run(
             _ => return Err(RunError::MountSyntax(spec.clone())),
         };
         k.vfs.mount(std::path::Path::new(host), guest, ro)?;
+    }
+    if opts.shared {
+        k.share();
+    } else {
+        k.isolate();
     }
     let exe_path = argv.first().cloned().unwrap_or_default();
     for i in 0..n as usize {

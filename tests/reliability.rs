@@ -218,3 +218,63 @@ fn a_runaway_stack_stops_at_its_guard_like_under_qemu() {
     assert_eq!((r.out().as_str(), r.status), ("recursing\n", 139));
     assert!(r.stderr.contains("stack overflow"), "{}", r.stderr);
 }
+
+#[test]
+fn each_instance_is_its_own_machine_whatever_the_others_do() {
+    let elf = build("tests/os/misbehave");
+    let r = garm(
+        &[
+            "--instances",
+            "8",
+            "--max-insns",
+            "20000000",
+            elf.to_str().unwrap(),
+        ],
+        b"",
+    );
+    // Instance 0 signalled every process it could see: only its own tree (SIGKILL, 137).
+    assert_eq!(r.status, 137, "{}", r.stderr);
+    let out = r.out();
+    let lines_of = |i: usize| -> String {
+        let p = format!("[{i}] ");
+        out.lines()
+            .filter_map(|l| l.strip_prefix(&p))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    // qemu runs only the instances that are safe outside garm (see misbehave.c), each with a
+    // directory of its own.
+    let qemu_as = |i: usize| -> String {
+        let dir = tmp().join(format!("misbehave-{i}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let idx = i.to_string();
+        let q = qemu(
+            &elf,
+            &[dir.to_str().unwrap()],
+            &[("GARM_INSTANCE", &idx), ("GARM_INSTANCES", "8")],
+            b"",
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        q.out()
+    };
+    for i in [1, 3, 6, 7] {
+        assert_eq!(lines_of(i), qemu_as(i), "instance {i}");
+    }
+    // The flood: the same bytes, its 512 KiB line cut into 64 KiB lines.
+    assert_eq!(lines_of(2).replace('\n', ""), qemu_as(2).replace('\n', ""));
+    // Those that end early printed their honest first line (the known answer).
+    for (i, sum) in [(0, 199990000u64), (4, 999950000), (5, 1199940000)] {
+        assert_eq!(lines_of(i), format!("before: instance {i} sum={sum}\n"));
+    }
+    assert!(
+        r.stderr.contains("[4] garm: instruction limit reached"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("[5] garm: guest memory fault"),
+        "{}",
+        r.stderr
+    );
+}

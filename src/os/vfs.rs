@@ -52,6 +52,9 @@ pub enum Target {
 
 pub struct Vfs {
     pub inodes: Vec<Inode>,
+    /// Where resolution starts: the calling process's instance's root, set by the kernel for
+    /// each syscall (see [`Vfs::instance_roots`]).
+    pub root: Ino,
     /// Bytes of file data held in memory, and the most there may be (`--fs-limit`).
     pub used: u64,
     pub limit: u64,
@@ -126,6 +129,7 @@ impl Vfs {
                 nlink: 1,
                 opens: 0,
             }],
+            root: 0,
             used: 0,
             limit: default_fs_limit(),
             exe_ino: 0,
@@ -306,10 +310,43 @@ impl Vfs {
         Ok(())
     }
 
+    /// Gives instances 1.. roots of their own (instance 0 keeps the first): the same tree but a
+    /// private `/tmp` (holding the mount points `/tmp` had), so each instance is its own machine.
+    /// Returns the root of each instance.
+    pub fn instance_roots(&mut self, instances: usize) -> Vec<Ino> {
+        let mut roots = vec![0];
+        let tmp0 = self.child(0, "tmp");
+        for _ in 1..instances {
+            let root = self.inodes.len();
+            let map = match &self.inodes[0].node {
+                Node::Dir(m) => m.clone(),
+                _ => BTreeMap::new(),
+            };
+            self.inodes.push(Inode {
+                node: Node::Dir(map),
+                mode: S_IFDIR | 0o755,
+                parent: root,
+                mtime: now(),
+                nlink: 1,
+                opens: 0,
+            });
+            if let Some(t0) = tmp0 {
+                let map = match &self.inodes[t0].node {
+                    Node::Dir(m) => m.clone(),
+                    _ => BTreeMap::new(),
+                };
+                self.add(root, "tmp", Node::Dir(map), S_IFDIR | 0o1777);
+            }
+            roots.push(root);
+        }
+        roots
+    }
+
     /// The absolute guest path of a directory inode.
     pub fn path_of(&self, mut ino: Ino) -> String {
         let mut parts = Vec::new();
-        while ino != 0 {
+        // A root is its own parent.
+        while self.inodes[ino].parent != ino {
             let p = self.inodes[ino].parent;
             if let Node::Dir(m) = &self.inodes[p].node {
                 if let Some((n, _)) = m.iter().find(|(_, &i)| i == ino) {
@@ -361,7 +398,7 @@ impl Vfs {
             .split('/')
             .filter(|c| !c.is_empty() && *c != ".")
             .collect();
-        let mut stack: Vec<Ino> = vec![0];
+        let mut stack: Vec<Ino> = vec![self.root];
         // Inside a mount: host root and relative components (never above the mount root).
         let mut host: Option<(PathBuf, bool, Vec<String>)> = None;
         for (i, c) in comps.iter().enumerate() {

@@ -339,7 +339,8 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
             // The tree must stay a tree: no hard links to directories, no directory moved below
             // itself (path_of and resolution walk parents).
             let mut up = d2;
-            while dir && up != 0 {
+            // Up to the root, which is its own parent.
+            while dir && k.vfs.inodes[up].parent != up {
                 if up == ch {
                     return Err(EINVAL.into());
                 }

@@ -84,7 +84,12 @@ pub fn sysinfo(k: &mut Kernel, c: &mut Call) -> SysResult {
     let info = Sysinfo {
         uptime: 1,
         totalram: c.g.mem_bytes() * k.slots.len() as u64,
-        procs: k.procs.len().min(u16::MAX as usize) as u16,
+        procs: k
+            .procs
+            .keys()
+            .filter(|&&p| k.visible(c.pid, p))
+            .count()
+            .min(u16::MAX as usize) as u16,
         mem_unit: 1,
         ..Default::default()
     };
@@ -94,7 +99,7 @@ pub fn sysinfo(k: &mut Kernel, c: &mut Call) -> SysResult {
 
 /// prlimit64(pid, resource, new, old): no limits are enforced; every one reads as unlimited.
 pub fn prlimit64(k: &mut Kernel, c: &mut Call) -> SysResult {
-    if c.a[0] != 0 && !k.procs.contains_key(&c.i(0)) {
+    if c.a[0] != 0 && !k.visible(c.pid, c.i(0)) {
         return Err(ESRCH.into());
     }
     if c.a[1] > 15 {

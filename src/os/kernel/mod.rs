@@ -153,6 +153,13 @@ pub struct Kernel {
     /// Instructions retired per instance, by every process of its tree.
     pub executed: Vec<u64>,
     closes: Closes,
+    /// Each instance's filesystem root (all 0 when instances share one machine).
+    roots: Vec<Ino>,
+    /// Instances share pids, signals, `/tmp` and the pool of process slots (`--shared`);
+    /// otherwise each is its own machine.
+    pub shared: bool,
+    /// Process slots each instance may hold at once (unless shared).
+    pub quota: usize,
 }
 
 impl Kernel {
@@ -172,6 +179,32 @@ impl Kernel {
             fork_time: Default::default(),
             executed: vec![0; instances],
             closes: Closes::default(),
+            roots: vec![0; instances],
+            shared: false,
+            quota: (slots / instances.max(1)).max(1),
+        }
+    }
+
+    /// Makes every instance its own machine: a private `/tmp` (call after the mounts are made),
+    /// its own pids to signal and wait for, its own share of process slots.
+    pub fn isolate(&mut self) {
+        self.shared = false;
+        self.roots = self.vfs.instance_roots(self.executed.len());
+    }
+
+    /// Lets all instances share one machine (pids, signals, `/tmp`, the slot pool).
+    pub fn share(&mut self) {
+        self.shared = true;
+        self.quota = self.slots.len();
+        self.roots = vec![0; self.executed.len()];
+    }
+
+    /// Whether `caller` may see `target` (signal it, set its group): the same instance, or any
+    /// when instances share a machine.
+    pub fn visible(&self, caller: Pid, target: Pid) -> bool {
+        match (self.procs.get(&caller), self.procs.get(&target)) {
+            (Some(a), Some(b)) => self.shared || a.inst == b.inst,
+            _ => false,
         }
     }
 
@@ -488,6 +521,9 @@ impl Kernel {
 
     /// Runs the table's handler; an errno becomes `-errno`, an unknown call `-ENOSYS`.
     pub fn dispatch(&mut self, c: &mut Call) -> Result<Sys, MemError> {
+        // Paths resolve from the caller's instance's root.
+        let inst = self.procs.get(&c.pid).map_or(0, |p| p.inst);
+        self.vfs.root = self.roots.get(inst).copied().unwrap_or(0);
         let Some(h) = syscalls::lookup(c.nr).and_then(|s| s.handler) else {
             if self.strace && self.reported.insert(c.nr) {
                 eprintln!(

@@ -28,8 +28,13 @@ pub fn setpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
     if target != pid && p.ppid != pid {
         return Err(ESRCH.into());
     }
-    // The group must exist (or be the process's own new one).
-    if pg != target && !k.procs.values().any(|q| q.pgid == pg) {
+    // The group must exist (or be the process's own new one), among the processes it can see.
+    if pg != target
+        && !k
+            .procs
+            .values()
+            .any(|q| q.pgid == pg && k.visible(pid, q.pid))
+    {
         return Err(EPERM.into());
     }
     k.proc_mut(target).pgid = pg;
@@ -38,13 +43,32 @@ pub fn setpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
 
 pub fn getpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
     let target = if c.a[0] == 0 { c.pid } else { c.i(0) };
-    ret(k.procs.get(&target).ok_or(ESRCH)?.pgid)
+    if !k.visible(c.pid, target) {
+        return Err(ESRCH.into());
+    }
+    ret(k.proc(target).pgid)
 }
 
 pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     let (pid, slot, flags) = (c.pid, c.slot, c.a[0]);
     if flags & CLONE_THREAD != 0 || (flags & CLONE_VM != 0 && flags & CLONE_VFORK == 0) {
         return Err(ENOSYS.into()); // threads: not yet
+    }
+    let inst = k.proc(pid).inst;
+    let held = k
+        .procs
+        .values()
+        .filter(|p| p.inst == inst && p.slot.is_some())
+        .count();
+    if !k.shared && k.quota < k.slots.len() && held >= k.quota {
+        if !k.limit_note {
+            eprintln!(
+                "garm: an instance holds its share of {} process slots: fork returns EAGAIN (raise --max-procs)",
+                k.quota
+            );
+            k.limit_note = true;
+        }
+        return Err(EAGAIN.into());
     }
     let Some(cslot) = k.slots.iter().position(|s| s.is_none()) else {
         if !k.limit_note {

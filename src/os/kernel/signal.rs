@@ -87,10 +87,20 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
         return Err(EINVAL.into());
     }
     let targets: Vec<Pid> = if target > 0 {
-        vec![target]
+        // Another instance's process is not there for this one (unless they share a machine).
+        if k.visible(pid, target) {
+            vec![target]
+        } else {
+            Vec::new()
+        }
     } else if target == -1 {
         // Every process the caller may signal: all but itself are listed first.
-        let mut all: Vec<Pid> = k.procs.keys().copied().filter(|&p| p != pid).collect();
+        let mut all: Vec<Pid> = k
+            .procs
+            .keys()
+            .copied()
+            .filter(|&p| p != pid && k.visible(pid, p))
+            .collect();
         all.push(pid);
         all
     } else {
@@ -101,7 +111,7 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
         };
         k.procs
             .values()
-            .filter(|p| p.pgid == pg)
+            .filter(|p| p.pgid == pg && k.visible(pid, p.pid))
             .map(|p| p.pid)
             .collect()
     };

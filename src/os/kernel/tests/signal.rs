@@ -247,3 +247,61 @@ fn no_second_handler_runs_inside_the_first() {
     assert_eq!(t.k.proc(1).in_handler, 1);
     assert_eq!(t.k.proc(1).pending.len(), 1);
 }
+
+/// Two instances (pids 1 and 2, slots 0 and 1), each its own machine unless `shared`.
+fn two_instances(shared: bool) -> T {
+    let mut t = T::new();
+    t.k = Kernel::new(4, 2, false);
+    t.k.spawn_root(0, image(), "/prog", 0xc0000);
+    t.k.spawn_root(1, image(), "/prog", 0xc0000);
+    t.g.set_status(1, Stop::Running);
+    if shared {
+        t.k.share();
+    } else {
+        t.k.isolate();
+    }
+    t
+}
+
+#[test]
+fn an_instance_cannot_signal_another() {
+    let mut t = two_instances(false);
+    assert_eq!(t.call(nr::KILL, &[2, sig::SIGKILL as u64]), ESRCH.ret());
+    assert_eq!(t.call(nr::GETPGID, &[2]), ESRCH.ret());
+    assert_eq!(
+        t.sys(nr::KILL, &[u64::MAX, sig::SIGKILL as u64]),
+        Sys::NoReturn
+    );
+    assert_eq!(
+        t.k.proc(2).state,
+        PState::Running,
+        "kill(-1) reached only its own instance"
+    );
+    let mut t = two_instances(true);
+    assert_eq!(t.call(nr::KILL, &[2, sig::SIGTERM as u64]), 0, "--shared");
+    assert!(matches!(t.k.proc(2).state, PState::Zombie(_)));
+}
+
+#[test]
+fn each_instance_has_its_own_tmp_and_slot_share() {
+    let mut t = two_instances(false);
+    let fd = t.open("/tmp/only-one", O_RDWR | O_CREAT, 0o644);
+    assert!(fd >= 3);
+    t.g.write_mem(1, BUF, b"/tmp/only-one\0").unwrap();
+    assert_eq!(
+        t.call_as(2, nr::OPENAT, &[AT_FDCWD as u64, BUF, 0, 0]),
+        ENOENT.ret()
+    );
+    t.g.write_mem(1, BUF, b"/dev/null\0").unwrap();
+    assert!(
+        t.call_as(2, nr::OPENAT, &[AT_FDCWD as u64, BUF, 0, 0]) >= 3,
+        "the rest is shared"
+    );
+    // Four slots, two instances: two each.
+    assert!(t.fork() > 0);
+    assert_eq!(t.fork(), EAGAIN.ret());
+    assert!(
+        t.call_as(2, nr::CLONE, &[17, 0]) > 0,
+        "the other's share is untouched"
+    );
+}
