@@ -278,3 +278,32 @@ fn each_instance_is_its_own_machine_whatever_the_others_do() {
         r.stderr
     );
 }
+
+#[test]
+fn hostile_arguments_get_linuxs_answers() {
+    // Each line was a difference from Linux before (consumed data, 0 for a bad pointer, ...).
+    let r = same_as_qemu(&build("tests/os/smallerrs"), &[], &[], b"");
+    assert!(
+        r.out().contains("then read pipe: 4\ngot [data]\n"),
+        "{}",
+        r.out()
+    );
+}
+
+#[test]
+fn a_stdout_flood_keeps_garms_memory_bounded() {
+    // Four instances writing as fast as they can for 3 s, into /dev/null: output streams out,
+    // nothing accumulates.
+    let elf = build("tests/os/yes");
+    let o = Command::new(garm_bin())
+        .args(["run", "--stats", "--instances", "4", "--timeout", "3"])
+        .arg(&elf)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(124), "{stderr}");
+    let peak = peak_mib(&stderr);
+    assert!(peak < 500, "peak {peak} MiB: {stderr}");
+}
