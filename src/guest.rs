@@ -44,8 +44,9 @@ pub trait Guest {
     fn st(&self, slot: usize) -> &[u32];
     fn st_mut(&mut self, slot: usize) -> &mut [u32];
     fn read_mem(&mut self, slot: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError>;
-    /// Whether `len` bytes at `addr` are inside a process's memory (no device round trip).
-    fn in_bounds(&self, addr: u64, len: usize) -> bool;
+    /// Whether `len` bytes at `addr` may be accessed in `slot` (no device round trip): inside
+    /// its memory, outside the null and stack guards.
+    fn in_bounds(&self, slot: usize, addr: u64, len: usize) -> bool;
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError>;
     /// Memory, state and code map of `from` into `to` (fork).
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError>;
@@ -128,8 +129,8 @@ impl Guest for Machine {
     fn read_mem(&mut self, slot: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
         Machine::read_mem(self, slot, addr, len)
     }
-    fn in_bounds(&self, addr: u64, len: usize) -> bool {
-        len == 0 || self.check_range(addr, len).is_ok()
+    fn in_bounds(&self, slot: usize, addr: u64, len: usize) -> bool {
+        len == 0 || self.check_range(slot, addr, len).is_ok()
     }
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError> {
         Machine::write_mem(self, slot, addr, data)
@@ -175,10 +176,19 @@ impl MemGuest {
         g
     }
 
-    fn range(&self, addr: u64, len: usize) -> Result<std::ops::Range<usize>, MemError> {
+    fn range(
+        &self,
+        slot: usize,
+        addr: u64,
+        len: usize,
+    ) -> Result<std::ops::Range<usize>, MemError> {
         let fault = || MemError::Fault { addr, len };
         let end = addr.checked_add(len as u64).ok_or_else(fault)?;
         if addr < self.lo_bound || end > self.mem_bytes() {
+            return Err(fault());
+        }
+        let s = self.st(slot);
+        if addr < s[layout::S_GUARD_HI] as u64 && end > s[layout::S_GUARD_LO] as u64 {
             return Err(fault());
         }
         Ok(addr as usize..end as usize)
@@ -202,17 +212,17 @@ impl Guest for MemGuest {
         if len == 0 {
             return Ok(Vec::new());
         }
-        let r = self.range(addr, len)?;
+        let r = self.range(slot, addr, len)?;
         Ok(self.mem[slot][r].to_vec())
     }
-    fn in_bounds(&self, addr: u64, len: usize) -> bool {
-        len == 0 || self.range(addr, len).is_ok()
+    fn in_bounds(&self, slot: usize, addr: u64, len: usize) -> bool {
+        len == 0 || self.range(slot, addr, len).is_ok()
     }
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError> {
         if data.is_empty() {
             return Ok(());
         }
-        let r = self.range(addr, data.len())?;
+        let r = self.range(slot, addr, data.len())?;
         self.mem[slot][r].copy_from_slice(data);
         Ok(())
     }

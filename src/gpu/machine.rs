@@ -330,13 +330,19 @@ impl Machine {
         inst as u64 * self.cfg.mem_bytes as u64 + addr
     }
 
-    pub(crate) fn check_range(&self, addr: u64, len: usize) -> Result<(), MemError> {
-        if addr < self.cfg.lo_bound as u64
-            || addr
-                .checked_add(len as u64)
-                .is_none_or(|end| end > self.cfg.mem_bytes as u64)
-        {
-            return Err(MemError::Fault { addr, len });
+    /// Whether an access of `len` bytes at `addr` is allowed in instance `inst`: inside its
+    /// memory, above the null guard, outside its stack guard (as the shader's `mem_ok`).
+    pub(crate) fn check_range(&self, inst: usize, addr: u64, len: usize) -> Result<(), MemError> {
+        let fault = MemError::Fault { addr, len };
+        let Some(end) = addr.checked_add(len as u64) else {
+            return Err(fault);
+        };
+        if addr < self.cfg.lo_bound as u64 || end > self.cfg.mem_bytes as u64 {
+            return Err(fault);
+        }
+        let s = self.st(inst);
+        if addr < s[S_GUARD_HI] as u64 && end > s[S_GUARD_LO] as u64 {
+            return Err(fault);
         }
         Ok(())
     }
@@ -346,7 +352,7 @@ impl Machine {
         if data.is_empty() {
             return Ok(());
         }
-        self.check_range(addr, data.len())?;
+        self.check_range(inst, addr, data.len())?;
         let start = addr & !3;
         let end = (addr + data.len() as u64 + 3) & !3;
         let mut buf = if start == addr && end == addr + data.len() as u64 {
@@ -375,7 +381,7 @@ impl Machine {
         if len == 0 {
             return Ok(Vec::new());
         }
-        self.check_range(addr, len)?;
+        self.check_range(inst, addr, len)?;
         let start = addr & !3;
         let end = (addr + len as u64 + 3) & !3;
         let size = end - start;

@@ -127,7 +127,7 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             } else {
                 let n = len.min(pipe.buf.len());
                 // A bad buffer fails before anything leaves the pipe, as on Linux.
-                if !c.g.in_bounds(buf, n) {
+                if !c.g.in_bounds(c.slot, buf, n) {
                     return Err(EFAULT.into());
                 }
                 pipe.buf.drain(..n).collect()
@@ -152,7 +152,7 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
 
 /// Standard input for `c`'s instance; a bad buffer fails before anything is read.
 fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Vec<u8>, Fail> {
-    if !c.g.in_bounds(buf, len) {
+    if !c.g.in_bounds(c.slot, buf, len) {
         return Err(EFAULT.into());
     }
     Ok(k.stdin.read(k.procs[&c.pid].inst, len))

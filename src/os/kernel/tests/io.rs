@@ -551,3 +551,18 @@ fn a_read_into_a_bad_buffer_consumes_nothing() {
     assert_eq!(t.call(nr::READ, &[0, BAD, 2]), EFAULT.ret());
     assert_eq!(t.read_fd(0, 2).unwrap(), b"in");
 }
+
+#[test]
+fn the_kernel_respects_the_stack_guard_too() {
+    let mut t = T::new();
+    t.g.st_mut(0)[layout::S_GUARD_LO] = 0xb0000;
+    t.g.st_mut(0)[layout::S_GUARD_HI] = 0xc0000;
+    let fd = t.open("/dev/zero", 0, 0) as u64;
+    assert_eq!(t.call(nr::READ, &[fd, 0xb8000, 16]), EFAULT.ret());
+    assert_eq!(
+        t.call(nr::READ, &[fd, 0xafff8, 16]),
+        EFAULT.ret(),
+        "straddling"
+    );
+    assert_eq!(t.call(nr::READ, &[fd, 0xc0000, 16]), 16);
+}
