@@ -153,5 +153,91 @@ pub fn load_process(
             p += 4096;
         }
     }
+    protect_read_only(g, slot, &segs);
     Ok(mem - reserve - guard)
+}
+
+/// Widens the slot's code range (where a store stops for the host, which checks the segment's
+/// permission) over the read-only segments too, so a store into read-only data that lies apart
+/// from the code is a SIGSEGV as well; unless that would take in a writable segment, whose every
+/// store would then stop.
+fn protect_read_only(g: &mut dyn Guest, slot: usize, segs: &[&super::Segment]) {
+    let page = |a: u64| a & !0xfff;
+    let ro = segs.iter().filter(|s| !s.write && s.memsz > 0);
+    let (Some(lo), Some(hi)) = (
+        ro.clone().map(|s| page(s.vaddr)).min(),
+        ro.map(|s| page(s.vaddr + s.memsz + 0xfff)).max(),
+    ) else {
+        return;
+    };
+    let st = g.st(slot);
+    let (lo, hi) = (
+        lo.min(st[layout::S_CODE_LO] as u64),
+        hi.max(st[layout::S_CODE_HI] as u64),
+    );
+    if segs
+        .iter()
+        .any(|s| s.write && s.vaddr < hi && s.vaddr + s.memsz > lo)
+    {
+        return;
+    }
+    let st = g.st_mut(slot);
+    st[layout::S_CODE_LO] = lo as u32;
+    st[layout::S_CODE_HI] = hi as u32;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guest::MemGuest;
+    use crate::loader::Segment;
+
+    fn seg(vaddr: u64, memsz: u64, exec: bool, write: bool) -> Segment {
+        Segment {
+            vaddr,
+            memsz,
+            data: vec![0; 16],
+            exec,
+            write,
+        }
+    }
+
+    fn image(segments: Vec<Segment>) -> Image {
+        Image {
+            entry: 0x10000,
+            segments,
+            phdr_addr: 0x10040,
+            phnum: 3,
+            brk_start: 0x40000,
+        }
+    }
+
+    #[test]
+    fn read_only_data_apart_from_the_code_joins_the_code_range() {
+        let mut g = MemGuest::new(1, 1 << 20);
+        let img = image(vec![
+            seg(0x10000, 0x1000, true, false),
+            seg(0x11000, 0x2800, false, false),
+            seg(0x20000, 0x1000, false, true),
+        ]);
+        load_process(&mut g, 0, &img, &["p".into()], &[]).unwrap();
+        assert_eq!(g.st(0)[layout::S_CODE_LO], 0x10000);
+        assert_eq!(g.st(0)[layout::S_CODE_HI], 0x14000);
+    }
+
+    #[test]
+    fn a_writable_segment_in_between_keeps_the_range_as_it_was() {
+        let mut g = MemGuest::new(1, 1 << 20);
+        let img = image(vec![
+            seg(0x10000, 0x1000, true, false),
+            seg(0x11000, 0x1000, true, true),
+            seg(0x12000, 0x1000, false, false),
+        ]);
+        load_process(&mut g, 0, &img, &["p".into()], &[]).unwrap();
+        assert_eq!(
+            g.st(0)[layout::S_CODE_LO],
+            u32::MAX,
+            "unchanged (MemGuest maps no code)"
+        );
+    }
 }
