@@ -945,11 +945,11 @@ fn make_world(r: &mut Rng, corpus: &[(&str, Vec<u8>)]) -> World {
     for (name, bytes) in [("t", tiny_elf()), ("r", rich_elf(false, false)), ("m", m)] {
         let bin = k.vfs.child(0, "bin").unwrap();
         let i = k.vfs.create_file(bin, name, 0o755).unwrap();
-        k.vfs.inodes[i].node = Node::File(bytes);
+        k.vfs.inodes[i].node = Node::File(std::rc::Rc::new(bytes));
     }
     let tmp = k.vfs.child(0, "tmp").unwrap();
     let x = k.vfs.create_file(tmp, "x", 0o644).unwrap();
-    k.vfs.inodes[x].node = Node::File(b"hello".to_vec());
+    k.vfs.inodes[x].node = Node::File(std::rc::Rc::new(b"hello".to_vec()));
     let d = k.vfs.add(tmp, "d", Node::Dir(BTreeMap::new()), 0o040755);
     k.vfs.create_file(d, "e", 0o644).unwrap();
     k.vfs.add(tmp, "l", Node::Symlink("x".into()), 0o120777);

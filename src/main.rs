@@ -358,10 +358,13 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             let elf = elf?;
             let mut argv = vec![program.to_string_lossy().into_owned()];
             argv.extend(guest_args);
-            let rep = run::run(&elf, &argv, &opts, true).map_err(|source| Error::Program {
-                program: program.clone(),
-                source,
-            })?;
+            let rep =
+                run::run_shared(std::rc::Rc::new(elf), &argv, &opts, true).map_err(|source| {
+                    Error::Program {
+                        program: program.clone(),
+                        source,
+                    }
+                })?;
             if rep.outcomes.len() > 1 {
                 for (i, o) in rep.outcomes.iter().enumerate() {
                     run::report(o, Some(i));

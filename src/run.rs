@@ -192,6 +192,17 @@ pub fn run(
     opts: &RunOptions,
     stream: bool,
 ) -> Result<RunReport, RunError> {
+    run_shared(Rc::new(elf.to_vec()), argv, opts, stream)
+}
+
+/// [`run`] on program bytes the caller hands over: garm keeps this one copy (it is also the
+/// guest's `/proc/self/exe`), so a large program is not held twice.
+pub fn run_shared(
+    elf: Rc<Vec<u8>>,
+    argv: &[String],
+    opts: &RunOptions,
+    stream: bool,
+) -> Result<RunReport, RunError> {
     let n = opts.instances.max(1);
     let slots = opts.max_procs.unwrap_or(DEFAULT_PROCS).max(n);
     let adapter = opts
@@ -206,7 +217,7 @@ pub fn run(
         Prelude::Vec2
     });
     let mem = choose_mem(opts.mem, slots, gpu.limits.max_storage_buffer_binding_size)?;
-    let image = Rc::new(loader::load_elf(elf, mem)?);
+    let image = Rc::new(loader::load_elf(&elf, mem)?);
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(
         gpu,

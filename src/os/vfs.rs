@@ -5,6 +5,7 @@
 use super::errno::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 pub type Ino = usize;
 
@@ -19,7 +20,7 @@ pub enum Dev {
 
 #[derive(Clone, Debug)]
 pub enum Node {
-    File(Vec<u8>),
+    File(Rc<Vec<u8>>),
     Dir(BTreeMap<String, Ino>),
     Symlink(String),
     Dev(Dev),
@@ -149,15 +150,17 @@ impl Vfs {
         }
         let proc_ = v.child(0, "proc").unwrap();
         let this = v.add(proc_, "self", Node::Dir(BTreeMap::new()), S_IFDIR | 0o555);
-        v.exe_ino = v.add(this, "exe", Node::File(Vec::new()), S_IFREG | 0o755);
+        v.exe_ino = v.add(this, "exe", Node::File(Default::default()), S_IFREG | 0o755);
         v
     }
 
-    pub fn set_exe(&mut self, bytes: &[u8]) {
+    /// `/proc/self/exe`: the program's bytes, shared with the caller, not copied (a write
+    /// would copy them first).
+    pub fn set_exe(&mut self, bytes: Rc<Vec<u8>>) {
         let ino = self.exe_ino;
         self.used -= self.file_len(ino);
         self.used += bytes.len() as u64;
-        self.inodes[ino].node = Node::File(bytes.to_vec());
+        self.inodes[ino].node = Node::File(bytes);
     }
 
     fn file_len(&self, ino: Ino) -> u64 {
@@ -178,6 +181,7 @@ impl Vfs {
             return Err(ENOSPC);
         }
         if let Node::File(d) = &mut self.inodes[ino].node {
+            let d = Rc::make_mut(d);
             d.resize(len as usize, 0);
             if len < old {
                 d.shrink_to(len as usize);
@@ -194,7 +198,7 @@ impl Vfs {
             self.resize_file(ino, end)?;
         }
         if let Node::File(d) = &mut self.inodes[ino].node {
-            d[start as usize..end as usize].copy_from_slice(data);
+            Rc::make_mut(d)[start as usize..end as usize].copy_from_slice(data);
         }
         Ok(end)
     }
@@ -217,7 +221,7 @@ impl Vfs {
         if i.nlink == 0 && i.opens == 0 && ino != self.exe_ino {
             let len = self.file_len(ino);
             if let Node::File(d) = &mut self.inodes[ino].node {
-                *d = Vec::new();
+                *d = Rc::default();
                 self.used -= len;
             }
         }
@@ -488,7 +492,12 @@ impl Vfs {
             }
             _ => return Err(ENOTDIR),
         }
-        Ok(self.add(dir, name, Node::File(Vec::new()), S_IFREG | (mode & 0o7777)))
+        Ok(self.add(
+            dir,
+            name,
+            Node::File(Rc::default()),
+            S_IFREG | (mode & 0o7777),
+        ))
     }
 
     /// Removes a name (unlink, rmdir); the file's data goes once nothing refers to it.

@@ -145,11 +145,11 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
             Node::File(d) => d.clone(),
             _ => return Err(EACCES.into()),
         },
-        Target::Host(p, _) => loader::read_program(&p).map_err(|e| match e {
+        Target::Host(p, _) => Rc::new(loader::read_program(&p).map_err(|e| match e {
             loader::ProgramFileError::Io(e) => Errno::from_io(&e),
             loader::ProgramFileError::NotRegular => EACCES,
             loader::ProgramFileError::TooBig(_) => ENOMEM,
-        })?,
+        })?),
     };
     let mem = c.g.mem_bytes();
     let image = Rc::new(loader::load_elf(&bytes, mem).map_err(|_| ENOEXEC)?);
