@@ -307,3 +307,8 @@ fn a_stdout_flood_keeps_garms_memory_bounded() {
     let peak = peak_mib(&stderr);
     assert!(peak < 500, "peak {peak} MiB: {stderr}");
 }
+
+#[test]
+fn prctl_poll_and_select_match_qemu() {
+    same_as_qemu(&build("tests/os/sysmore"), &[], &[], b"");
+}

@@ -274,6 +274,83 @@ pub struct Rlimit {
     pub max: u64,
 }
 
+/// RLIMIT_* numbers garm answers for.
+pub mod rlimit {
+    pub const CPU: u32 = 0;
+    pub const FSIZE: u32 = 1;
+    pub const DATA: u32 = 2;
+    pub const STACK: u32 = 3;
+    pub const NOFILE: u32 = 7;
+    pub const AS: u32 = 9;
+    /// RLIM_NLIMITS.
+    pub const COUNT: u32 = 16;
+    pub const INFINITY: u64 = u64::MAX;
+}
+
+/// `struct statfs` (asm-generic 64-bit, 120 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct Statfs {
+    pub ty: i64,
+    pub bsize: i64,
+    pub blocks: u64,
+    pub bfree: u64,
+    pub bavail: u64,
+    pub files: u64,
+    pub ffree: u64,
+    pub fsid: [i32; 2],
+    pub namelen: i64,
+    pub frsize: i64,
+    pub flags: i64,
+    pub spare: [i64; 4],
+}
+
+/// f_type of garm's own tree (it is a tmpfs in all but name).
+pub const TMPFS_MAGIC: i64 = 0x0102_1994;
+
+/// `struct rusage` (144 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct Rusage {
+    pub utime: Timeval,
+    pub stime: Timeval,
+    /// maxrss (KiB), ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock, msgsnd,
+    /// msgrcv, nsignals, nvcsw, nivcsw.
+    pub rest: [i64; 14],
+}
+
+/// `struct tms`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct Tms {
+    pub utime: i64,
+    pub stime: i64,
+    pub cutime: i64,
+    pub cstime: i64,
+}
+
+/// `struct pollfd`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq, Eq)]
+pub struct PollFd {
+    pub fd: i32,
+    pub events: i16,
+    pub revents: i16,
+}
+
+pub mod poll {
+    pub const IN: i16 = 0x1;
+    pub const PRI: i16 = 0x2;
+    pub const OUT: i16 = 0x4;
+    pub const ERR: i16 = 0x8;
+    pub const HUP: i16 = 0x10;
+    pub const NVAL: i16 = 0x20;
+}
+
+/// prctl options garm answers.
+pub const PR_SET_NAME: u64 = 15;
+pub const PR_GET_NAME: u64 = 16;
+
 /// The fixed head of `struct linux_dirent64`; the name follows, NUL-terminated, the record padded
 /// to 8 bytes.
 #[repr(C, packed)]
@@ -346,6 +423,10 @@ mod tests {
         assert_eq!(std::mem::offset_of!(SiginfoChld, status), 24);
         assert_eq!(size_of::<Dirent64Head>(), 19);
         assert_eq!(size_of::<SigFrame>(), 36 * 8);
+        assert_eq!(size_of::<Statfs>(), 120);
+        assert_eq!(size_of::<Rusage>(), 144);
+        assert_eq!(size_of::<Tms>(), 32);
+        assert_eq!(size_of::<PollFd>(), 8);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! Argument formats, one letter per argument: `d` decimal, `x` hex, `o` octal, `s` C string.
 
-use super::kernel::{fs, io, memory, misc, process, signal, Handler};
+use super::kernel::{fs, io, memory, misc, poll, process, signal, Handler};
 
 /// One syscall garm knows.
 pub struct Syscall {
@@ -39,10 +39,14 @@ syscalls! {
     36 SYMLINKAT "symlinkat" "sds" Some(fs::symlinkat);
     37 LINKAT "linkat" "dsdsx" Some(fs::rename_or_link);
     38 RENAMEAT "renameat" "dsds" Some(fs::rename_or_link);
+    43 STATFS "statfs" "sx" Some(fs::statfs);
+    44 FSTATFS "fstatfs" "dx" Some(fs::fstatfs);
     46 FTRUNCATE "ftruncate" "dd" Some(io::ftruncate);
     48 FACCESSAT "faccessat" "dsx" Some(fs::faccessat);
     49 CHDIR "chdir" "s" Some(fs::chdir);
     50 FCHDIR "fchdir" "d" Some(fs::fchdir);
+    52 FCHMOD "fchmod" "do" Some(fs::fchmod);
+    53 FCHMODAT "fchmodat" "dsox" Some(fs::fchmodat);
     56 OPENAT "openat" "dsxo" Some(fs::openat);
     57 CLOSE "close" "d" Some(io::close);
     59 PIPE2 "pipe2" "xx" Some(io::pipe2);
@@ -54,9 +58,14 @@ syscalls! {
     66 WRITEV "writev" "dxd" Some(io::writev);
     67 PREAD64 "pread64" "dxdd" Some(io::pread64);
     68 PWRITE64 "pwrite64" "dxdd" Some(io::pwrite64);
+    72 PSELECT6 "pselect6" "dxxxxx" Some(poll::pselect6);
+    73 PPOLL "ppoll" "xdxxd" Some(poll::ppoll);
     78 READLINKAT "readlinkat" "dsxd" Some(fs::readlinkat);
     79 NEWFSTATAT "newfstatat" "dsxx" Some(fs::newfstatat);
     80 FSTAT "fstat" "dx" Some(fs::fstat);
+    81 SYNC "sync" "" Some(fs::sync);
+    82 FSYNC "fsync" "d" Some(fs::fsync);
+    83 FDATASYNC "fdatasync" "d" Some(fs::fsync);
     88 UTIMENSAT "utimensat" "dsxx" Some(fs::utimensat);
     93 EXIT "exit" "d" Some(process::exit);
     94 EXIT_GROUP "exit_group" "d" Some(process::exit);
@@ -65,16 +74,29 @@ syscalls! {
     99 SET_ROBUST_LIST "set_robust_list" "xd" Some(misc::nothing);
     101 NANOSLEEP "nanosleep" "xx" Some(misc::nanosleep);
     113 CLOCK_GETTIME "clock_gettime" "dx" Some(misc::clock_gettime);
+    114 CLOCK_GETRES "clock_getres" "dx" Some(misc::clock_getres);
+    115 CLOCK_NANOSLEEP "clock_nanosleep" "ddxx" Some(misc::clock_nanosleep);
+    122 SCHED_SETAFFINITY "sched_setaffinity" "ddx" Some(misc::sched_setaffinity);
+    123 SCHED_GETAFFINITY "sched_getaffinity" "ddx" Some(misc::sched_getaffinity);
     124 SCHED_YIELD "sched_yield" "" Some(misc::nothing);
     129 KILL "kill" "dd" Some(signal::kill);
     131 TGKILL "tgkill" "ddd" Some(signal::tgkill);
     134 RT_SIGACTION "rt_sigaction" "dxxd" Some(signal::rt_sigaction);
     135 RT_SIGPROCMASK "rt_sigprocmask" "dxxd" Some(signal::rt_sigprocmask);
     139 RT_SIGRETURN "rt_sigreturn" "" Some(signal::rt_sigreturn);
+    148 GETRESUID "getresuid" "xxx" Some(misc::getres_ids);
+    150 GETRESGID "getresgid" "xxx" Some(misc::getres_ids);
+    153 TIMES "times" "x" Some(misc::times);
     154 SETPGID "setpgid" "dd" Some(process::setpgid);
     155 GETPGID "getpgid" "d" Some(process::getpgid);
+    156 GETSID "getsid" "d" Some(misc::getsid);
+    157 SETSID "setsid" "" Some(misc::setsid);
     160 UNAME "uname" "x" Some(misc::uname);
+    163 GETRLIMIT "getrlimit" "dx" Some(misc::getrlimit);
+    164 SETRLIMIT "setrlimit" "dx" Some(misc::setrlimit);
+    165 GETRUSAGE "getrusage" "dx" Some(misc::getrusage);
     166 UMASK "umask" "o" Some(fs::umask);
+    167 PRCTL "prctl" "dxxxx" Some(misc::prctl);
     169 GETTIMEOFDAY "gettimeofday" "xx" Some(misc::gettimeofday);
     172 GETPID "getpid" "" Some(process::getpid);
     173 GETPPID "getppid" "" Some(process::getppid);
@@ -97,6 +119,7 @@ syscalls! {
     276 RENAMEAT2 "renameat2" "dsdsx" Some(fs::rename_or_link);
     278 GETRANDOM "getrandom" "xdx" Some(misc::getrandom);
     291 STATX "statx" "dsxxx" Some(fs::statx);
+    293 RSEQ "rseq" "xdxx" Some(misc::rseq);
 }
 
 /// Syscalls the shader answers itself on its fast path (the WGSL gets their numbers from here):

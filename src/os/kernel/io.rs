@@ -104,7 +104,7 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
                 .unwrap_or_default(),
             _ => return Err(EISDIR.into()),
         },
-        Kind::Host(file, _) => {
+        Kind::Host(file, ..) => {
             let mut b = vec![0u8; len];
             if file.seek(SeekFrom::Start(off)).is_err() {
                 return Err(ESPIPE.into());
@@ -199,7 +199,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
                 }
             }
         }
-        Kind::Host(file, _) => {
+        Kind::Host(file, ..) => {
             let pos = if append {
                 SeekFrom::End(0)
             } else {
@@ -249,7 +249,7 @@ pub fn lseek(k: &mut Kernel, c: &mut Call) -> SysResult {
             Node::File(d) => d.len() as i64,
             _ => 0,
         },
-        Kind::Host(file, _) => file.metadata().map(|m| m.len() as i64).unwrap_or(0),
+        Kind::Host(file, ..) => file.metadata().map(|m| m.len() as i64).unwrap_or(0),
         Kind::Dir(..) => 0,
         _ => return Err(ESPIPE.into()),
     };
@@ -395,7 +395,7 @@ pub fn ftruncate(k: &mut Kernel, c: &mut Call) -> SysResult {
             }
             ret(0)
         }
-        Kind::Host(file, _) => {
+        Kind::Host(file, ..) => {
             file.set_len(len)?;
             ret(0)
         }

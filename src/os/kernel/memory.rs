@@ -33,7 +33,7 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
                 }
                 _ => return Err(ENODEV_OR_EACCES.into()),
             },
-            Kind::Host(file, _) => {
+            Kind::Host(file, ..) => {
                 // Through the open file, not its path: the path may name something else now.
                 use std::os::unix::fs::FileExt;
                 let mut b = vec![0u8; len as usize];

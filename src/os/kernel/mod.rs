@@ -8,6 +8,7 @@ pub mod fs;
 pub mod io;
 pub mod memory;
 pub mod misc;
+pub mod poll;
 pub mod process;
 pub mod signal;
 #[cfg(test)]
@@ -39,7 +40,8 @@ pub use super::vfs::MAX_FILE;
 #[derive(Debug)]
 pub enum Kind {
     Mem(Ino),
-    Host(std::fs::File, PathBuf),
+    /// A file in a mount: the open host file, its host path, and whether the mount is read-only.
+    Host(std::fs::File, PathBuf, bool),
     Dir(Target, String),
     PipeR(usize),
     PipeW(usize),
@@ -135,6 +137,10 @@ pub struct Proc {
     pub sleep_until: Option<std::time::Instant>,
     /// The slot's instruction count when last accounted (see [`Kernel::account`]).
     pub counted: u64,
+    /// The thread name (prctl PR_SET_NAME; the program's base name after exec).
+    pub comm: [u8; 16],
+    /// Resource limits set with setrlimit/prlimit64 (the rest have their defaults).
+    pub rlimits: BTreeMap<u32, Rlimit>,
 }
 
 pub struct Kernel {
@@ -160,6 +166,8 @@ pub struct Kernel {
     pub shared: bool,
     /// Process slots each instance may hold at once (unless shared).
     pub quota: usize,
+    /// When the kernel started (times(2) counts from here).
+    pub started: std::time::Instant,
 }
 
 impl Kernel {
@@ -182,6 +190,7 @@ impl Kernel {
             roots: vec![0; instances],
             shared: false,
             quota: (slots / instances.max(1)).max(1),
+            started: std::time::Instant::now(),
         }
     }
 
@@ -288,6 +297,8 @@ impl Kernel {
                 root: true,
                 sleep_until: None,
                 counted: 0,
+                comm: comm_of(exe_path),
+                rlimits: BTreeMap::new(),
             },
         );
         self.slots[slot] = Some(pid);
@@ -368,8 +379,16 @@ impl Kernel {
         if min >= MAX_FDS {
             return Err(EINVAL);
         }
+        // RLIMIT_NOFILE, as the process set it (never above garm's table).
+        let limit = self.procs[&pid]
+            .rlimits
+            .get(&rlimit::NOFILE)
+            .map_or(MAX_FDS, |l| (l.cur as usize).min(MAX_FDS));
+        if min >= limit {
+            return Err(EINVAL);
+        }
         let fds = &mut self.proc_mut(pid).fds;
-        let i = (min..MAX_FDS)
+        let i = (min..limit)
             .find(|&i| fds.get(i).is_none_or(|f| f.is_none()))
             .ok_or(EMFILE)?;
         if fds.len() <= i {
@@ -540,6 +559,15 @@ impl Kernel {
             Err(Fail::Host(e)) => Err(e),
         }
     }
+}
+
+/// The thread name Linux gives a program: its file's base name, at most 15 bytes.
+pub fn comm_of(path: &str) -> [u8; 16] {
+    let base = path.rsplit('/').next().unwrap_or("");
+    let mut c = [0u8; 16];
+    let n = base.len().min(15);
+    c[..n].copy_from_slice(&base.as_bytes()[..n]);
+    c
 }
 
 /// Deterministic bytes for /dev/urandom and getrandom (reproducible runs; not for secrets).

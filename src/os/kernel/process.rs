@@ -107,6 +107,8 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         root: false,
         sleep_until: None,
         counted: c.g.word64(slot, layout::S_COUNT),
+        comm: parent.comm,
+        rlimits: parent.rlimits.clone(),
     };
     k.procs.insert(cpid, child);
     k.slots[cslot] = Some(cpid);
@@ -164,6 +166,7 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
     let p = k.proc_mut(pid);
     p.image = image;
     p.exe_path = normalize(&cwd, &path);
+    p.comm = comm_of(&p.exe_path);
     p.mmap_low = mmap_low;
     p.sigactions.retain(|_, a| a.handler == SIG_IGN);
     p.pending.clear();

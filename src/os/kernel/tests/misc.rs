@@ -78,11 +78,15 @@ fn sysinfo_counts_memory_and_processes() {
 }
 
 #[test]
-fn prlimit_reads_unlimited_and_checks_pointers() {
+fn prlimit_reads_the_stack_limit_and_checks_pointers() {
     let mut t = T::new();
     assert_eq!(t.call(nr::PRLIMIT64, &[0, 3, 0, BUF]), 0);
     let r: Rlimit = t.get_obj(BUF);
-    assert_eq!(r.cur, u64::MAX);
+    assert_eq!(
+        r.cur,
+        crate::loader::process::stack_reserve(MEM as u64),
+        "RLIMIT_STACK"
+    );
     assert_eq!(t.call(nr::PRLIMIT64, &[0, 3, 0, BAD]), EFAULT.ret());
     assert_eq!(t.call(nr::PRLIMIT64, &[0, 3, BAD, 0]), EFAULT.ret());
     assert_eq!(t.call(nr::PRLIMIT64, &[0, 99, 0, BUF]), EINVAL.ret());
@@ -258,4 +262,158 @@ fn munmap_checks_its_arguments() {
     assert_eq!(t.call(nr::MUNMAP, &[0x50000, 4096]), 0);
     assert_eq!(t.call(nr::MUNMAP, &[0x50001, 4096]), EINVAL.ret());
     assert_eq!(t.call(nr::MUNMAP, &[0x50000, 0]), EINVAL.ret());
+}
+
+#[test]
+fn prctl_names_the_thread_and_refuses_the_rest() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::PRCTL, &[PR_GET_NAME, BUF]), 0);
+    assert_eq!(&t.get(BUF, 5), b"prog\0", "the program's base name");
+    let n = t.cstr(BUF + 0x100, "a-rather-long-thread-name");
+    assert_eq!(t.call(nr::PRCTL, &[PR_SET_NAME, n]), 0);
+    assert_eq!(t.call(nr::PRCTL, &[PR_GET_NAME, BUF]), 0);
+    assert_eq!(&t.get(BUF, 16), b"a-rather-long-t\0", "15 bytes and a NUL");
+    assert_eq!(t.call(nr::PRCTL, &[9999, 0]), EINVAL.ret());
+    assert_eq!(t.call(nr::PRCTL, &[PR_GET_NAME, BAD]), EFAULT.ret());
+}
+
+#[test]
+fn rseq_is_enosys_as_on_a_kernel_without_it() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::RSEQ, &[BUF, 32, 0, 0]), ENOSYS.ret());
+}
+
+#[test]
+fn one_cpu_affinity() {
+    let mut t = T::new();
+    t.put(BUF, &[0xff; 16]);
+    assert_eq!(t.call(nr::SCHED_GETAFFINITY, &[0, 16, BUF]), 8);
+    assert_eq!(t.get_obj::<u64>(BUF), 1);
+    assert_eq!(t.call(nr::SCHED_GETAFFINITY, &[0, 4, BUF]), EINVAL.ret());
+    assert_eq!(t.call(nr::SCHED_GETAFFINITY, &[77, 8, BUF]), ESRCH.ret());
+    assert_eq!(t.call(nr::SCHED_SETAFFINITY, &[0, 8, BUF]), 0);
+    t.put(BUF, &2u64.to_le_bytes());
+    assert_eq!(
+        t.call(nr::SCHED_SETAFFINITY, &[0, 8, BUF]),
+        EINVAL.ret(),
+        "no CPU 0"
+    );
+}
+
+#[test]
+fn resource_limits_report_garms_bounds_and_nofile_is_enforced() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::GETRLIMIT, &[rlimit::STACK as u64, BUF]), 0);
+    let stack: Rlimit = t.get_obj(BUF);
+    assert_eq!(stack.cur, crate::loader::process::stack_reserve(MEM as u64));
+    assert_eq!(t.call(nr::GETRLIMIT, &[rlimit::NOFILE as u64, BUF]), 0);
+    assert_eq!(t.get_obj::<Rlimit>(BUF).cur, MAX_FDS as u64);
+    assert_eq!(t.call(nr::GETRLIMIT, &[99, BUF]), EINVAL.ret());
+    // Lower NOFILE to 5: fds 3 and 4, then EMFILE.
+    t.put(BUF, bytemuck::bytes_of(&Rlimit { cur: 5, max: 5 }));
+    assert_eq!(t.call(nr::SETRLIMIT, &[rlimit::NOFILE as u64, BUF]), 0);
+    assert_eq!(t.open("/tmp/a", O_RDWR | O_CREAT, 0o644), 3);
+    assert_eq!(t.open("/tmp/b", O_RDWR | O_CREAT, 0o644), 4);
+    assert_eq!(t.open("/tmp/c", O_RDWR | O_CREAT, 0o644), EMFILE.ret());
+    // cur above max, and a hard limit above garm's table.
+    t.put(BUF, bytemuck::bytes_of(&Rlimit { cur: 9, max: 5 }));
+    assert_eq!(
+        t.call(nr::SETRLIMIT, &[rlimit::NOFILE as u64, BUF]),
+        EINVAL.ret()
+    );
+    t.put(
+        BUF,
+        bytemuck::bytes_of(&Rlimit {
+            cur: 5,
+            max: 1 << 20,
+        }),
+    );
+    assert_eq!(
+        t.call(nr::SETRLIMIT, &[rlimit::NOFILE as u64, BUF]),
+        EPERM.ret()
+    );
+    // prlimit64 gives the old value and sets the new one; a fork inherits it.
+    t.put(BUF, bytemuck::bytes_of(&Rlimit { cur: 100, max: 200 }));
+    assert_eq!(
+        t.call(nr::PRLIMIT64, &[0, rlimit::CPU as u64, BUF, BUF2]),
+        0
+    );
+    assert_eq!(t.get_obj::<Rlimit>(BUF2).cur, u64::MAX);
+    let c = t.fork();
+    assert_eq!(
+        t.call_as(c, nr::PRLIMIT64, &[0, rlimit::CPU as u64, 0, BUF2]),
+        0
+    );
+    let g: &mut dyn Guest = &mut t.g;
+    let child: Rlimit = g.read_obj(1, BUF2).unwrap();
+    assert_eq!(child, Rlimit { cur: 100, max: 200 });
+}
+
+#[test]
+fn statfs_of_garms_tree_is_a_tmpfs_sized_by_the_fs_limit() {
+    let mut t = T::new();
+    let p = t.cstr(BUF + 0x200, "/tmp");
+    assert_eq!(t.call(nr::STATFS, &[p, BUF]), 0);
+    let s: Statfs = t.get_obj(BUF);
+    assert_eq!((s.ty, s.bsize, s.namelen), (TMPFS_MAGIC, 4096, 255));
+    assert_eq!(s.blocks, t.k.vfs.limit / 4096);
+    let fd = t.open("/tmp", O_DIRECTORY, 0) as u64;
+    assert_eq!(t.call(nr::FSTATFS, &[fd, BUF2]), 0);
+    assert_eq!(t.get_obj::<Statfs>(BUF2).ty, TMPFS_MAGIC);
+    let p = t.cstr(BUF + 0x200, "/nope");
+    assert_eq!(t.call(nr::STATFS, &[p, BUF]), ENOENT.ret());
+    assert_eq!(t.call(nr::FSTATFS, &[99, BUF]), EBADF.ret());
+}
+
+#[test]
+fn fsync_chmod_and_identity_calls() {
+    let mut t = T::new();
+    let fd = t.open("/tmp/f", O_RDWR | O_CREAT, 0o644) as u64;
+    assert_eq!(t.call(nr::FSYNC, &[fd]), 0);
+    assert_eq!(t.call(nr::FDATASYNC, &[fd]), 0);
+    assert_eq!(t.call(nr::FSYNC, &[1]), EINVAL.ret(), "the console");
+    assert_eq!(t.call(nr::FSYNC, &[50]), EBADF.ret());
+    assert_eq!(t.call(nr::SYNC, &[]), 0);
+    assert_eq!(t.call(nr::FCHMOD, &[fd, 0o600]), 0);
+    assert_eq!(t.call(nr::FSTAT, &[fd, BUF]), 0);
+    assert_eq!(t.get_obj::<Stat>(BUF).mode & 0o7777, 0o600);
+    let p = t.cstr(BUF + 0x200, "/tmp/f");
+    assert_eq!(t.call(nr::FCHMODAT, &[AT_FDCWD as u64, p, 0o751, 0]), 0);
+    assert_eq!(t.call(nr::FSTAT, &[fd, BUF]), 0);
+    assert_eq!(t.get_obj::<Stat>(BUF).mode, crate::os::vfs::S_IFREG | 0o751);
+    t.put(BUF, &[0xff; 12]);
+    assert_eq!(t.call(nr::GETRESUID, &[BUF, BUF + 4, BUF + 8]), 0);
+    assert_eq!(t.get(BUF, 12), [0; 12]);
+    assert_eq!(t.call(nr::GETRESGID, &[BUF, BUF + 4, BAD]), EFAULT.ret());
+    assert_eq!(t.call(nr::GETSID, &[0]), 1);
+    assert_eq!(t.call(nr::SETSID, &[]), EPERM.ret(), "a group leader");
+    let c = t.fork();
+    assert_eq!(t.call_as(c, nr::SETSID, &[]), c);
+    assert_eq!(t.call_as(c, nr::GETPGID, &[0]), c);
+}
+
+#[test]
+fn clocks_times_and_rusage() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::CLOCK_GETRES, &[1, BUF]), 0);
+    assert_eq!(t.get_obj::<Timespec>(BUF), Timespec { sec: 0, nsec: 1 });
+    assert_eq!(t.call(nr::CLOCK_GETRES, &[1, 0]), 0);
+    assert_eq!(t.call(nr::CLOCK_GETRES, &[99, BUF]), EINVAL.ret());
+    assert!(t.call(nr::TIMES, &[BUF]) >= 0);
+    assert!(t.call(nr::TIMES, &[0]) >= 0);
+    assert_eq!(t.call(nr::TIMES, &[BAD]), EFAULT.ret());
+    assert_eq!(t.call(nr::GETRUSAGE, &[0, BUF]), 0);
+    assert_eq!(
+        t.call(nr::GETRUSAGE, &[u64::MAX, BUF]),
+        0,
+        "RUSAGE_CHILDREN"
+    );
+    assert_eq!(t.call(nr::GETRUSAGE, &[7, BUF]), EINVAL.ret());
+    t.put(BUF, bytemuck::bytes_of(&Timespec { sec: 0, nsec: 1 }));
+    assert_eq!(t.sys(nr::CLOCK_NANOSLEEP, &[1, 0, BUF, 0]), Sys::Block);
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    assert_eq!(t.call(nr::CLOCK_NANOSLEEP, &[1, 0, BUF, 0]), 0);
+    // An absolute time in the past returns at once.
+    assert_eq!(t.call(nr::CLOCK_NANOSLEEP, &[0, 1, BUF, 0]), 0);
+    assert_eq!(t.call(nr::CLOCK_NANOSLEEP, &[99, 0, BUF, 0]), EINVAL.ret());
 }

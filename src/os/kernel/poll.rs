@@ -1,0 +1,171 @@
+//! Waiting on many fds: ppoll and pselect6 over pipes, files, the console and stdin. A process
+//! with nothing ready blocks like a pipe reader (the others run on) until something is or its
+//! timeout passes.
+
+use super::*;
+use crate::os::abi::poll as ev;
+use std::time::{Duration, Instant};
+
+/// What `fd` of `pid` is ready for now (POLLIN/POLLOUT/POLLHUP/POLLERR), or POLLNVAL.
+fn readiness(k: &Kernel, pid: Pid, fd: i64) -> i16 {
+    let Ok(f) = k.fd(pid, fd) else {
+        return ev::NVAL;
+    };
+    let of = f.file.borrow();
+    match &of.kind {
+        Kind::PipeR(p) => {
+            let pipe = &k.pipes[*p];
+            let mut r = 0;
+            if !pipe.buf.is_empty() {
+                r |= ev::IN;
+            }
+            if pipe.writers == 0 {
+                r |= ev::HUP;
+            }
+            r
+        }
+        Kind::PipeW(p) => {
+            let pipe = &k.pipes[*p];
+            if pipe.readers == 0 {
+                ev::OUT | ev::ERR
+            } else if pipe.buf.len() < PIPE_CAP {
+                ev::OUT
+            } else {
+                0
+            }
+        }
+        // Regular files, directories, devices, the console and stdin never make a reader wait
+        // in poll (stdin's read then waits for the host, as a terminal read does).
+        _ => {
+            let mut r = ev::OUT;
+            if of.flags & O_ACCMODE != O_WRONLY {
+                r |= ev::IN;
+            }
+            r
+        }
+    }
+}
+
+/// The deadline a timeout pointer names: `None` to wait forever (NULL), else now + timeout.
+fn deadline(k: &mut Kernel, c: &mut Call, tmo: u64) -> Result<Option<Instant>, Fail> {
+    if let Some(t) = k.proc(c.pid).sleep_until {
+        return Ok(Some(t));
+    }
+    if tmo == 0 {
+        return Ok(None);
+    }
+    let ts: Timespec = c.read_obj(tmo)?;
+    if ts.sec < 0 || !(0..=999_999_999).contains(&ts.nsec) {
+        return Err(EINVAL.into());
+    }
+    let d = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
+    Ok(Some(Instant::now() + d))
+}
+
+/// Nothing is ready: wait (retried after the next submit) unless the deadline has passed.
+fn wait_or_timeout(k: &mut Kernel, pid: Pid, until: Option<Instant>) -> SysResult {
+    match until {
+        Some(t) if Instant::now() >= t => {
+            k.proc_mut(pid).sleep_until = None;
+            ret(0)
+        }
+        Some(t) => {
+            k.proc_mut(pid).sleep_until = Some(t);
+            Ok(Sys::Block)
+        }
+        None => Ok(Sys::Block),
+    }
+}
+
+/// ppoll(fds, nfds, timeout, sigmask, sigsetsize): signal masks are not modelled (sigmask must
+/// be NULL or well-formed and is then ignored, as rt_sigprocmask).
+pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let nfds = c.a[1];
+    let limit = k.procs[&c.pid]
+        .rlimits
+        .get(&rlimit::NOFILE)
+        .map_or(MAX_FDS as u64, |l| l.cur.min(MAX_FDS as u64));
+    if nfds > limit {
+        return Err(EINVAL.into());
+    }
+    if c.a[3] != 0 && c.a[4] != 8 {
+        return Err(EINVAL.into());
+    }
+    let mut fds: Vec<PollFd> = c.g.read_objs(c.slot, c.a[0], nfds as usize)?;
+    let until = deadline(k, c, c.a[2])?;
+    let mut ready = 0;
+    for p in &mut fds {
+        p.revents = if p.fd < 0 {
+            0
+        } else {
+            let r = readiness(k, c.pid, p.fd as i64);
+            // HUP, ERR and NVAL are reported whether asked for or not.
+            r & (p.events | ev::HUP | ev::ERR | ev::NVAL)
+        };
+        ready += (p.revents != 0) as i64;
+    }
+    if ready == 0 {
+        if let r @ Ok(Sys::Block) = wait_or_timeout(k, c.pid, until) {
+            return r;
+        }
+    }
+    k.proc_mut(c.pid).sleep_until = None;
+    for (i, p) in fds.iter().enumerate() {
+        c.write_obj(c.a[0] + i as u64 * 8, p)?;
+    }
+    ret(ready)
+}
+
+/// pselect6(n, readfds, writefds, exceptfds, timeout, sigmask-and-size).
+pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let n = c.a[0];
+    if n > MAX_FDS as u64 {
+        return Err(EINVAL.into());
+    }
+    let words = n.div_ceil(64) as usize;
+    let read_set = |c: &mut Call, at: u64| -> Result<Vec<u64>, Fail> {
+        if at == 0 {
+            Ok(vec![0; words])
+        } else {
+            Ok(c.g.read_objs(c.slot, at, words)?)
+        }
+    };
+    let (rd, wr, ex) = (
+        read_set(c, c.a[1])?,
+        read_set(c, c.a[2])?,
+        read_set(c, c.a[3])?,
+    );
+    let until = deadline(k, c, c.a[4])?;
+    let mut out = (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
+    let mut ready = 0i64;
+    for fd in 0..n as usize {
+        let (w, b) = (fd / 64, 1u64 << (fd % 64));
+        if (rd[w] | wr[w] | ex[w]) & b == 0 {
+            continue;
+        }
+        let r = readiness(k, c.pid, fd as i64);
+        if r & ev::NVAL != 0 {
+            return Err(EBADF.into());
+        }
+        if rd[w] & b != 0 && r & (ev::IN | ev::HUP | ev::ERR) != 0 {
+            out.0[w] |= b;
+            ready += 1;
+        }
+        if wr[w] & b != 0 && r & (ev::OUT | ev::ERR) != 0 {
+            out.1[w] |= b;
+            ready += 1;
+        }
+    }
+    if ready == 0 {
+        if let r @ Ok(Sys::Block) = wait_or_timeout(k, c.pid, until) {
+            return r;
+        }
+    }
+    k.proc_mut(c.pid).sleep_until = None;
+    for (at, set) in [(c.a[1], &out.0), (c.a[2], &out.1), (c.a[3], &out.2)] {
+        if at != 0 {
+            c.write(at, bytemuck::cast_slice(set))?;
+        }
+    }
+    ret(ready)
+}
