@@ -54,6 +54,9 @@ pub trait Guest {
     fn reset_slot(&mut self, slot: usize);
     /// Decodes the page at `page_addr` holding `bytes` and maps it executable in `slot`.
     fn map_exec(&mut self, slot: usize, page_addr: u64, bytes: &[u8]) -> Result<(), MemError>;
+    /// V0-V31.
+    fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError>;
+    fn set_vregs(&mut self, slot: usize, v: &[u128; 32]) -> Result<(), MemError>;
 
     fn word64(&self, slot: usize, i: usize) -> u64 {
         let s = self.st(slot);
@@ -142,6 +145,13 @@ impl Guest for Machine {
     fn reset_slot(&mut self, slot: usize) {
         self.reset_instance(slot)
     }
+    fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
+        Ok(self.vregs[slot])
+    }
+    fn set_vregs(&mut self, slot: usize, v: &[u128; 32]) -> Result<(), MemError> {
+        self.vregs[slot] = *v;
+        Ok(())
+    }
     fn map_exec(&mut self, slot: usize, page_addr: u64, bytes: &[u8]) -> Result<(), MemError> {
         let d = self
             .code_slot_for(page_addr, bytes)
@@ -159,6 +169,7 @@ pub struct MemGuest {
     pub lo_bound: u64,
     /// Executable pages mapped per slot (page addresses).
     pub exec_pages: Vec<Vec<u64>>,
+    pub vregs: Vec<[u128; 32]>,
 }
 
 impl MemGuest {
@@ -168,6 +179,7 @@ impl MemGuest {
             state: vec![0; slots * STATE_WORDS],
             lo_bound: crate::loader::LO_BOUND as u64,
             exec_pages: vec![Vec::new(); slots],
+            vregs: vec![[0; 32]; slots],
         };
         for s in 0..slots {
             g.reset_slot(s);
@@ -231,14 +243,23 @@ impl Guest for MemGuest {
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
         self.exec_pages[to] = self.exec_pages[from].clone();
+        self.vregs[to] = self.vregs[from];
         Ok(())
     }
     fn reset_slot(&mut self, slot: usize) {
         self.mem[slot].fill(0);
         self.exec_pages[slot].clear();
+        self.vregs[slot] = [0; 32];
         let s = self.st_mut(slot);
         s.fill(0);
         s[layout::S_CODE_LO] = u32::MAX;
+    }
+    fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
+        Ok(self.vregs[slot])
+    }
+    fn set_vregs(&mut self, slot: usize, v: &[u128; 32]) -> Result<(), MemError> {
+        self.vregs[slot] = *v;
+        Ok(())
     }
     fn map_exec(&mut self, slot: usize, page_addr: u64, _bytes: &[u8]) -> Result<(), MemError> {
         self.exec_pages[slot].push(page_addr);

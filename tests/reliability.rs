@@ -312,3 +312,14 @@ fn a_stdout_flood_keeps_garms_memory_bounded() {
 fn prctl_poll_and_select_match_qemu() {
     same_as_qemu(&build("tests/os/sysmore"), &[], &[], b"");
 }
+
+#[test]
+fn signal_handlers_see_linuxs_frame_like_under_qemu() {
+    let r = same_as_qemu(&build("tests/os/sigframe"), &[], &[], b"");
+    assert!(r.out().contains("kill returned 4242\n"), "{}", r.out());
+    assert!(
+        r.out().contains("fpsimd record 1 x19 0x1919"),
+        "{}",
+        r.out()
+    );
+}

@@ -55,6 +55,10 @@ pub struct Machine {
     out_rb: wgpu::Buffer,
     /// Host copy of every instance's state words, current after each submit.
     pub state: Vec<u32>,
+    /// V0-V31 of every instance. No instruction the shader executes reads or writes them yet,
+    /// so they live on the host (signal frames save and restore them, fork copies them); the
+    /// SIMD unit will move them to the device.
+    pub vregs: Vec<[u128; 32]>,
     /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
     pub codemap: Vec<u32>,
     codemap_dirty: bool,
@@ -235,6 +239,7 @@ impl Machine {
             state_rb,
             out_rb,
             state: vec![0; n as usize * STATE_WORDS],
+            vregs: vec![[0; 32]; n as usize],
             codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
             codemap_dirty: true,
             state_dirty: true,
@@ -461,6 +466,7 @@ impl Machine {
 
     /// Copies one instance's memory, state and code map into another (fork), on the device.
     pub fn copy_instance(&mut self, from: usize, to: usize) {
+        self.vregs[to] = self.vregs[from];
         let size = self.cfg.mem_bytes as u64;
         let scratch = storage(&self.gpu.device, "fork", size, wgpu::BufferUsages::empty());
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
@@ -478,6 +484,7 @@ impl Machine {
 
     /// Zeroes one instance's memory and forgets its code map (exec).
     pub fn reset_instance(&mut self, inst: usize) {
+        self.vregs[inst] = [0; 32];
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         enc.clear_buffer(
             &self.mem,

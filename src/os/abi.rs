@@ -384,21 +384,73 @@ pub fn dirent64(ino: u64, off: i64, ty: u8, name: &str) -> Vec<u8> {
     rec
 }
 
-/// garm's signal frame on the guest stack, read back by rt_sigreturn.
+/// `struct sigcontext` (aarch64): the interrupted registers, then a 4 KiB area of records
+/// (garm writes the FP/SIMD one and the terminator).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-pub struct SigFrame {
-    /// [`SIGFRAME_MAGIC`].
-    pub magic: u64,
-    pub sig: u64,
-    /// x0..x30 and SP.
-    pub regs: [u64; 32],
+#[derive(Clone, Copy, Pod, Zeroable)]
+pub struct Sigcontext {
+    pub fault_address: u64,
+    pub regs: [u64; 31],
+    pub sp: u64,
     pub pc: u64,
-    pub nzcv: u64,
+    pub pstate: u64,
+    pub _align: u64,
+    pub reserved: [u8; 4096],
 }
 
-/// Marks garm's signal frame ("garmsig\0").
-pub const SIGFRAME_MAGIC: u64 = 0x0067_6973_6d72_6167;
+/// `struct ucontext` (aarch64).
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+pub struct Ucontext {
+    pub flags: u64,
+    pub link: u64,
+    pub ss_sp: u64,
+    pub ss_flags: i32,
+    pub _pad: i32,
+    pub ss_size: u64,
+    pub sigmask: u64,
+    pub _unused: [u8; 120],
+    pub _align: u64,
+    pub mcontext: Sigcontext,
+}
+
+/// The frame Linux pushes for a handler: `struct rt_sigframe` (siginfo, then the ucontext).
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+pub struct RtSigframe {
+    pub info: Siginfo,
+    pub uc: Ucontext,
+}
+
+/// The frame record above a signal frame (x29 points at it, as at a call).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct FrameRecord {
+    pub fp: u64,
+    pub lr: u64,
+}
+
+/// The FP/SIMD record in `sigcontext.__reserved`: `struct fpsimd_context`.
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+pub struct FpsimdContext {
+    pub magic: u32,
+    pub size: u32,
+    pub fpsr: u32,
+    pub fpcr: u32,
+    pub vregs: [u128; 32],
+}
+
+pub const FPSIMD_MAGIC: u32 = 0x4650_8001;
+/// `ss_flags` of a process without an alternate signal stack.
+pub const SS_DISABLE: i32 = 2;
+/// si_code of a signal sent by kill/tgkill.
+pub const SI_USER: i32 = 0;
+/// sa_flags bit: the handler takes (sig, siginfo *, ucontext *).
+pub const SA_SIGINFO: u64 = 4;
+
+/// `siginfo_t` (128 bytes) as garm fills it.
+pub type Siginfo = SiginfoChld;
 
 #[cfg(test)]
 mod tests {
@@ -422,7 +474,12 @@ mod tests {
         assert_eq!(size_of::<SiginfoChld>(), 128);
         assert_eq!(std::mem::offset_of!(SiginfoChld, status), 24);
         assert_eq!(size_of::<Dirent64Head>(), 19);
-        assert_eq!(size_of::<SigFrame>(), 36 * 8);
+        assert_eq!(size_of::<Sigcontext>(), 4384);
+        assert_eq!(std::mem::offset_of!(Sigcontext, reserved), 288);
+        assert_eq!(std::mem::offset_of!(Ucontext, mcontext), 176);
+        assert_eq!(size_of::<Ucontext>(), 4560);
+        assert_eq!(std::mem::offset_of!(RtSigframe, uc), 128);
+        assert_eq!(size_of::<FpsimdContext>(), 528);
         assert_eq!(size_of::<Statfs>(), 120);
         assert_eq!(size_of::<Rusage>(), 144);
         assert_eq!(size_of::<Tms>(), 32);

@@ -22,6 +22,7 @@ use super::{strace, Output, Stdin};
 use crate::gpu::layout::{self, Stop};
 use crate::guest::{Guest, MemError};
 use crate::loader::Image;
+use bytemuck::Zeroable;
 pub use call::*;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet, VecDeque};
@@ -125,6 +126,8 @@ pub struct Proc {
     pub sigactions: BTreeMap<i32, Sigaction>,
     /// Signals waiting for delivery to a handler.
     pub pending: Vec<i32>,
+    /// What the handler's siginfo says for a pending signal (the latest sender's).
+    pub siginfo: BTreeMap<i32, Siginfo>,
     /// Handlers running now (a new one is delivered only outside any).
     pub in_handler: u32,
     /// A vfork parent waits for this child to exec or exit.
@@ -291,6 +294,7 @@ impl Kernel {
                 mmap_low,
                 sigactions: BTreeMap::new(),
                 pending: Vec::new(),
+                siginfo: BTreeMap::new(),
                 in_handler: 0,
                 vfork_parent: None,
                 vfork_child: None,
@@ -423,7 +427,19 @@ impl Kernel {
         }
         let ppid = self.procs[&pid].ppid;
         if signal::handler(self, ppid, sig::SIGCHLD) > SIG_IGN {
-            self.proc_mut(ppid).pending.push(sig::SIGCHLD);
+            let (code, status) = if wstatus & 0x7f == 0 {
+                (CLD_EXITED, (wstatus >> 8) & 0xff)
+            } else {
+                (CLD_KILLED, wstatus & 0x7f)
+            };
+            let mut info = Siginfo::zeroed();
+            info.signo = sig::SIGCHLD;
+            info.code = code;
+            info.pid = pid as i32;
+            info.status = status;
+            let p = self.proc_mut(ppid);
+            p.pending.push(sig::SIGCHLD);
+            p.siginfo.insert(sig::SIGCHLD, info);
         }
         for c in self.procs.values_mut().filter(|c| c.ppid == pid) {
             c.ppid = 0;

@@ -101,6 +101,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         mmap_low: parent.mmap_low,
         sigactions: parent.sigactions.clone(),
         pending: Vec::new(),
+        siginfo: BTreeMap::new(),
         in_handler: 0,
         vfork_parent: vfork.then_some(pid),
         vfork_child: None,
@@ -170,6 +171,7 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
     p.mmap_low = mmap_low;
     p.sigactions.retain(|_, a| a.handler == SIG_IGN);
     p.pending.clear();
+    p.siginfo.clear();
     p.in_handler = 0;
     for f in p.fds.iter_mut() {
         if f.as_ref().is_some_and(|f| f.cloexec) {

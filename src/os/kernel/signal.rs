@@ -1,6 +1,7 @@
 //! Signals: actions, kill, delivery into handlers on the guest stack, rt_sigreturn.
 
 use super::*;
+use bytemuck::Zeroable;
 
 /// The handler `pid` has installed for `s` (SIG_DFL when none, or for a gone process).
 pub fn handler(k: &Kernel, pid: Pid, s: i32) -> u64 {
@@ -10,12 +11,23 @@ pub fn handler(k: &Kernel, pid: Pid, s: i32) -> u64 {
         .map_or(SIG_DFL, |a| a.handler)
 }
 
+/// Queues `s` for `pid`, sent by `from` (kill's SI_USER siginfo).
+fn queue(k: &mut Kernel, pid: Pid, s: i32, from: Pid) {
+    let mut info = Siginfo::zeroed();
+    info.signo = s;
+    info.code = SI_USER;
+    info.pid = from as i32;
+    let p = k.proc_mut(pid);
+    p.pending.push(s);
+    p.siginfo.insert(s, info);
+}
+
 /// A write to a pipe (or console) whose reading end is gone: SIGPIPE, whose default action ends
 /// the writer; with the signal caught or ignored the write fails with EPIPE.
 pub fn broken_pipe(k: &mut Kernel, g: &mut dyn Guest, pid: Pid) -> SysResult {
     let h = handler(k, pid, sig::SIGPIPE);
     if h > SIG_IGN {
-        k.proc_mut(pid).pending.push(sig::SIGPIPE);
+        queue(k, pid, sig::SIGPIPE, pid);
     }
     if h == SIG_DFL {
         k.exit_proc(g, pid, sig::SIGPIPE);
@@ -136,7 +148,7 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
         }
         if h > SIG_IGN && s != sig::SIGKILL {
             // Run by deliver_pending once the process is between instructions.
-            k.proc_mut(t).pending.push(s);
+            queue(k, t, s, pid);
             continue;
         }
         k.exit_proc(c.g, t, s);
@@ -149,10 +161,12 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
     }
 }
 
-/// Starts the handler of one pending signal in every process that can take it now: the
-/// registers go into a frame on the guest stack ([`SigFrame`], read back by rt_sigreturn), and
-/// the guest continues in the handler with x0 = signal and x30 = the restorer it registered. A
-/// process blocked in a syscall is interrupted with EINTR first (or restarted: SA_RESTART).
+/// Starts the handler of one pending signal in every process that can take it now, as Linux
+/// does: a frame record and an `rt_sigframe` (siginfo, ucontext with the registers and an
+/// `fpsimd_context`) go on the guest stack, and the guest continues in the handler with x0 = the
+/// signal (x1 = &siginfo, x2 = &ucontext with SA_SIGINFO), x29 = the frame record, x30 = the
+/// restorer it registered. A process blocked in a syscall is interrupted with EINTR first (or
+/// restarted: SA_RESTART).
 pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
     let ready: Vec<(Pid, usize)> = k
         .procs
@@ -170,6 +184,7 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
             continue;
         }
         let s = k.proc_mut(pid).pending.remove(0);
+        let info = k.proc_mut(pid).siginfo.remove(&s);
         // The action may have changed since the signal was queued.
         let act = k.proc(pid).sigactions.get(&s).copied().unwrap_or_default();
         if act.handler == SIG_IGN || (act.handler == SIG_DFL && sig::ignored_by_default(s)) {
@@ -192,45 +207,112 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
             p.state = PState::Running;
             p.sleep_until = None;
         }
-        let frame = SigFrame {
-            magic: SIGFRAME_MAGIC,
-            sig: s as u64,
-            regs: std::array::from_fn(|r| g.reg(slot, r)),
-            pc: g.pc(slot),
-            nzcv: g.st(slot)[layout::S_NZCV] as u64,
-        };
-        let sp = g.reg(slot, 31);
-        let new_sp = sp.wrapping_sub(std::mem::size_of::<SigFrame>() as u64 + 16) & !15;
-        if g.write_obj(slot, new_sp, &frame).is_err() {
-            k.exit_proc(g, pid, sig::SIGSEGV);
-            continue;
+        let info = info.unwrap_or_else(|| {
+            let mut i = Siginfo::zeroed();
+            i.signo = s;
+            i
+        });
+        match push_frame(g, slot, s, &info, &act) {
+            Ok(()) => {
+                g.set_status(slot, Stop::Running);
+                k.proc_mut(pid).in_handler += 1;
+            }
+            Err(MemError::Fault { .. }) => k.exit_proc(g, pid, sig::SIGSEGV),
+            // The device failed: the process cannot go on either.
+            Err(MemError::Device(_)) => k.exit_proc(g, pid, sig::SIGKILL),
         }
-        g.set_reg(slot, 0, s as u64);
-        g.set_reg(slot, 30, act.restorer);
-        g.set_reg(slot, 31, new_sp);
-        g.set_pc(slot, act.handler);
-        g.set_status(slot, Stop::Running);
-        k.proc_mut(pid).in_handler += 1;
     }
 }
 
-/// rt_sigreturn: restores the registers saved by [`deliver_pending`]; a missing or corrupt
-/// frame kills the process with SIGSEGV, as Linux does.
+/// Writes the frame record and the `rt_sigframe` below the guest's sp and points the registers
+/// at the handler.
+fn push_frame(
+    g: &mut dyn Guest,
+    slot: usize,
+    s: i32,
+    info: &Siginfo,
+    act: &Sigaction,
+) -> Result<(), MemError> {
+    let sp = g.reg(slot, 31);
+    let record_at = sp.wrapping_sub(std::mem::size_of::<FrameRecord>() as u64) & !15;
+    let frame_at = record_at.wrapping_sub(std::mem::size_of::<RtSigframe>() as u64) & !15;
+    let mut frame = RtSigframe::zeroed();
+    frame.info = *info;
+    frame.uc.ss_flags = SS_DISABLE;
+    let mc = &mut frame.uc.mcontext;
+    for (r, v) in mc.regs.iter_mut().enumerate() {
+        *v = g.reg(slot, r);
+    }
+    mc.sp = sp;
+    mc.pc = g.pc(slot);
+    mc.pstate = (g.st(slot)[layout::S_NZCV] as u64 & 15) << 28;
+    let fp = FpsimdContext {
+        magic: FPSIMD_MAGIC,
+        size: std::mem::size_of::<FpsimdContext>() as u32,
+        fpsr: g.st(slot)[layout::S_FPSR],
+        fpcr: g.st(slot)[layout::S_FPCR],
+        vregs: g.vregs(slot)?,
+    };
+    // The FP/SIMD record, then a zero terminator (the rest of the area is already zero).
+    mc.reserved[..std::mem::size_of::<FpsimdContext>()].copy_from_slice(bytemuck::bytes_of(&fp));
+    let record = FrameRecord {
+        fp: g.reg(slot, 29),
+        lr: g.reg(slot, 30),
+    };
+    g.write_obj(slot, record_at, &record)?;
+    g.write_obj(slot, frame_at, &frame)?;
+    g.set_reg(slot, 0, s as u64);
+    if act.flags & SA_SIGINFO != 0 {
+        g.set_reg(slot, 1, frame_at);
+        g.set_reg(
+            slot,
+            2,
+            frame_at + std::mem::offset_of!(RtSigframe, uc) as u64,
+        );
+    }
+    g.set_reg(slot, 29, record_at);
+    g.set_reg(slot, 30, act.restorer);
+    g.set_reg(slot, 31, frame_at);
+    g.set_pc(slot, act.handler);
+    Ok(())
+}
+
+/// rt_sigreturn: restores the registers from the `rt_sigframe` at sp, as the handler may have
+/// changed them; a misaligned sp or a frame without its FP/SIMD record kills the process with
+/// SIGSEGV, as Linux does.
 pub fn rt_sigreturn(k: &mut Kernel, c: &mut Call) -> SysResult {
     let sp = c.g.reg(c.slot, 31);
-    let frame = match c.g.read_obj::<SigFrame>(c.slot, sp) {
-        Ok(f) if f.magic == SIGFRAME_MAGIC => f,
-        Ok(_) | Err(crate::guest::MemError::Fault { .. }) => {
-            k.exit_proc(c.g, c.pid, sig::SIGSEGV);
-            return Ok(Sys::NoReturn);
+    let frame = if sp & 15 != 0 {
+        None
+    } else {
+        match c.g.read_obj::<RtSigframe>(c.slot, sp) {
+            Ok(f) => Some(f),
+            Err(MemError::Fault { .. }) => None,
+            Err(e) => return Err(Fail::Host(e)),
         }
-        Err(e) => return Err(Fail::Host(e)),
     };
-    for (r, v) in frame.regs.iter().enumerate() {
+    let fp: Option<FpsimdContext> = frame.as_ref().and_then(|f| {
+        let r = &f.uc.mcontext.reserved;
+        let fp: FpsimdContext =
+            bytemuck::pod_read_unaligned(&r[..std::mem::size_of::<FpsimdContext>()]);
+        (fp.magic == FPSIMD_MAGIC && fp.size as usize == std::mem::size_of::<FpsimdContext>())
+            .then_some(fp)
+    });
+    let (Some(frame), Some(fp)) = (frame, fp) else {
+        k.exit_proc(c.g, c.pid, sig::SIGSEGV);
+        return Ok(Sys::NoReturn);
+    };
+    let mc = &frame.uc.mcontext;
+    for (r, v) in mc.regs.iter().enumerate() {
         c.g.set_reg(c.slot, r, *v);
     }
-    c.g.set_pc(c.slot, frame.pc);
-    c.g.st_mut(c.slot)[layout::S_NZCV] = frame.nzcv as u32 & 15;
+    c.g.set_reg(c.slot, 31, mc.sp);
+    c.g.set_pc(c.slot, mc.pc);
+    let st = c.g.st_mut(c.slot);
+    st[layout::S_NZCV] = (mc.pstate >> 28) as u32 & 15;
+    st[layout::S_FPSR] = fp.fpsr & crate::isa::form::FPSR_MASK;
+    st[layout::S_FPCR] = fp.fpcr & crate::isa::form::FPCR_MASK;
+    c.g.set_vregs(c.slot, &fp.vregs)?;
     let p = k.proc_mut(c.pid);
     p.in_handler = p.in_handler.saturating_sub(1);
     Ok(Sys::NoReturn)

@@ -157,11 +157,18 @@ fn a_caught_signal_is_queued_and_delivered_with_a_frame() {
     assert_eq!(t.g.reg(0, 30), 0x10abc, "returns to the restorer");
     let sp = t.g.reg(0, 31);
     assert!(sp < 0x80000 && sp.is_multiple_of(16));
-    let f: SigFrame = t.get_obj(sp);
+    let f: RtSigframe = t.get_obj(sp);
+    let mc = &f.uc.mcontext;
+    assert_eq!((mc.pc, mc.regs[19], mc.sp), (0x10040, 0x1919, 0x80000));
     assert_eq!(
-        (f.magic, f.pc, f.regs[19]),
-        (SIGFRAME_MAGIC, 0x10040, 0x1919)
+        (f.info.signo, f.info.code, f.info.pid),
+        (sig::SIGUSR1, SI_USER, 1)
     );
+    let fp: FpsimdContext = bytemuck::pod_read_unaligned(&mc.reserved[..528]);
+    assert_eq!((fp.magic, fp.size), (FPSIMD_MAGIC, 528));
+    let record: FrameRecord = t.get_obj(t.g.reg(0, 29));
+    assert!(t.g.reg(0, 29) > sp, "the frame record sits above the frame");
+    let _ = record;
     // The handler returns through rt_sigreturn: everything comes back.
     t.g.set_reg(0, 19, 0);
     assert_eq!(t.sys(nr::RT_SIGRETURN, &[]), Sys::NoReturn);
@@ -183,8 +190,8 @@ fn a_blocked_call_is_interrupted_with_eintr() {
     t.g.set_status(0, Stop::Syscall);
     t.k.proc_mut(1).pending.push(sig::SIGUSR1);
     crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
-    let f: SigFrame = t.get_obj(t.g.reg(0, 31));
-    assert_eq!(f.regs[0] as i64, EINTR.ret());
+    let f: RtSigframe = t.get_obj(t.g.reg(0, 31));
+    assert_eq!(f.uc.mcontext.regs[0] as i64, EINTR.ret());
 }
 
 #[test]
@@ -197,8 +204,8 @@ fn sa_restart_rewinds_to_the_svc() {
     t.g.set_status(0, Stop::Syscall);
     t.k.proc_mut(1).pending.push(sig::SIGUSR1);
     crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
-    let f: SigFrame = t.get_obj(t.g.reg(0, 31));
-    assert_eq!(f.pc, 0x10040);
+    let f: RtSigframe = t.get_obj(t.g.reg(0, 31));
+    assert_eq!(f.uc.mcontext.pc, 0x10040);
 }
 
 #[test]
@@ -304,4 +311,51 @@ fn each_instance_has_its_own_tmp_and_slot_share() {
         t.call_as(2, nr::CLONE, &[17, 0]) > 0,
         "the other's share is untouched"
     );
+}
+
+#[test]
+fn sa_siginfo_handlers_get_siginfo_and_ucontext_and_sigreturn_takes_their_changes() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, SA_SIGINFO);
+    t.g.set_reg(0, 31, 0x80000);
+    t.g.set_pc(0, 0x10040);
+    let v: [u128; 32] = std::array::from_fn(|i| i as u128 * 0x0101);
+    t.g.set_vregs(0, &v).unwrap();
+    t.g.st_mut(0)[layout::S_FPCR] = 0x0040_0000;
+    t.call(nr::KILL, &[1, sig::SIGUSR1 as u64]);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    let frame = t.g.reg(0, 1);
+    assert_eq!(frame, t.g.reg(0, 31), "x1 = &siginfo at the frame's base");
+    assert_eq!(t.g.reg(0, 2), frame + 128, "x2 = &ucontext");
+    // The handler changes x0, v5 and FPCR in the ucontext; sigreturn takes them.
+    let mut f: RtSigframe = t.get_obj(frame);
+    f.uc.mcontext.regs[0] = 1234;
+    let mut fp: FpsimdContext = bytemuck::pod_read_unaligned(&f.uc.mcontext.reserved[..528]);
+    assert_eq!(fp.vregs[7], 7 * 0x0101);
+    assert_eq!(fp.fpcr, 0x0040_0000);
+    fp.vregs[5] = u128::MAX;
+    fp.fpcr = 0x00c0_0000;
+    f.uc.mcontext.reserved[..528].copy_from_slice(bytemuck::bytes_of(&fp));
+    t.put(frame, bytemuck::bytes_of(&f));
+    assert_eq!(t.sys(nr::RT_SIGRETURN, &[]), Sys::NoReturn);
+    assert_eq!(
+        (t.g.reg(0, 0), t.g.pc(0), t.g.reg(0, 31)),
+        (1234, 0x10040, 0x80000)
+    );
+    assert_eq!(t.g.vregs(0).unwrap()[5], u128::MAX);
+    assert_eq!(t.g.st(0)[layout::S_FPCR], 0x00c0_0000);
+}
+
+#[test]
+fn sigreturn_with_a_corrupt_fpsimd_record_is_sigsegv() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, 0);
+    t.g.set_reg(0, 31, 0x80000);
+    t.call(nr::KILL, &[1, sig::SIGUSR1 as u64]);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    let frame = t.g.reg(0, 31);
+    // Clobber the record's magic (at the start of __reserved).
+    t.put(frame + 128 + 176 + 288, &[0; 4]);
+    assert_eq!(t.sys(nr::RT_SIGRETURN, &[]), Sys::NoReturn);
+    assert_eq!(t.k.proc(1).state, PState::Zombie(sig::SIGSEGV));
 }
