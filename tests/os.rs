@@ -227,3 +227,21 @@ fn nanosleep_blocks_only_its_own_process() {
         r.out()
     );
 }
+
+#[test]
+fn stdio_on_files_matches_qemu() {
+    // fopen modes, buffered reads and writes, seeking, r+ switching, append, tmpfile, remove.
+    let elf = build("tests/os/stdiofiles");
+    let dir = tmp().join(format!("stdiofiles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = garm(&[elf.to_str().unwrap(), "/tmp"], b"");
+    let q = qemu(&elf, &[dir.to_str().unwrap()], &[], b"");
+    assert_eq!(g.out(), q.out(), "garm stderr: {}", g.stderr);
+    assert!(
+        g.out().contains("after r+ [line ONEhello\n]"),
+        "{}",
+        g.out()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

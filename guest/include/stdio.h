@@ -1,4 +1,5 @@
-/* stdio.h: buffered stdio over fds 0/1/2 (stdout line-buffered, stderr unbuffered). */
+/* stdio.h: buffered stdio: the standard streams (stdout line-buffered, stderr unbuffered) and
+ * files opened with fopen (fully buffered). */
 #ifndef _STDIO_H
 #define _STDIO_H
 #include <stddef.h>
@@ -6,6 +7,13 @@
 
 #define EOF (-1)
 #define BUFSIZ 1024
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+#define _IOFBF 0
+#define _IOLBF 1
+#define _IONBF 2
+#define L_tmpnam 64
 
 typedef struct __garm_file FILE;
 extern FILE *const stdin;
@@ -43,4 +51,15 @@ void clearerr(FILE *f);
 int fileno(FILE *f);
 void perror(const char *s);
 int rename(const char *from, const char *to);
+int remove(const char *path);
+
+FILE *fopen(const char *restrict path, const char *restrict mode);
+FILE *fdopen(int fd, const char *mode);
+int fclose(FILE *f);
+int fseek(FILE *f, long off, int whence);
+long ftell(FILE *f);
+void rewind(FILE *f);
+int setvbuf(FILE *restrict f, char *restrict buf, int mode, size_t size);
+void setbuf(FILE *restrict f, char *restrict buf);
+FILE *tmpfile(void);
 #endif

@@ -21,16 +21,21 @@
 /* Map a raw syscall result to the POSIX convention (-1 and errno). */
 long __garm_ret(long r);
 
-/* Stream state; the three standard streams are the only ones. */
+/* Stream state: the three standard streams, and those fopen makes. */
 enum { GARM_UNBUF, GARM_LINEBUF, GARM_FULLBUF };
+enum { GARM_RD = 1, GARM_WR = 2, GARM_OWNED = 4 };
+enum { GARM_IDLE, GARM_READING, GARM_WRITING };
 struct __garm_file {
     int fd;
     int mode;           /* GARM_UNBUF / GARM_LINEBUF / GARM_FULLBUF */
     int eof, err;
-    unsigned char *buf; /* output: pending bytes; input: read-ahead */
+    unsigned char *buf; /* writing: pending bytes; reading: read-ahead */
     size_t cap;
-    size_t len;         /* output: bytes pending; input: bytes valid */
-    size_t pos;         /* input: next byte to return */
+    size_t len;         /* writing: bytes pending; reading: bytes valid */
+    size_t pos;         /* reading: next byte to return */
+    int flags;          /* GARM_RD, GARM_WR: what the stream may do; GARM_OWNED: fclose frees */
+    int dir;            /* what the buffer holds now: GARM_IDLE, _READING or _WRITING */
+    struct __garm_file *next; /* the open streams, for exit's flush */
 };
 
 /* Append bytes to an output stream, honouring its buffering mode. */

@@ -1,6 +1,10 @@
-/* stdio.c: the three standard streams, character/line/block I/O and flushing. */
+/* stdio.c: the standard streams and files opened with fopen: character/line/block I/O, seeking,
+ * flushing. A stream's one buffer holds either read-ahead or pending output; switching direction
+ * (or seeking) gives it back first, as C requires between reads and writes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
@@ -8,10 +12,15 @@
 static unsigned char inbuf[BUFSIZ], outbuf[BUFSIZ];
 
 static struct __garm_file files[3] = {
-    {.fd = 0, .mode = GARM_FULLBUF, .buf = inbuf, .cap = sizeof inbuf},
-    {.fd = 1, .mode = GARM_LINEBUF, .buf = outbuf, .cap = sizeof outbuf},
-    {.fd = 2, .mode = GARM_UNBUF},
+    {.fd = 0, .mode = GARM_FULLBUF, .buf = inbuf, .cap = sizeof inbuf, .flags = GARM_RD,
+     .dir = GARM_READING, .next = &files[1]},
+    {.fd = 1, .mode = GARM_LINEBUF, .buf = outbuf, .cap = sizeof outbuf, .flags = GARM_WR,
+     .dir = GARM_WRITING, .next = &files[2]},
+    {.fd = 2, .mode = GARM_UNBUF, .flags = GARM_WR, .dir = GARM_WRITING},
 };
+
+/* Every open stream, the standard ones first. */
+static struct __garm_file *open_files = &files[0];
 
 FILE *const stdin = &files[0];
 FILE *const stdout = &files[1];
@@ -36,11 +45,27 @@ static int write_all(FILE *f, const unsigned char *p, size_t n)
 
 static int flush_out(FILE *f)
 {
-    if (f == stdin || f->len == 0)
+    if (f->dir != GARM_WRITING || f->len == 0)
         return 0;
     size_t n = f->len;
     f->len = 0;  /* drop the bytes even on error, so one failure isn't repeated forever */
     return write_all(f, f->buf, n);
+}
+
+/* Gives back what the buffer holds (pending output written, unread input un-read by seeking
+ * the fd back), leaving the stream idle. */
+static int settle(FILE *f)
+{
+    int r = 0;
+    if (f->dir == GARM_WRITING)
+        r = flush_out(f);
+    else if (f->dir == GARM_READING && f->len > f->pos && f != stdin)
+        lseek(f->fd, -(off_t)(f->len - f->pos), SEEK_CUR);
+    if (f != stdin && f != stdout && f != stderr) {
+        f->len = f->pos = 0;
+        f->dir = GARM_IDLE;
+    }
+    return r;
 }
 
 int fflush(FILE *f)
@@ -54,17 +79,21 @@ int fflush(FILE *f)
 
 void __garm_stdio_flush_all(void)
 {
-    flush_out(stdout);
-    flush_out(stderr);
+    for (FILE *f = open_files; f; f = f->next)
+        flush_out(f);
 }
 
 int __garm_fwrite_bytes(FILE *f, const void *src, size_t n)
 {
     const unsigned char *p = src;
-    if (f == stdin) {
+    if (!(f->flags & GARM_WR)) {
         errno = EBADF;
         f->err = 1;
         return EOF;
+    }
+    if (f->dir != GARM_WRITING) {
+        settle(f);
+        f->dir = GARM_WRITING;
     }
     if (f->mode == GARM_UNBUF)
         return write_all(f, p, n);
@@ -110,7 +139,7 @@ int fputc(int c, FILE *f)
 {
     unsigned char ch = (unsigned char)c;
     /* Fast path for the common buffered case. */
-    if (f->mode != GARM_UNBUF && f != stdin && f->len + 1 < f->cap && ch != '\n') {
+    if (f->mode != GARM_UNBUF && f->dir == GARM_WRITING && f->len + 1 < f->cap && ch != '\n') {
         f->buf[f->len++] = ch;
         return ch;
     }
@@ -143,10 +172,14 @@ size_t fwrite(const void *p, size_t size, size_t n, FILE *f)
 /* Refill an input stream; returns 0 on data, EOF at end or error. */
 static int fill(FILE *f)
 {
-    if (f != stdin) {
+    if (!(f->flags & GARM_RD)) {
         errno = EBADF;
         f->err = 1;
         return EOF;
+    }
+    if (f->dir != GARM_READING) {
+        settle(f);
+        f->dir = GARM_READING;
     }
     /* Like glibc, show pending prompts before blocking on input. */
     flush_out(stdout);
@@ -169,7 +202,7 @@ static int fill(FILE *f)
 
 int fgetc(FILE *f)
 {
-    if (f->pos < f->len)
+    if (f->dir == GARM_READING && f->pos < f->len)
         return f->buf[f->pos++];
     if (fill(f))
         return EOF;
@@ -181,8 +214,12 @@ int getchar(void) { return fgetc(stdin); }
 
 int ungetc(int c, FILE *f)
 {
-    if (c == EOF || f != stdin)
+    if (c == EOF || !(f->flags & GARM_RD))
         return EOF;
+    if (f->dir != GARM_READING) {
+        settle(f);
+        f->dir = GARM_READING;
+    }
     if (f->pos == 0) {
         if (f->len == f->cap)
             return EOF;
@@ -221,7 +258,7 @@ size_t fread(void *p, size_t size, size_t n, FILE *f)
     unsigned char *d = p;
     size_t want = size * n, got = 0;
     while (got < want) {
-        if (f->pos == f->len && fill(f))
+        if ((f->dir != GARM_READING || f->pos == f->len) && fill(f))
             break;
         size_t k = f->len - f->pos;
         if (k > want - got)
@@ -245,4 +282,160 @@ void perror(const char *s)
         fprintf(stderr, "%s: %s\n", s, msg);
     else
         fprintf(stderr, "%s\n", msg);
+}
+
+/* "r", "w", "a", with "+", "b" (ignored), "x" (O_EXCL) and "e" (O_CLOEXEC). */
+static int open_flags(const char *mode, int *rw)
+{
+    int flags;
+    switch (mode[0]) {
+    case 'r': flags = O_RDONLY; *rw = GARM_RD; break;
+    case 'w': flags = O_WRONLY | O_CREAT | O_TRUNC; *rw = GARM_WR; break;
+    case 'a': flags = O_WRONLY | O_CREAT | O_APPEND; *rw = GARM_WR; break;
+    default: errno = EINVAL; return -1;
+    }
+    for (const char *m = mode + 1; *m; m++) {
+        if (*m == '+') {
+            flags = (flags & ~(O_WRONLY | O_RDWR)) | O_RDWR;
+            *rw = GARM_RD | GARM_WR;
+        } else if (*m == 'x') {
+            flags |= O_EXCL;
+        } else if (*m == 'e') {
+            flags |= O_CLOEXEC;
+        }
+    }
+    return flags;
+}
+
+FILE *fdopen(int fd, const char *mode)
+{
+    int rw;
+    if (open_flags(mode, &rw) < 0)
+        return NULL;
+    FILE *f = malloc(sizeof *f + BUFSIZ);
+    if (!f) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memset(f, 0, sizeof *f);
+    f->fd = fd;
+    f->mode = GARM_FULLBUF;
+    f->buf = (unsigned char *)(f + 1);
+    f->cap = BUFSIZ;
+    f->flags = rw | GARM_OWNED;
+    f->dir = GARM_IDLE;
+    f->next = files[2].next;
+    files[2].next = f;
+    return f;
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+    int rw, flags = open_flags(mode, &rw);
+    if (flags < 0)
+        return NULL;
+    int fd = open(path, flags, 0666);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, mode);
+    if (!f)
+        close(fd);
+    return f;
+}
+
+int fclose(FILE *f)
+{
+    int r = settle(f) ? EOF : 0;
+    if (close(f->fd) < 0)
+        r = EOF;
+    if (f->flags & GARM_OWNED) {
+        for (FILE **p = &files[2].next; *p; p = &(*p)->next) {
+            if (*p == f) {
+                *p = f->next;
+                break;
+            }
+        }
+        free(f);
+    }
+    return r;
+}
+
+int fseek(FILE *f, long off, int whence)
+{
+    if (whence == SEEK_CUR && f->dir == GARM_READING)
+        off -= (long)(f->len - f->pos);
+    if (f->dir == GARM_WRITING && flush_out(f))
+        return -1;
+    f->len = f->pos = 0;
+    f->dir = GARM_IDLE;
+    if (lseek(f->fd, off, whence) < 0)
+        return -1;
+    f->eof = 0;
+    return 0;
+}
+
+long ftell(FILE *f)
+{
+    off_t at = lseek(f->fd, 0, SEEK_CUR);
+    if (at < 0)
+        return -1;
+    if (f->dir == GARM_READING)
+        return (long)(at - (off_t)(f->len - f->pos));
+    if (f->dir == GARM_WRITING)
+        return (long)(at + (off_t)f->len);
+    return (long)at;
+}
+
+void rewind(FILE *f)
+{
+    fseek(f, 0, SEEK_SET);
+    f->err = 0;
+}
+
+int setvbuf(FILE *f, char *buf, int mode, size_t size)
+{
+    (void)buf;
+    (void)size;
+    if (mode != _IOFBF && mode != _IOLBF && mode != _IONBF)
+        return -1;
+    if (flush_out(f))
+        return -1;
+    f->mode = mode == _IONBF ? GARM_UNBUF : mode == _IOLBF ? GARM_LINEBUF : GARM_FULLBUF;
+    if (f->mode != GARM_UNBUF && f->cap == 0)
+        f->mode = GARM_UNBUF;  /* a stream without a buffer of its own stays unbuffered */
+    return 0;
+}
+
+void setbuf(FILE *f, char *buf)
+{
+    setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ);
+}
+
+int remove(const char *path)
+{
+    if (unlink(path) == 0)
+        return 0;
+    if (errno == EISDIR)
+        return rmdir(path);
+    return -1;
+}
+
+FILE *tmpfile(void)
+{
+    static unsigned counter;
+    char name[64];
+    for (int tries = 0; tries < 100; tries++) {
+        snprintf(name, sizeof name, "/tmp/.garm-tmp-%d-%u", getpid(), counter++);
+        int fd = open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0) {
+            unlink(name);
+            FILE *f = fdopen(fd, "w+");
+            if (!f)
+                close(fd);
+            return f;
+        }
+        if (errno != EEXIST)
+            return NULL;
+    }
+    return NULL;
 }
