@@ -98,9 +98,14 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
         status: rep.outcomes[0].exit_status(),
         stdout: rep.output.bytes(0, 1),
         note: format!(
-            "{} instructions, {:.3} s",
+            "{} instructions, {:.3} s{}",
             rep.instructions[0],
-            rep.exec_time.as_secs_f64()
+            rep.exec_time.as_secs_f64(),
+            if rep.output.truncated[0] {
+                " (output beyond 64 MiB dropped)"
+            } else {
+                ""
+            }
         ),
     });
 

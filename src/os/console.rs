@@ -20,6 +20,11 @@ pub enum OutputMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Broken;
 
+/// Keep mode holds at most this much per instance (beyond it the rest is dropped and the
+/// output marked truncated), so a flooding guest under `garm diff` or the fuzzer cannot make
+/// garm's memory grow without bound.
+pub const MAX_KEPT: usize = 64 << 20;
+
 /// A partial line longer than this goes out as a line of its own, so one instance's endless line
 /// cannot make garm buffer without bound.
 pub const MAX_PARTIAL_LINE: usize = 64 << 10;
@@ -33,6 +38,9 @@ pub struct Output {
     partial: Vec<[Vec<u8>; 2]>,
     /// Host fds 1 and 2 found closed.
     broken: [bool; 2],
+    /// Keep mode: bytes kept per instance, and whether some were dropped past [`MAX_KEPT`].
+    kept_bytes: Vec<usize>,
+    pub truncated: Vec<bool>,
 }
 
 impl Output {
@@ -57,6 +65,8 @@ impl Output {
                 }
             ],
             broken: [false; 2],
+            kept_bytes: vec![0; instances],
+            truncated: vec![false; instances],
         }
     }
 
@@ -94,7 +104,15 @@ impl Output {
         match self.mode {
             OutputMode::Direct => self.host_write(fd, bytes),
             OutputMode::Keep => {
-                self.kept[inst].push((fd, bytes.to_vec()));
+                let room = MAX_KEPT - self.kept_bytes[inst];
+                if bytes.len() > room {
+                    self.truncated[inst] = true;
+                }
+                let take = bytes.len().min(room);
+                if take > 0 {
+                    self.kept[inst].push((fd, bytes[..take].to_vec()));
+                    self.kept_bytes[inst] += take;
+                }
                 Ok(())
             }
             OutputMode::Lines => {
@@ -189,6 +207,7 @@ impl Output {
         for k in &mut self.kept {
             k.clear();
         }
+        self.kept_bytes.fill(0);
     }
 }
 
@@ -234,5 +253,21 @@ impl Stdin {
         let end = (p + len).min(all.len());
         self.pos[inst] = end;
         all[p..end].to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keep_mode_is_bounded() {
+        let mut o = Output::new(1, OutputMode::Keep);
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..70 {
+            o.emit(0, 1, &chunk).unwrap();
+        }
+        assert_eq!(o.bytes(0, 1).len(), MAX_KEPT);
+        assert!(o.truncated[0]);
     }
 }
