@@ -28,6 +28,10 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# musl for arm64 (Debian's musl-dev:arm64, unpacked into garm's cache, no dpkg architecture
+# added), for `garm cc --libc musl` and its test.
+bash "$(dirname "${BASH_SOURCE[0]}")/sysroot.sh" musl-dev musl >/dev/null
+
 if ! command -v cargo >/dev/null 2>&1; then
     echo "deps.sh: cargo not found: install Rust 1.85 or newer (https://rustup.rs), then rerun" >&2
     exit 1

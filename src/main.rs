@@ -94,6 +94,10 @@ enum Cmd {
         /// Link a static PIE (ET_DYN, no interpreter; the runtime relocates itself at start-up).
         #[arg(long)]
         pie: bool,
+        /// The C library: garm (the default runtime), glibc or musl (static; FP/SIMD allowed,
+        /// so such programs stop at their first FP/SIMD instruction until Tier 2 lands).
+        #[arg(long, default_value = "garm")]
+        libc: garm::toolchain::Libc,
     },
     /// List adapters with backend, type, limits and features.
     Info,
@@ -329,11 +333,21 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             output,
             cflags,
             pie,
+            libc,
         } => {
             if sources.is_empty() {
                 return Err(Error::Usage("garm cc: no input files".into()));
             }
-            Toolchain::find()?.build_with(&sources, &output, &cflags, pie)?;
+            let tc = Toolchain::find()?;
+            match libc {
+                garm::toolchain::Libc::Garm => tc.build_with(&sources, &output, &cflags, pie)?,
+                other if pie => {
+                    return Err(Error::Usage(format!(
+                        "garm cc: --pie with --libc {other:?}"
+                    )))
+                }
+                other => tc.build_libc(&sources, &output, &cflags, other)?,
+            };
             Ok(0)
         }
         Cmd::Run {

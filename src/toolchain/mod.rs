@@ -125,6 +125,42 @@ pub enum ToolchainError {
     Install(PathBuf),
 }
 
+/// Which C library a guest program is built against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Libc {
+    /// garm's own freestanding runtime (the default): integer only, runs on garm today.
+    Garm,
+    /// AArch64 glibc, static (the cross libraries scripts/deps.sh installs).
+    Glibc,
+    /// AArch64 musl, static (Debian's musl-dev:arm64, fetched by scripts/sysroot.sh).
+    Musl,
+}
+
+impl std::str::FromStr for Libc {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Libc, String> {
+        match s {
+            "garm" => Ok(Libc::Garm),
+            "glibc" => Ok(Libc::Glibc),
+            "musl" => Ok(Libc::Musl),
+            _ => Err(format!("unknown libc '{s}' (garm, glibc or musl)")),
+        }
+    }
+}
+
+/// The arm64 sysroot scripts/sysroot.sh fills: $GARM_SYSROOT, else the cache's.
+pub fn arm64_sysroot() -> PathBuf {
+    std::env::var_os("GARM_SYSROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+                .unwrap_or_else(|| PathBuf::from("/tmp"))
+                .join("garm/sysroot-arm64")
+        })
+}
+
 /// Wraps a host I/O error with the path it concerns.
 pub(crate) fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> ToolchainError + '_ {
     move |source| ToolchainError::Io {
@@ -443,6 +479,68 @@ impl Toolchain {
         // As ld.lld would leave it: executable (qemu-user with binfmt runs it directly).
         use std::os::unix::fs::PermissionsExt;
         let _ = std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o755));
+        Ok(t0.elapsed())
+    }
+
+    /// Builds static AArch64 programs against a real libc (no garm runtime): glibc from the
+    /// installed cross libraries, musl from the arm64 sysroot. FP/SIMD is allowed: programs
+    /// built so stop at their first FP/SIMD instruction on garm until Tier 2 lands.
+    pub fn build_libc(
+        &self,
+        sources: &[PathBuf],
+        out: &Path,
+        extra: &[String],
+        libc: Libc,
+    ) -> Result<Duration, ToolchainError> {
+        let t0 = Instant::now();
+        for src in sources {
+            if !src.is_file() {
+                return Err(ToolchainError::NoSource(src.clone()));
+            }
+        }
+        let mut cmd = Command::new(&self.clang);
+        cmd.args(["-static", "-O2", "-fuse-ld=lld"])
+            .arg(format!("--ld-path={}", self.lld.display()));
+        match libc {
+            Libc::Glibc => {
+                cmd.arg("--target=aarch64-linux-gnu");
+            }
+            Libc::Musl => {
+                let root = arm64_sysroot();
+                let lib = root.join("usr/lib/aarch64-linux-musl");
+                if !lib.join("libc.a").is_file() {
+                    return Err(ToolchainError::Missing {
+                        tool: "musl for arm64",
+                        purpose:
+                            "build --libc musl programs (run scripts/sysroot.sh musl-dev musl)",
+                        package: "musl-dev:arm64",
+                    });
+                }
+                cmd.arg("--target=aarch64-linux-musl")
+                    .args(["-nostdinc", "-nostdlib", "-isystem"])
+                    .arg(root.join("usr/include/aarch64-linux-musl"))
+                    .arg(lib.join("crt1.o"))
+                    .arg(lib.join("crti.o"));
+            }
+            Libc::Garm => return self.build(sources, out, extra),
+        }
+        cmd.args(extra).args(sources).arg("-o").arg(out);
+        if libc == Libc::Musl {
+            let lib = arm64_sysroot().join("usr/lib/aarch64-linux-musl");
+            // compiler-rt/libgcc builtins for long double and the like, as the glibc link has.
+            let rt = Command::new(&self.clang)
+                .args(["--target=aarch64-linux-gnu", "-print-libgcc-file-name"])
+                .output()
+                .ok()
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+                .filter(|p| Path::new(p).is_file());
+            cmd.arg(lib.join("libc.a"));
+            if let Some(rt) = rt {
+                cmd.arg(rt);
+            }
+            cmd.arg(lib.join("crtn.o"));
+        }
+        self.run(&mut cmd, &format!("clang --libc {libc:?}"))?;
         Ok(t0.elapsed())
     }
 
