@@ -1332,6 +1332,7 @@ fn run_call(w: &mut World, pid: Pid, n: u64, a: [u64; 6]) -> Result<Sys, MemErro
         pid,
         nr: n,
         a,
+        readonly: Vec::new(),
     };
     let r = w.k.dispatch(&mut c)?;
     w.k.apply_pipe_closes();

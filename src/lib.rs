@@ -4,6 +4,16 @@
 //! ([`toolchain`]). [`run`] ties them together for the command line; [`jit`] runs the same C
 //! natively as a reference oracle and [`diff`] compares the engines.
 
+/// Writes one line of garm's own to stderr, ignoring a closed stderr (`eprintln!` would panic:
+/// Rust ignores SIGPIPE, so the write fails with EPIPE).
+#[macro_export]
+macro_rules! elog {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 pub mod bench;
 pub mod diff;
 pub mod error;

@@ -186,7 +186,7 @@ fn main() -> ExitCode {
     match real_main(cli) {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
-            eprintln!("garm: {e}");
+            garm::elog!("garm: {e}");
             ExitCode::from(1)
         }
     }
@@ -402,19 +402,19 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
     let insns: u64 = rep.instructions.iter().sum();
     let exec = rep.exec_time.as_secs_f64();
     let s = &rep.stats;
-    eprintln!(
+    garm::elog!(
         "garm: stats: adapter {}, prelude {}, {} instance(s), {} KiB each",
         rep.adapter,
         rep.prelude.name(),
         rep.outcomes.len(),
         rep.mem >> 10
     );
-    eprintln!(
+    garm::elog!(
         "garm: stats: {insns} instructions retired, {} dispatches in {} submits, {} host syscall round trips",
         s.dispatches, s.submits, rep.host_syscalls
     );
     let host = exec - s.gpu_time.as_secs_f64() - s.readback_time.as_secs_f64();
-    eprintln!(
+    garm::elog!(
         "garm: stats: time compile {:.3} s, pipeline {:.3} s, execution {:.3} s (gpu wait {:.3} s, readback {:.3} s, host {:.3} s)",
         compile.as_secs_f64(),
         s.pipeline_time.as_secs_f64(),
@@ -423,7 +423,7 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         s.readback_time.as_secs_f64(),
         host.max(0.0)
     );
-    eprintln!(
+    garm::elog!(
         "garm: stats: {:.2} guest MIPS",
         insns as f64 / exec.max(1e-9) / 1e6
     );
@@ -435,7 +435,7 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             l.split_whitespace().nth(1)?.parse::<u64>().ok()
         })
     {
-        eprintln!(
+        garm::elog!(
             "garm: stats: peak host memory {} MiB, guest files {} MiB of --fs-limit {} MiB",
             hwm >> 10,
             rep.fs_used >> 20,

@@ -407,8 +407,13 @@ pub fn run_shared(
                     // This process spent its share of the tree's budget (tree_budgets ends the
                     // tree once the whole budget is spent, and hands out new shares meanwhile).
                     let inst = k.procs[&pid].inst;
-                    let limit = opts.max_insns.unwrap_or(0);
-                    if k.executed[inst] >= limit {
+                    let limit = opts.max_insns.unwrap_or(u64::MAX);
+                    if opts.max_insns.is_none() {
+                        // No budget at all (a stop point left at 0): run on without one.
+                        m.set_word64(slot, layout::S_LIMIT, u64::MAX);
+                        m.set_status(slot, Stop::Running);
+                        live = true;
+                    } else if k.executed[inst] >= limit {
                         let msg = limit_message(&k, inst, limit);
                         end_tree(&mut k, &mut m, inst, msg, &mut outcomes, n);
                     } else {
@@ -542,7 +547,8 @@ fn tree_budgets(
             continue;
         }
         // Each live process may spend an equal share of what is left before the next check, so
-        // the tree never overshoots its budget, however many processes it has.
+        // the tree overshoots its budget by at most what children forked within one submit run
+        // (they start from their parent's stop point).
         let share = ((limit - used) / live.len() as u64).max(1);
         for pid in live {
             if let Some(s) = k.procs[&pid].slot {
@@ -582,7 +588,7 @@ fn end_tree(
         } else {
             String::new()
         };
-        eprintln!("{prefix}garm: {msg}");
+        crate::elog!("{prefix}garm: {msg}");
     }
     k.kill_instance(m, inst, SIGKILL);
 }
@@ -615,7 +621,7 @@ fn kill(
         } else {
             String::new()
         };
-        eprintln!("{prefix}garm: pid {pid}: {msg}");
+        crate::elog!("{prefix}garm: pid {pid}: {msg}");
     }
     k.exit_proc(m, pid, if sig < 0 { SIGKILL } else { sig });
 }
@@ -625,7 +631,7 @@ pub fn report(o: &Outcome, inst: Option<usize>) {
     let prefix = inst.map(|i| format!("[{i}] ")).unwrap_or_default();
     match o {
         Outcome::Exited(_) => {}
-        Outcome::Signaled(_, msg) | Outcome::Limit(msg) => eprintln!("{prefix}garm: {msg}"),
+        Outcome::Signaled(_, msg) | Outcome::Limit(msg) => crate::elog!("{prefix}garm: {msg}"),
     }
 }
 

@@ -36,6 +36,7 @@ errnos! {
     ENOMEM = 12,
     EACCES = 13,
     EFAULT = 14,
+    EBUSY = 16,
     EEXIST = 17,
     EXDEV = 18,
     ENOTDIR = 20,

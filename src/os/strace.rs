@@ -39,7 +39,7 @@ pub fn line(out: &Output, inst: usize, pid: Pid, n: u64, args: &str, r: &str) {
     } else {
         String::new()
     };
-    eprintln!("{prefix}{pid} {}({args}) = {r}", syscalls::name(n));
+    crate::elog!("{prefix}{pid} {}({args}) = {r}", syscalls::name(n));
 }
 
 #[cfg(test)]

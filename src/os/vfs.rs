@@ -334,12 +334,12 @@ impl Vfs {
                 nlink: 1,
                 opens: 0,
             });
+            // A private /tmp, unless /tmp is a mount: then it stays the shared host directory.
             if let Some(t0) = tmp0 {
-                let map = match &self.inodes[t0].node {
-                    Node::Dir(m) => m.clone(),
-                    _ => BTreeMap::new(),
-                };
-                self.add(root, "tmp", Node::Dir(map), S_IFDIR | 0o1777);
+                if let Node::Dir(m) = &self.inodes[t0].node {
+                    let map = m.clone();
+                    self.add(root, "tmp", Node::Dir(map), S_IFDIR | 0o1777);
+                }
             }
             roots.push(root);
         }

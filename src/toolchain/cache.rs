@@ -87,7 +87,7 @@ impl Cache {
                 None
             }
             Found::Corrupt(why) => {
-                eprintln!("garm: cache entry {key} is corrupt ({why}); rebuilding it");
+                crate::elog!("garm: cache entry {key} is corrupt ({why}); rebuilding it");
                 self.log(&format!("corrupt {kind}"));
                 None
             }

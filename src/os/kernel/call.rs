@@ -72,6 +72,9 @@ pub struct Call<'a> {
     pub pid: Pid,
     pub nr: u64,
     pub a: [u64; 6],
+    /// The caller's read-only segments [start, end): a syscall may not write there either
+    /// (EFAULT, as Linux's copy_to_user into a read-only mapping). Set by dispatch.
+    pub readonly: Vec<(u64, u64)>,
 }
 
 impl Call<'_> {
@@ -85,7 +88,16 @@ impl Call<'_> {
     }
 
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fail> {
+        self.writable(addr, data.len())?;
         Ok(self.g.write_mem(self.slot, addr, data)?)
+    }
+
+    fn writable(&self, addr: u64, len: usize) -> Result<(), Fail> {
+        let end = addr.saturating_add(len as u64);
+        if len > 0 && self.readonly.iter().any(|&(lo, hi)| addr < hi && end > lo) {
+            return Err(EFAULT.into());
+        }
+        Ok(())
     }
 
     pub fn read_obj<T: bytemuck::Pod>(&mut self, addr: u64) -> Result<T, Fail> {
@@ -93,6 +105,7 @@ impl Call<'_> {
     }
 
     pub fn write_obj<T: bytemuck::Pod>(&mut self, addr: u64, v: &T) -> Result<(), Fail> {
+        self.writable(addr, std::mem::size_of::<T>())?;
         Ok(self.g.write_obj(self.slot, addr, v)?)
     }
 
@@ -109,8 +122,12 @@ impl Call<'_> {
         }
         let mut a = addr;
         loop {
-            // Within a 256-byte block, so a short array near the end of memory is still read.
-            let chunk = 256 - (a & 255) as usize;
+            // Within a 256-byte block, so a short array near the end of memory is still read;
+            // whole pointers only, whatever the array's alignment.
+            let chunk = match (256 - (a & 255) as usize) & !7 {
+                0 => 8,
+                n => n,
+            };
             let b = self.read(a, chunk)?;
             for c in b.chunks_exact(8) {
                 let p = u64::from_le_bytes(c.try_into().unwrap());

@@ -252,6 +252,9 @@ pub fn unlinkat(k: &mut Kernel, c: &mut Call) -> SysResult {
         (Target::Mem(d), name) => {
             let ch = k.vfs.child(d, &name).ok_or(ENOENT)?;
             let dir = matches!(k.vfs.inodes[ch].node, Node::Dir(_) | Node::Mount { .. });
+            if rmdir && matches!(k.vfs.inodes[ch].node, Node::Mount { .. }) {
+                return Err(EBUSY.into());
+            }
             if rmdir != dir {
                 return Err(if rmdir { ENOTDIR } else { EISDIR }.into());
             }
@@ -326,6 +329,10 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
     let (cwd1, from) = at(k, c, 0, 1)?;
     let (cwd2, to) = at(k, c, 2, 3)?;
     let link = c.nr == crate::os::nr::LINKAT;
+    // renameat2: RENAME_NOREPLACE only (EXCHANGE and WHITEOUT are not implemented: EINVAL).
+    if c.nr == crate::os::nr::RENAMEAT2 && c.a[4] & !1 != 0 {
+        return Err(EINVAL.into());
+    }
     let noreplace = c.nr == crate::os::nr::RENAMEAT2 && c.a[4] & 1 != 0;
     let (p1, n1) = k.vfs.resolve_parent(&cwd1, &from)?;
     let (p2, n2) = k.vfs.resolve_parent(&cwd2, &to)?;
@@ -336,6 +343,17 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
                 return Err(ENOTDIR.into());
             }
             let dir = matches!(k.vfs.inodes[ch].node, Node::Dir(_) | Node::Mount { .. });
+            if !link && matches!(k.vfs.inodes[ch].node, Node::Mount { .. }) {
+                return Err(EBUSY.into());
+            }
+            // Two names of one file: rename does nothing (RENAME_NOREPLACE: the name exists).
+            if !link && k.vfs.child(d2, &n2) == Some(ch) {
+                return if noreplace {
+                    Err(EEXIST.into())
+                } else {
+                    ret(0)
+                };
+            }
             // The tree must stay a tree: no hard links to directories, no directory moved below
             // itself (path_of and resolution walk parents).
             let mut up = d2;
@@ -379,6 +397,26 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
             }
             if link {
                 std::fs::hard_link(h1.join(n1), h2.join(n2))?
+            } else if noreplace {
+                // The host's own renameat2, so an existing name is never replaced.
+                let cs = |p: std::path::PathBuf| {
+                    std::ffi::CString::new(p.into_os_string().into_encoded_bytes())
+                        .map_err(|_| EINVAL)
+                };
+                let (from, to) = (cs(h1.join(n1))?, cs(h2.join(n2))?);
+                // SAFETY: two NUL-terminated paths.
+                let r = unsafe {
+                    libc::renameat2(
+                        libc::AT_FDCWD,
+                        from.as_ptr(),
+                        libc::AT_FDCWD,
+                        to.as_ptr(),
+                        libc::RENAME_NOREPLACE,
+                    )
+                };
+                if r != 0 {
+                    return Err(Errno::from_io(&std::io::Error::last_os_error()).into());
+                }
             } else {
                 std::fs::rename(h1.join(n1), h2.join(n2))?
             }

@@ -166,6 +166,10 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     if of.flags & O_ACCMODE == 0 && !matches!(of.kind, Kind::Out(..) | Kind::Dev(_)) {
         return Err(EBADF.into());
     }
+    // Nothing to write is 0 at once: no SIGPIPE, no file growth (as Linux).
+    if len == 0 {
+        return ret(0);
+    }
     // Pipes block before anything is read from the guest.
     if let Kind::PipeW(p) = of.kind {
         let pipe = &k.pipes[p];
@@ -274,17 +278,19 @@ pub fn dup(k: &mut Kernel, c: &mut Call) -> SysResult {
 }
 
 pub fn dup3(k: &mut Kernel, c: &mut Call) -> SysResult {
-    if c.a[2] & !O_CLOEXEC != 0 {
+    // Linux's order: flags, the same fd, the limit for newfd, then oldfd.
+    if c.a[2] & !O_CLOEXEC != 0 || c.a[0] == c.a[1] {
         return Err(EINVAL.into());
     }
-    let f = k.fd(c.pid, c.i(0))?;
-    if c.a[0] == c.a[1] {
-        return Err(EINVAL.into());
-    }
+    let limit = k.procs[&c.pid]
+        .rlimits
+        .get(&rlimit::NOFILE)
+        .map_or(MAX_FDS, |l| (l.cur as usize).min(MAX_FDS));
     let to = usize::try_from(c.i(1))
         .ok()
-        .filter(|&t| t < MAX_FDS)
+        .filter(|&t| t < limit)
         .ok_or(EBADF)?;
+    let f = k.fd(c.pid, c.i(0))?;
     let fds = &mut k.proc_mut(c.pid).fds;
     if fds.len() <= to {
         fds.resize(to + 1, None);

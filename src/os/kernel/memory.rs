@@ -69,7 +69,8 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
     if let Some(src) = src {
         data[..src.len()].copy_from_slice(&src);
     }
-    c.write(addr, &data)?;
+    // A mapping replaces what was there, read-only segments included (MAP_FIXED).
+    c.g.write_mem(c.slot, addr, &data)?;
     ret(addr)
 }
 
@@ -110,6 +111,7 @@ pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
         pid: c.pid,
         nr: crate::os::nr::MMAP,
         a: [0, new_len, 3, MAP_ANONYMOUS | 2, u64::MAX, 0],
+        readonly: Vec::new(),
     };
     let Sys::Ret(new) = mmap(k, &mut anon)? else {
         unreachable!("anonymous mmap never blocks")

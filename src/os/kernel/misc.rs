@@ -180,10 +180,15 @@ pub fn setrlimit(k: &mut Kernel, c: &mut Call) -> SysResult {
 pub fn prctl(k: &mut Kernel, c: &mut Call) -> SysResult {
     match c.a[0] {
         PR_SET_NAME => {
-            let name = c.cstr(c.a[1]).map_err(|_| EFAULT)?;
+            // At most 15 bytes are read (as strncpy_from_user with the comm's size).
             let mut comm = [0u8; 16];
-            let n = name.len().min(15);
-            comm[..n].copy_from_slice(&name.as_bytes()[..n]);
+            for (at, slot) in (c.a[1]..).zip(comm.iter_mut().take(15)) {
+                let b = c.read(at, 1)?[0];
+                if b == 0 {
+                    break;
+                }
+                *slot = b;
+            }
             k.proc_mut(c.pid).comm = comm;
             ret(0)
         }

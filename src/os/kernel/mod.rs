@@ -389,7 +389,8 @@ impl Kernel {
             .get(&rlimit::NOFILE)
             .map_or(MAX_FDS, |l| (l.cur as usize).min(MAX_FDS));
         if min >= limit {
-            return Err(EINVAL);
+            // F_DUPFD asked for a number past the limit; a plain open has no room at all.
+            return Err(if min == 0 { EMFILE } else { EINVAL });
         }
         let fds = &mut self.proc_mut(pid).fds;
         let i = (min..limit)
@@ -416,6 +417,7 @@ impl Kernel {
         let (slot, vfork_parent) = {
             let p = self.proc_mut(pid);
             p.state = PState::Zombie(wstatus);
+            p.sleep_until = None;
             (p.slot.take(), p.vfork_parent.take())
         };
         if let Some(s) = slot {
@@ -463,7 +465,9 @@ impl Kernel {
 
     /// Whether any process is in nanosleep (not a deadlock: time will wake it).
     pub fn sleeping(&self) -> bool {
-        self.procs.values().any(|p| p.sleep_until.is_some())
+        self.procs
+            .values()
+            .any(|p| p.sleep_until.is_some() && p.slot.is_some())
     }
 
     /// Whether a process waits for its vfork child (its SVC is not retried meanwhile).
@@ -512,6 +516,7 @@ impl Kernel {
             pid,
             nr: n,
             a,
+            readonly: Vec::new(),
         };
         let r = self.dispatch(&mut call)?;
         let Call { g, out, .. } = call;
@@ -559,9 +564,18 @@ impl Kernel {
         // Paths resolve from the caller's instance's root.
         let inst = self.procs.get(&c.pid).map_or(0, |p| p.inst);
         self.vfs.root = self.roots.get(inst).copied().unwrap_or(0);
+        if let Some(p) = self.procs.get(&c.pid) {
+            c.readonly = p
+                .image
+                .segments
+                .iter()
+                .filter(|s| !s.write)
+                .map(|s| (s.vaddr, s.vaddr + s.memsz))
+                .collect();
+        }
         let Some(h) = syscalls::lookup(c.nr).and_then(|s| s.handler) else {
             if self.strace && self.reported.insert(c.nr) {
-                eprintln!(
+                crate::elog!(
                     "garm: unimplemented syscall {} ({}) returns -ENOSYS",
                     c.nr,
                     syscalls::name(c.nr)

@@ -118,10 +118,12 @@ pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
 
 /// pselect6(n, readfds, writefds, exceptfds, timeout, sigmask-and-size).
 pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let n = c.a[0];
-    if n > MAX_FDS as u64 {
+    // An int: negative is EINVAL, beyond the fd table is clamped (as Linux).
+    let n = c.a[0] as i32;
+    if n < 0 {
         return Err(EINVAL.into());
     }
+    let n = (n as u64).min(MAX_FDS as u64);
     let words = n.div_ceil(64) as usize;
     let read_set = |c: &mut Call, at: u64| -> Result<Vec<u64>, Fail> {
         if at == 0 {

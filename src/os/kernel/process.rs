@@ -1,6 +1,7 @@
 //! Processes: exit, fork/vfork (clone), execve, wait4/waitid, process groups and ids.
 
 use super::*;
+use crate::guest::Guest;
 use crate::loader::{self, process::load_process, process::LoadError};
 use crate::os::vfs::Node;
 
@@ -49,12 +50,25 @@ pub fn getpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
     ret(k.proc(target).pgid)
 }
 
+/// Exited children an instance may leave unwaited before fork fails with EAGAIN.
+pub const MAX_ZOMBIES: usize = 4096;
+
 pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     let (pid, slot, flags) = (c.pid, c.slot, c.a[0]);
     if flags & CLONE_THREAD != 0 || (flags & CLONE_VM != 0 && flags & CLONE_VFORK == 0) {
         return Err(ENOSYS.into()); // threads: not yet
     }
     let inst = k.proc(pid).inst;
+    // Zombies nobody waits for yet cost host memory: past a bound, fork fails as at
+    // RLIMIT_NPROC.
+    let zombies = k
+        .procs
+        .values()
+        .filter(|p| p.inst == inst && p.slot.is_none())
+        .count();
+    if zombies >= MAX_ZOMBIES {
+        return Err(EAGAIN.into());
+    }
     let held = k
         .procs
         .values()
@@ -62,7 +76,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         .count();
     if !k.shared && k.quota < k.slots.len() && held >= k.quota {
         if !k.limit_note {
-            eprintln!(
+            crate::elog!(
                 "garm: an instance holds its share of {} process slots: fork returns EAGAIN (raise --max-procs)",
                 k.quota
             );
@@ -72,7 +86,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     }
     let Some(cslot) = k.slots.iter().position(|s| s.is_none()) else {
         if !k.limit_note {
-            eprintln!(
+            crate::elog!(
                 "garm: process limit of {} reached: fork returns EAGAIN (raise --max-procs)",
                 k.slots.len()
             );
@@ -162,6 +176,13 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
     let mmap_low = match load_process(c.g, c.slot, &image, &argv, &envp) {
         Ok(low) => low,
         Err(LoadError::Fit(_)) => return Err(E2BIG.into()),
+        // Past the point of no return (the old image is gone): the process ends, the run and
+        // the other instances go on, as when Linux cannot finish an exec.
+        Err(LoadError::Mem(MemError::Device(e @ crate::gpu::GpuError::CodeFull(_)))) => {
+            crate::elog!("garm: pid {pid}: execve: {e}");
+            k.exit_proc(c.g, pid, sig::SIGKILL);
+            return Ok(Sys::NoReturn);
+        }
         Err(LoadError::Mem(e)) => return Err(e.into()),
     };
     let p = k.proc_mut(pid);
@@ -183,6 +204,23 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
         k.wake(c.g, vp);
     }
     Ok(Sys::NoReturn)
+}
+
+/// Whether the wait4/waitid that `pid` is blocked in (its arguments still in x0, x1) would
+/// return a child now.
+pub fn wait_would_finish(k: &Kernel, g: &dyn Guest, slot: usize, pid: Pid) -> bool {
+    let (a0, a1) = (g.reg(slot, 0), g.reg(slot, 1));
+    let want = if g.reg(slot, 8) == crate::os::nr::WAIT4 {
+        Want::wait4(k, pid, a0 as i64)
+    } else {
+        match a0 {
+            0 => Want::Any,
+            1 => Want::Pid(a1 as i64),
+            2 if a1 == 0 => Want::Group(k.proc(pid).pgid),
+            _ => Want::Group(a1 as i64),
+        }
+    };
+    matches!(waitable(k, pid, want), Ok(Some(_)))
 }
 
 /// Which children a wait names.

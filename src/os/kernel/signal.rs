@@ -1,6 +1,8 @@
 //! Signals: actions, kill, delivery into handlers on the guest stack, rt_sigreturn.
 
+use super::process;
 use super::*;
+use crate::os::nr;
 use bytemuck::Zeroable;
 
 /// The handler `pid` has installed for `s` (SIG_DFL when none, or for a gone process).
@@ -18,7 +20,10 @@ fn queue(k: &mut Kernel, pid: Pid, s: i32, from: Pid) {
     info.code = SI_USER;
     info.pid = from as i32;
     let p = k.proc_mut(pid);
-    p.pending.push(s);
+    // A standard signal already pending is not queued twice (real-time ones, 32 and up, are).
+    if s >= 32 || !p.pending.contains(&s) {
+        p.pending.push(s);
+    }
     p.siginfo.insert(s, info);
 }
 
@@ -38,7 +43,8 @@ pub fn broken_pipe(k: &mut Kernel, g: &mut dyn Guest, pid: Pid) -> SysResult {
 
 pub fn rt_sigaction(k: &mut Kernel, c: &mut Call) -> SysResult {
     let s = c.a[0] as i32;
-    if s == sig::SIGKILL || s == sig::SIGSTOP || !(1..=sig::NSIG).contains(&s) {
+    // SIGKILL and SIGSTOP may be asked about, never given an action.
+    if !(1..=sig::NSIG).contains(&s) || (c.a[1] != 0 && (s == sig::SIGKILL || s == sig::SIGSTOP)) {
         return Err(EINVAL.into());
     }
     if c.a[3] != 8 {
@@ -106,14 +112,26 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
             Vec::new()
         }
     } else if target == -1 {
-        // Every process the caller may signal: all but itself are listed first.
-        let mut all: Vec<Pid> = k
+        // Every process the caller may signal except itself and its pid namespace's first
+        // process (init: with instances apart, each instance's root; else pid 1), as Linux.
+        let init = if k.shared {
+            1
+        } else {
+            let inst = k.proc(pid).inst;
+            k.procs
+                .values()
+                .find(|p| p.root && p.inst == inst)
+                .map_or(1, |p| p.pid)
+        };
+        let all: Vec<Pid> = k
             .procs
             .keys()
             .copied()
-            .filter(|&p| p != pid && k.visible(pid, p))
+            .filter(|&p| p != pid && p != init && k.visible(pid, p))
             .collect();
-        all.push(pid);
+        if all.is_empty() {
+            return Err(ESRCH.into());
+        }
         all
     } else {
         let pg = if target == 0 {
@@ -194,10 +212,29 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
             k.exit_proc(g, pid, s);
             continue;
         }
+        let waiting = g.reg(slot, 8);
+        if blocked
+            && matches!(waiting, nr::WAIT4 | nr::WAITID)
+            && process::wait_would_finish(k, g, slot, pid)
+        {
+            // The wait can finish now: let it (the next retry returns the child), then run the
+            // handler, as Linux does; the signal stays pending.
+            let p = k.proc_mut(pid);
+            p.pending.insert(0, s);
+            if let Some(i) = info {
+                p.siginfo.insert(s, i);
+            }
+            continue;
+        }
+        // Linux never restarts these after a handler: they fail with EINTR.
+        let restartable = !matches!(
+            waiting,
+            nr::PPOLL | nr::PSELECT6 | nr::NANOSLEEP | nr::CLOCK_NANOSLEEP
+        );
         if blocked {
             // SA_RESTART: the handler returns to the SVC again (x0 still holds the first
             // argument while a call is blocked); otherwise the call fails with EINTR.
-            if act.flags & SA_RESTART != 0 {
+            if act.flags & SA_RESTART != 0 && restartable {
                 let pc = g.pc(slot);
                 g.set_pc(slot, pc - 4);
             } else {

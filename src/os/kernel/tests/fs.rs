@@ -665,3 +665,32 @@ fn rename_over_a_file_frees_the_old_one_and_follows_linux_rules() {
     );
     assert_eq!(stat(&mut t, "/tmp/d/x", 0).map(|s| s.size), Ok(0));
 }
+
+#[test]
+fn rename_between_two_names_of_one_file_does_nothing() {
+    let mut t = T::new();
+    t.open("/tmp/a", RW_CREAT, 0o644);
+    assert_eq!(rename(&mut t, nr::LINKAT, "/tmp/a", "/tmp/b", 0), 0);
+    assert_eq!(rename(&mut t, nr::RENAMEAT, "/tmp/a", "/tmp/b", 0), 0);
+    assert!(stat(&mut t, "/tmp/a", 0).is_ok() && stat(&mut t, "/tmp/b", 0).is_ok());
+    assert_eq!(
+        rename(&mut t, nr::RENAMEAT2, "/tmp/a", "/tmp/b", 1),
+        EEXIST.ret()
+    );
+    assert_eq!(
+        rename(&mut t, nr::RENAMEAT2, "/tmp/a", "/tmp/c", 2),
+        EINVAL.ret(),
+        "EXCHANGE"
+    );
+}
+
+#[test]
+fn a_mount_point_cannot_be_removed_or_moved() {
+    let mut m = mounted("busy", false);
+    let t = &mut m.t;
+    assert_eq!(at(t, nr::UNLINKAT, "/mnt", &[AT_REMOVEDIR]), EBUSY.ret());
+    assert_eq!(
+        rename(t, nr::RENAMEAT, "/mnt", "/tmp/elsewhere", 0),
+        EBUSY.ret()
+    );
+}

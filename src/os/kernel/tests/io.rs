@@ -659,5 +659,63 @@ fn pselect_sets_the_ready_bits() {
     assert_eq!(t.get_obj::<u64>(BUF), 1 << 3);
     t.put(BUF, &(1u64 << 9).to_le_bytes());
     assert_eq!(t.call(nr::PSELECT6, &[10, BUF, 0, 0, 0, 0]), EBADF.ret());
-    assert_eq!(t.call(nr::PSELECT6, &[5000, 0, 0, 0, 0, 0]), EINVAL.ret());
+    assert_eq!(
+        t.call(nr::PSELECT6, &[u32::MAX as u64, 0, 0, 0, 0, 0]),
+        EINVAL.ret()
+    );
+    t.put(BUF2, bytemuck::bytes_of(&Timespec::default()));
+    assert_eq!(
+        t.call(nr::PSELECT6, &[5000, 0, 0, 0, BUF2, 0]),
+        0,
+        "clamped, not EINVAL"
+    );
+}
+
+#[test]
+fn zero_length_writes_change_nothing() {
+    let mut t = T::new();
+    t.call(nr::PIPE2, &[BUF, 0]);
+    t.call(nr::CLOSE, &[3]);
+    assert_eq!(t.call(nr::WRITE, &[4, BUF2, 0]), 0, "no SIGPIPE");
+    assert_eq!(t.k.proc(1).state, PState::Running);
+    let fd = t.open("/tmp/f", RW_CREAT, 0o644) as u64;
+    t.call(nr::LSEEK, &[fd, 100, 0]);
+    assert_eq!(t.call(nr::WRITE, &[fd, BUF2, 0]), 0);
+    assert_eq!(t.call(nr::FSTAT, &[fd, BUF]), 0);
+    assert_eq!(t.get_obj::<Stat>(BUF).size, 0, "no growth");
+}
+
+#[test]
+fn dup3_checks_in_linuxs_order_and_respects_nofile() {
+    let mut t = T::new();
+    assert_eq!(
+        t.call(nr::DUP3, &[77, 77, 0]),
+        EINVAL.ret(),
+        "same fd first"
+    );
+    t.put(BUF, bytemuck::bytes_of(&Rlimit { cur: 10, max: 10 }));
+    t.call(nr::SETRLIMIT, &[rlimit::NOFILE as u64, BUF]);
+    assert_eq!(
+        t.call(nr::DUP3, &[1, 10, 0]),
+        EBADF.ret(),
+        "past RLIMIT_NOFILE"
+    );
+    assert_eq!(t.call(nr::DUP3, &[1, 9, 0]), 9);
+    t.put(BUF, bytemuck::bytes_of(&Rlimit { cur: 0, max: 10 }));
+    t.call(nr::SETRLIMIT, &[rlimit::NOFILE as u64, BUF]);
+    assert_eq!(t.open("/tmp/x", RW_CREAT, 0o644), EMFILE.ret());
+}
+
+#[test]
+fn a_syscall_cannot_write_into_read_only_segments() {
+    // The harness's program has a read-only, executable segment at 0x10000.
+    let mut t = T::new();
+    let fd = t.open("/dev/zero", 0, 0) as u64;
+    assert_eq!(t.call(nr::READ, &[fd, 0x10000, 16]), EFAULT.ret());
+    assert_eq!(
+        t.call(nr::CLOCK_GETTIME, &[0, 0x10ff8]),
+        EFAULT.ret(),
+        "straddling its end"
+    );
+    assert_eq!(t.call(nr::READ, &[fd, 0x11000, 16]), 16, "just past it");
 }

@@ -68,6 +68,7 @@ impl T {
             pid,
             nr: n,
             a,
+            readonly: Vec::new(),
         };
         let r = self.k.dispatch(&mut c).expect("no device error");
         self.k.apply_pipe_closes();

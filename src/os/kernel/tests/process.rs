@@ -442,3 +442,20 @@ fn execve_of_a_fifo_or_directory_in_a_mount_is_eacces_without_blocking() {
     assert_eq!(t.sys(nr::EXECVE, &[p, 0, 0]), Sys::NoReturn);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_argv_array_at_any_alignment_is_read_whole() {
+    let mut t = T::new();
+    t.put_file("/tmp/prog", &tiny_elf());
+    let path = t.cstr(BUF, "/tmp/prog");
+    // Pointers at an address 4 mod 8, crossing a 256-byte boundary.
+    let s = t.cstr(BUF + 0x400, "argument");
+    let arr = BUF + 0x1f0 + 4;
+    let ptrs: Vec<u64> = (0..10).map(|_| s).chain([0]).collect();
+    t.put(arr, bytemuck::cast_slice(&ptrs));
+    assert_eq!(t.sys(nr::EXECVE, &[path, arr, 0]), Sys::NoReturn);
+    assert_eq!(
+        t.g.read_mem(0, t.g.reg(0, 31), 8).unwrap(),
+        10u64.to_le_bytes()
+    );
+}

@@ -275,15 +275,31 @@ fn an_instance_cannot_signal_another() {
     let mut t = two_instances(false);
     assert_eq!(t.call(nr::KILL, &[2, sig::SIGKILL as u64]), ESRCH.ret());
     assert_eq!(t.call(nr::GETPGID, &[2]), ESRCH.ret());
+    // kill(-1) from an instance's root: nothing else in its namespace (never itself, never
+    // its init), nothing in the other instance.
     assert_eq!(
-        t.sys(nr::KILL, &[u64::MAX, sig::SIGKILL as u64]),
-        Sys::NoReturn
+        t.call(nr::KILL, &[u64::MAX, sig::SIGKILL as u64]),
+        ESRCH.ret()
     );
     assert_eq!(
         t.k.proc(2).state,
         PState::Running,
         "kill(-1) reached only its own instance"
     );
+    // Within one machine: a child's kill(-1) spares itself and init.
+    let mut t = T::new();
+    t.k.isolate();
+    let c = t.fork();
+    assert_eq!(
+        t.call_as(c, nr::KILL, &[u64::MAX, sig::SIGTERM as u64]),
+        ESRCH.ret(),
+        "not init"
+    );
+    let c2 = t.fork();
+    assert_eq!(t.call_as(c, nr::KILL, &[u64::MAX, sig::SIGTERM as u64]), 0);
+    assert!(matches!(t.k.proc(c2).state, PState::Zombie(_)));
+    assert_eq!(t.k.proc(c).state, PState::Running, "never the caller");
+    assert_eq!(t.k.proc(1).state, PState::Running, "never init");
     let mut t = two_instances(true);
     assert_eq!(t.call(nr::KILL, &[2, sig::SIGTERM as u64]), 0, "--shared");
     assert!(matches!(t.k.proc(2).state, PState::Zombie(_)));
@@ -358,4 +374,54 @@ fn sigreturn_with_a_corrupt_fpsimd_record_is_sigsegv() {
     t.put(frame + 128 + 176 + 288, &[0; 4]);
     assert_eq!(t.sys(nr::RT_SIGRETURN, &[]), Sys::NoReturn);
     assert_eq!(t.k.proc(1).state, PState::Zombie(sig::SIGSEGV));
+}
+
+#[test]
+fn a_wait_that_can_finish_returns_before_the_sigchld_handler_runs() {
+    // Linux returns the child's pid from the blocked wait, then runs the handler.
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGCHLD, 0x10200, 0);
+    t.g.set_reg(0, 31, 0x80000);
+    let c = t.fork();
+    assert_eq!(t.sys(nr::WAIT4, &[c as u64, 0, 0, 0]), Sys::Block);
+    t.k.proc_mut(1).state = PState::Blocked;
+    t.g.set_status(0, Stop::Syscall);
+    for (r, v) in [c as u64, 0, 0, 0].iter().enumerate() {
+        t.g.set_reg(0, r, *v);
+    }
+    t.g.set_reg(0, 8, nr::WAIT4);
+    t.sys_as(c, nr::EXIT, &[0]);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    assert_eq!(t.k.proc(1).pending, [sig::SIGCHLD], "held back");
+    assert_eq!(t.call(nr::WAIT4, &[c as u64, 0, 0, 0]), c);
+}
+
+#[test]
+fn a_blocked_ppoll_is_never_restarted() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, SA_RESTART);
+    t.g.set_reg(0, 31, 0x80000);
+    t.g.set_pc(0, 0x10044);
+    t.g.set_reg(0, 8, nr::PPOLL);
+    t.k.proc_mut(1).state = PState::Blocked;
+    t.g.set_status(0, Stop::Syscall);
+    t.k.proc_mut(1).pending.push(sig::SIGUSR1);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    let f: RtSigframe = t.get_obj(t.g.reg(0, 31));
+    assert_eq!(f.uc.mcontext.pc, 0x10044, "not rewound to the SVC");
+    assert_eq!(f.uc.mcontext.regs[0] as i64, EINTR.ret());
+}
+
+#[test]
+fn standard_signals_do_not_queue_twice_and_sigkill_can_be_asked_about() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, 0);
+    for _ in 0..5 {
+        t.call(nr::KILL, &[1, sig::SIGUSR1 as u64]);
+    }
+    assert_eq!(t.k.proc(1).pending, [sig::SIGUSR1]);
+    assert_eq!(
+        t.call(nr::RT_SIGACTION, &[sig::SIGKILL as u64, 0, BUF, 8]),
+        0
+    );
 }
