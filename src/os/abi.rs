@@ -8,6 +8,7 @@ pub const O_WRONLY: u64 = 1;
 pub const O_RDWR: u64 = 2;
 pub const O_CREAT: u64 = 0o100;
 pub const O_EXCL: u64 = 0o200;
+pub const O_NOCTTY: u64 = 0o400;
 pub const O_TRUNC: u64 = 0o1000;
 pub const O_APPEND: u64 = 0o2000;
 pub const O_NONBLOCK: u64 = 0o4000;

@@ -34,5 +34,10 @@ int main(void)
     show("readlink bufsiz 0", __syscall6(78, -100, (long)"/proc/self/exe", (long)b, 0, 0, 0));
     show("wait4 no children", __syscall6(260, -1, 0, 0, 0, 0, 0));
     show("close -1", __syscall6(57, -1, 0, 0, 0, 0, 0));
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/garm-smallerrs-%d", getpid());
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_APPEND, 0644);
+    show("F_GETFL after O_CREAT|O_TRUNC|O_APPEND", __syscall6(25, fd, 3, 0, 0, 0, 0));
+    unlink(path);
     return 0;
 }

@@ -131,7 +131,9 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
             }
         }
     };
-    ret(k.install_fd(pid, k.new_fd(kind, flags), 0)?)
+    // The creation flags act once, at open: F_GETFL does not show them (as Linux).
+    let kept = flags & !(O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
+    ret(k.install_fd(pid, k.new_fd(kind, kept), 0)?)
 }
 
 fn stat_mem(k: &Kernel, i: Ino) -> Stat {
