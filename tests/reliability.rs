@@ -328,3 +328,31 @@ fn signal_handlers_see_linuxs_frame_like_under_qemu() {
         r.out()
     );
 }
+
+#[test]
+fn a_guest_waiting_for_stdin_does_not_stop_the_timeout() {
+    // garm never blocks on the host's stdin: the reader waits like a pipe reader.
+    let elf = build("demos/cat");
+    let t0 = Instant::now();
+    let mut child = Command::new(garm_bin())
+        .args(["run", "--timeout", "1"])
+        .arg(&elf)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("still waiting on stdin 30 s after a 1 s timeout");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    drop(stdin);
+    assert_eq!(status.code(), Some(124));
+}

@@ -211,18 +211,30 @@ impl Output {
     }
 }
 
-/// Guest standard input: streamed from the host for one instance; read once and replayed to
-/// each instance when there are many, so every copy sees the same input.
+/// Guest standard input. The host's stdin is read without ever blocking garm: bytes are taken
+/// when the host has them, and a guest reading ahead of them waits like a pipe reader (the other
+/// guests, and `--timeout`, go on). With several instances every copy sees the same bytes: what
+/// has arrived is kept and replayed to each.
 pub struct Stdin {
-    shared: Option<Vec<u8>>,
+    /// Bytes received so far (kept for replay; one instance keeps only what it has not read).
+    buf: Vec<u8>,
+    /// The host's stdin reached its end (or was given in full).
+    eof: bool,
+    /// Given in full (`garm diff`): never read the host's.
+    fixed: bool,
     many: bool,
     pos: Vec<usize>,
 }
 
+/// How much a single poll of the host's stdin takes at most.
+const STDIN_CHUNK: usize = 64 << 10;
+
 impl Stdin {
     pub fn new(instances: usize) -> Stdin {
         Stdin {
-            shared: None,
+            buf: Vec::new(),
+            eof: false,
+            fixed: false,
             many: instances > 1,
             pos: vec![0; instances],
         }
@@ -231,28 +243,60 @@ impl Stdin {
     /// Standard input given in full (as `garm diff` gives every engine the same bytes).
     pub fn fixed(instances: usize, data: Vec<u8>) -> Stdin {
         Stdin {
-            shared: Some(data),
+            buf: data,
+            eof: true,
+            fixed: true,
             many: true,
             pos: vec![0; instances],
         }
     }
 
-    pub fn read(&mut self, inst: usize, len: usize) -> Vec<u8> {
-        if !self.many {
-            let mut buf = vec![0u8; len];
-            let n = std::io::stdin().read(&mut buf).unwrap_or(0);
-            buf.truncate(n);
-            return buf;
+    /// Takes what the host's stdin has now, without waiting.
+    fn pull(&mut self) {
+        if self.eof || self.fixed {
+            return;
         }
-        let all = self.shared.get_or_insert_with(|| {
-            let mut v = Vec::new();
-            let _ = std::io::stdin().read_to_end(&mut v);
-            v
-        });
-        let p = self.pos[inst].min(all.len());
-        let end = (p + len).min(all.len());
-        self.pos[inst] = end;
-        all[p..end].to_vec()
+        let mut p = libc::pollfd {
+            fd: 0,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, no wait.
+        if unsafe { libc::poll(&mut p, 1, 0) } <= 0 {
+            return;
+        }
+        let mut chunk = vec![0u8; STDIN_CHUNK];
+        match std::io::stdin().read(&mut chunk) {
+            Ok(0) => self.eof = true,
+            Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => self.eof = true,
+        }
+    }
+
+    /// Whether a read by instance `inst` would return now (bytes or end of input).
+    pub fn ready(&mut self, inst: usize) -> bool {
+        self.pull();
+        self.eof || self.pos.get(inst).is_some_and(|&p| p < self.buf.len())
+    }
+
+    /// Up to `len` bytes for instance `inst`: `Some` (empty at the end of input), or `None` while
+    /// nothing has arrived yet.
+    pub fn read(&mut self, inst: usize, len: usize) -> Option<Vec<u8>> {
+        if !self.ready(inst) {
+            return None;
+        }
+        let p = self.pos[inst].min(self.buf.len());
+        let end = (p + len).min(self.buf.len());
+        let out = self.buf[p..end].to_vec();
+        if self.many {
+            self.pos[inst] = end;
+        } else {
+            // One reader: nothing to replay, so what it read is dropped.
+            self.buf.drain(..end);
+            self.pos[inst] = 0;
+        }
+        Some(out)
     }
 }
 
@@ -269,5 +313,19 @@ mod tests {
         }
         assert_eq!(o.bytes(0, 1).len(), MAX_KEPT);
         assert!(o.truncated[0]);
+    }
+}
+
+#[cfg(test)]
+mod stdin_tests {
+    use super::*;
+
+    #[test]
+    fn fixed_input_replays_to_every_instance() {
+        let mut s = Stdin::fixed(2, b"abc".to_vec());
+        assert_eq!(s.read(0, 2), Some(b"ab".to_vec()));
+        assert_eq!(s.read(1, 10), Some(b"abc".to_vec()));
+        assert_eq!(s.read(0, 10), Some(b"c".to_vec()));
+        assert_eq!(s.read(0, 10), Some(Vec::new()), "end of input");
     }
 }

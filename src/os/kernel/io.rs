@@ -138,9 +138,17 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             Dev::Null => Vec::new(),
             Dev::Zero => vec![0; len],
             Dev::Urandom => pseudo_random(len, buf ^ off),
-            Dev::Console => read_stdin(k, c, buf, len)?,
+            Dev::Console => match read_stdin(k, c, buf, len)? {
+                Some(d) => d,
+                None if of.flags & O_NONBLOCK != 0 => return Err(EAGAIN.into()),
+                None => return Ok(Sys::Block),
+            },
         },
-        Kind::Stdin => read_stdin(k, c, buf, len)?,
+        Kind::Stdin => match read_stdin(k, c, buf, len)? {
+            Some(d) => d,
+            None if of.flags & O_NONBLOCK != 0 => return Err(EAGAIN.into()),
+            None => return Ok(Sys::Block),
+        },
     };
     // The bytes reach the guest before the offset moves: a bad buffer consumes nothing.
     c.write(buf, &data)?;
@@ -150,12 +158,17 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     ret(data.len())
 }
 
-/// Standard input for `c`'s instance; a bad buffer fails before anything is read.
-fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Vec<u8>, Fail> {
+/// Standard input for `c`'s instance (`None`: nothing yet, the reader waits); a bad buffer fails
+/// before anything is read.
+fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Option<Vec<u8>>, Fail> {
     if !c.g.in_bounds(c.slot, buf, len) {
         return Err(EFAULT.into());
     }
-    Ok(k.stdin.read(k.procs[&c.pid].inst, len))
+    let inst = k.procs[&c.pid].inst;
+    let r = k.stdin.read(inst, len);
+    // Waiting for the host is not a deadlock: the run loop idles instead of giving up.
+    k.proc_mut(c.pid).input_wait = r.is_none();
+    Ok(r)
 }
 
 fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {

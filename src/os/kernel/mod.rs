@@ -138,6 +138,8 @@ pub struct Proc {
     pub root: bool,
     /// The end of a nanosleep in progress.
     pub sleep_until: Option<std::time::Instant>,
+    /// Blocked reading standard input the host has not sent yet.
+    pub input_wait: bool,
     /// The slot's instruction count when last accounted (see [`Kernel::account`]).
     pub counted: u64,
     /// The thread name (prctl PR_SET_NAME; the program's base name after exec).
@@ -300,6 +302,7 @@ impl Kernel {
                 vfork_child: None,
                 root: true,
                 sleep_until: None,
+                input_wait: false,
                 counted: 0,
                 comm: comm_of(exe_path),
                 rlimits: BTreeMap::new(),
@@ -467,7 +470,7 @@ impl Kernel {
     pub fn sleeping(&self) -> bool {
         self.procs
             .values()
-            .any(|p| p.sleep_until.is_some() && p.slot.is_some())
+            .any(|p| (p.sleep_until.is_some() || p.input_wait) && p.slot.is_some())
     }
 
     /// Whether a process waits for its vfork child (its SVC is not retried meanwhile).

@@ -7,12 +7,24 @@ use crate::os::abi::poll as ev;
 use std::time::{Duration, Instant};
 
 /// What `fd` of `pid` is ready for now (POLLIN/POLLOUT/POLLHUP/POLLERR), or POLLNVAL.
-fn readiness(k: &Kernel, pid: Pid, fd: i64) -> i16 {
+fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
     let Ok(f) = k.fd(pid, fd) else {
         return ev::NVAL;
     };
     let of = f.file.borrow();
     match &of.kind {
+        // Standard input is readable once the host has sent something (or closed it).
+        Kind::Stdin | Kind::Dev(Dev::Console) if of.flags & O_ACCMODE != O_WRONLY => {
+            let inst = k.procs[&pid].inst;
+            let mut r = 0;
+            if matches!(of.kind, Kind::Dev(_)) {
+                r |= ev::OUT;
+            }
+            if k.stdin.ready(inst) {
+                r |= ev::IN;
+            }
+            r
+        }
         Kind::PipeR(p) => {
             let pipe = &k.pipes[*p];
             let mut r = 0;
@@ -34,8 +46,7 @@ fn readiness(k: &Kernel, pid: Pid, fd: i64) -> i16 {
                 0
             }
         }
-        // Regular files, directories, devices, the console and stdin never make a reader wait
-        // in poll (stdin's read then waits for the host, as a terminal read does).
+        // Regular files, directories and the other devices never make a reader wait.
         _ => {
             let mut r = ev::OUT;
             if of.flags & O_ACCMODE != O_WRONLY {

@@ -121,6 +121,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         vfork_child: None,
         root: false,
         sleep_until: None,
+        input_wait: false,
         counted: c.g.word64(slot, layout::S_COUNT),
         comm: parent.comm,
         rlimits: parent.rlimits.clone(),

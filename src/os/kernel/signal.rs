@@ -243,6 +243,7 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
             let p = k.proc_mut(pid);
             p.state = PState::Running;
             p.sleep_until = None;
+            p.input_wait = false;
         }
         let info = info.unwrap_or_else(|| {
             let mut i = Siginfo::zeroed();
