@@ -41,6 +41,8 @@ pub struct Inode {
     pub nlink: u32,
     /// Open file descriptions that refer to it (see [`Vfs::opened`], [`Vfs::closed`]).
     pub opens: u32,
+    /// Nothing refers to it any more: its number is on the free list for the next inode.
+    pub freed: bool,
 }
 
 /// What a guest path names after resolution.
@@ -59,6 +61,9 @@ pub struct Vfs {
     /// Bytes of file data held in memory, and the most there may be (`--fs-limit`).
     pub used: u64,
     pub limit: u64,
+    /// Inode numbers nothing refers to, reused before the table grows (a guest that creates and
+    /// removes names forever keeps the table bounded).
+    free: Vec<Ino>,
     /// `/proc/self/exe`: the program garm was started with (readlink gives each process's own).
     pub exe_ino: Ino,
 }
@@ -129,10 +134,12 @@ impl Vfs {
                 mtime: now(),
                 nlink: 1,
                 opens: 0,
+                freed: false,
             }],
             root: 0,
             used: 0,
             limit: default_fs_limit(),
+            free: Vec::new(),
             exe_ino: 0,
         };
         for d in ["tmp", "dev", "proc", "home", "bin", "usr", "etc"] {
@@ -218,12 +225,13 @@ impl Vfs {
     /// Frees the data of a file nobody can reach any more (no name, no open description).
     fn release(&mut self, ino: Ino) {
         let i = &self.inodes[ino];
-        if i.nlink == 0 && i.opens == 0 && ino != self.exe_ino {
-            let len = self.file_len(ino);
-            if let Node::File(d) = &mut self.inodes[ino].node {
-                *d = Rc::default();
-                self.used -= len;
-            }
+        // Roots are their own parents and never go; the program's /proc/self/exe neither.
+        if i.nlink == 0 && i.opens == 0 && !i.freed && ino != self.exe_ino && i.parent != ino {
+            self.used -= self.file_len(ino);
+            let i = &mut self.inodes[ino];
+            i.node = Node::File(Rc::default());
+            i.freed = true;
+            self.free.push(ino);
         }
     }
 
@@ -244,15 +252,25 @@ impl Vfs {
     }
 
     pub fn add(&mut self, dir: Ino, name: &str, node: Node, mode: u32) -> Ino {
-        let ino = self.inodes.len();
-        self.inodes.push(Inode {
+        let fresh = Inode {
             node,
             mode,
             parent: dir,
             mtime: now(),
             nlink: 0,
             opens: 0,
-        });
+            freed: false,
+        };
+        let ino = match self.free.pop() {
+            Some(i) => {
+                self.inodes[i] = fresh;
+                i
+            }
+            None => {
+                self.inodes.push(fresh);
+                self.inodes.len() - 1
+            }
+        };
         if let Node::Dir(m) = &mut self.inodes[dir].node {
             let old = m.insert(name.to_string(), ino);
             self.inodes[ino].nlink = 1;
@@ -326,6 +344,11 @@ impl Vfs {
                 Node::Dir(m) => m.clone(),
                 _ => BTreeMap::new(),
             };
+            // The names the new root shares are names too: what one instance removes stays in
+            // the others'.
+            for &i in map.values() {
+                self.inodes[i].nlink += 1;
+            }
             self.inodes.push(Inode {
                 node: Node::Dir(map),
                 mode: S_IFDIR | 0o755,
@@ -333,6 +356,7 @@ impl Vfs {
                 mtime: now(),
                 nlink: 1,
                 opens: 0,
+                freed: false,
             });
             // A private /tmp, unless /tmp is a mount: then it stays the shared host directory.
             if let Some(t0) = tmp0 {

@@ -93,6 +93,9 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
         if flags & O_ACCMODE != 0 {
             return Err(EISDIR.into());
         }
+        if let Target::Mem(i) = target {
+            k.vfs.opened(i);
+        }
         Kind::Dir(target, normalize(&cwd, &path))
     } else {
         match target {

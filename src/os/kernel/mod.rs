@@ -71,7 +71,7 @@ impl Drop for OpenFile {
         let c = match self.kind {
             Kind::PipeR(p) => Closed::PipeReader(p),
             Kind::PipeW(p) => Closed::PipeWriter(p),
-            Kind::Mem(i) => Closed::File(i),
+            Kind::Mem(i) | Kind::Dir(Target::Mem(i), _) => Closed::File(i),
             _ => return,
         };
         self.closes.borrow_mut().push(c);

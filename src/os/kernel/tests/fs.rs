@@ -694,3 +694,39 @@ fn a_mount_point_cannot_be_removed_or_moved() {
         EBUSY.ret()
     );
 }
+
+#[test]
+fn creating_and_removing_names_forever_keeps_the_inode_table_bounded() {
+    let mut t = T::new();
+    let before = t.k.vfs.inodes.len();
+    for i in 0..3000 {
+        let fd = t.open("/tmp/x", RW_CREAT, 0o644) as u64;
+        t.call(nr::CLOSE, &[fd]);
+        assert_eq!(at(&mut t, nr::UNLINKAT, "/tmp/x", &[0]), 0, "round {i}");
+        assert_eq!(at(&mut t, nr::MKDIRAT, "/tmp/d", &[0o755]), 0);
+        assert_eq!(at(&mut t, nr::UNLINKAT, "/tmp/d", &[AT_REMOVEDIR]), 0);
+    }
+    assert!(
+        t.k.vfs.inodes.len() <= before + 2,
+        "{} inodes",
+        t.k.vfs.inodes.len()
+    );
+}
+
+#[test]
+fn an_open_directory_or_file_is_not_reused_while_open() {
+    let mut t = T::new();
+    at(&mut t, nr::MKDIRAT, "/tmp/d", &[0o755]);
+    let d = t.open("/tmp/d", O_DIRECTORY, 0) as u64;
+    let f = t.open("/tmp/f", RW_CREAT, 0o644);
+    t.write_fd(f, b"still here");
+    assert_eq!(at(&mut t, nr::UNLINKAT, "/tmp/d", &[AT_REMOVEDIR]), 0);
+    assert_eq!(at(&mut t, nr::UNLINKAT, "/tmp/f", &[0]), 0);
+    // New names must not take the numbers still open.
+    for n in 0..4 {
+        t.open(&format!("/tmp/n{n}"), RW_CREAT, 0o644);
+    }
+    assert_eq!(t.call(nr::GETDENTS64, &[d, BUF, 4096]), 48, "just . and ..");
+    t.call(nr::LSEEK, &[f as u64, 0, 0]);
+    assert_eq!(t.read_fd(f, 20).unwrap(), b"still here");
+}

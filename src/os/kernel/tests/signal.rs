@@ -425,3 +425,21 @@ fn standard_signals_do_not_queue_twice_and_sigkill_can_be_asked_about() {
         0
     );
 }
+
+#[test]
+fn a_shared_directory_removed_in_one_instance_stays_in_the_other() {
+    let mut t = two_instances(false);
+    // /home is empty and shared by both roots: instance 1 (pid 2) removes its name for it.
+    t.g.write_mem(1, BUF, b"/home\0").unwrap();
+    assert_eq!(
+        t.call_as(2, nr::UNLINKAT, &[AT_FDCWD as u64, BUF, AT_REMOVEDIR]),
+        0
+    );
+    for n in 0..8 {
+        t.open(&format!("/tmp/f{n}"), O_RDWR | O_CREAT, 0o644);
+    }
+    let p = t.cstr(BUF, "/home");
+    assert_eq!(t.call(nr::NEWFSTATAT, &[AT_FDCWD as u64, p, BUF2, 0]), 0);
+    let st: Stat = t.get_obj(BUF2);
+    assert_eq!(st.mode & crate::os::vfs::S_IFMT, crate::os::vfs::S_IFDIR);
+}
