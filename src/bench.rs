@@ -89,7 +89,7 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
     let tc = Toolchain::find()?;
     let dir = std::env::temp_dir().join(format!("garm-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
-    println!(
+    crate::out_ln!(
         "{:<8} {:>9} {:>13} {:>9} {:>8} {:>10} {:>10} {:>10} {:>11} {:>8}   where garm's time goes",
         "program",
         "instances",
@@ -129,7 +129,7 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
             let insns: u64 = rep.instructions.iter().sum();
             let exec = rep.exec_time.as_secs_f64();
             let s = &rep.stats;
-            println!(
+            crate::out_ln!(
                 "{:<8} {:>9} {:>13} {:>9.2} {:>8.2} {:>10.3} {:>10.4} {:>10.1} {:>11.0} {:>7.2}s   gpu {:.0}%, readback {:.1}%, host {:.1}% ({} syscalls, {} submits, {} dispatches)",
                 case.name,
                 n,
@@ -152,7 +152,7 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
     }
     host_costs(&tc, &dir, adapter)?;
     let _ = std::fs::remove_dir_all(&dir);
-    println!("garm s: wall time of the whole run (pipeline creation included); qemu s: 1 or 64 qemu-aarch64 processes started together; native s: the same C in garm's native JIT (x86-64), run time of 1 or 64 copies, 2 at a time.");
+    crate::out_ln!("garm s: wall time of the whole run (pipeline creation included); qemu s: 1 or 64 qemu-aarch64 processes started together; native s: the same C in garm's native JIT (x86-64), run time of 1 or 64 copies, 2 at a time.");
     Ok(())
 }
 
@@ -174,7 +174,7 @@ fn host_costs(tc: &Toolchain, dir: &Path, adapter: Option<String>) -> Result<(),
     let base = time(0, 0)?;
     let calls = time(200, 0)?;
     let forks = time(0, 20)?;
-    println!(
+    crate::out_ln!(
         "host syscall round trip (getppid): {:.2} ms each; fork + exit + wait: {:.2} ms each (lavapipe: submit + readback per round trip)",
         (calls - base) * 1e3 / 200.0,
         (forks - base) * 1e3 / 20.0

@@ -1027,7 +1027,7 @@ pub fn fuzz_cli(cfg: &FuzzConfig, first: u64, count: u64, only: Option<u64>) -> 
         for (c, n) in &r.classes {
             *total.classes.entry(c).or_default() += n;
         }
-        println!(
+        crate::out_ln!(
             "seed {seed}: {} blocks, {} instructions: {} ({:.1} s total)",
             r.blocks,
             r.instructions,
@@ -1039,11 +1039,11 @@ pub fn fuzz_cli(cfg: &FuzzConfig, first: u64, count: u64, only: Option<u64>) -> 
             t0.elapsed().as_secs_f64()
         );
         if let Some(d) = r.divergence {
-            println!("{d}");
+            crate::out_ln!("{d}");
             return Ok(1);
         }
     }
-    println!(
+    crate::out_ln!(
         "garm fuzz: seeds {first}..{}: {} blocks, {} instructions, no divergence from qemu-aarch64",
         first + count - 1,
         total.blocks,
@@ -1054,6 +1054,6 @@ pub fn fuzz_cli(cfg: &FuzzConfig, first: u64, count: u64, only: Option<u64>) -> 
         .iter()
         .map(|(c, n)| format!("{c} {n}"))
         .collect();
-    println!("classes: {}", classes.join(", "));
+    crate::out_ln!("classes: {}", classes.join(", "));
     Ok(0)
 }

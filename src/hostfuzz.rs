@@ -1487,9 +1487,9 @@ pub fn cli(target: &str, seed: u64, iters: u64) -> Result<i32, crate::error::Err
             _ => fuzz_syscalls(seed, iters),
         };
         if std::env::var_os("GARM_HOSTFUZZ_ALL").is_some() {
-            print!("{rep:#}");
+            crate::out!("{rep:#}");
         } else {
-            print!("{rep}");
+            crate::out!("{rep}");
         }
         found |= !rep.findings.is_empty();
     }

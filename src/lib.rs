@@ -14,6 +14,28 @@ macro_rules! elog {
     }};
 }
 
+/// Writes to stdout, ignoring a closed stdout (`garm isa | head -1`): `print!` would panic.
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// [`out!`] with a newline.
+#[macro_export]
+macro_rules! out_ln {
+    () => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout());
+    }};
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 pub mod bench;
 pub mod diff;
 pub mod error;

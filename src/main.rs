@@ -280,20 +280,20 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             };
             let engines = garm::diff::run_all(&program, &guest_args, &opts)?;
             let (text, agree) = garm::diff::report(&engines);
-            print!("{text}");
+            garm::out!("{text}");
             Ok(if agree { 0 } else { 1 })
         }
         Cmd::Cache { action } => {
             let c = garm::toolchain::cache::Cache::open();
             match action.as_str() {
-                "stats" => print!("{}", c.stats()),
+                "stats" => garm::out!("{}", c.stats()),
                 "zero" => c.zero().map_err(Error::io(&c.dir))?,
                 _ => c.clear().map_err(Error::io(&c.dir))?,
             }
             Ok(0)
         }
         Cmd::Info => {
-            print!("{}", garm::gpu::device::describe_adapters());
+            garm::out!("{}", garm::gpu::device::describe_adapters());
             Ok(0)
         }
         Cmd::Bench { size, adapter } => {
@@ -306,7 +306,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             iters,
         } => garm::hostfuzz::cli(&target, seed, iters),
         Cmd::Isa => {
-            print!("{}", garm::isa::table_markdown());
+            garm::out!("{}", garm::isa::table_markdown());
             Ok(0)
         }
         Cmd::Fuzz {
