@@ -4,7 +4,7 @@
 //!
 //! Argument formats, one letter per argument: `d` decimal, `x` hex, `o` octal, `s` C string.
 
-use super::kernel::{fs, io, memory, misc, poll, process, signal, Handler};
+use super::kernel::{fs, fsmeta, io, memory, misc, poll, process, signal, Handler};
 
 /// One syscall garm knows.
 pub struct Syscall {
@@ -39,14 +39,14 @@ syscalls! {
     36 SYMLINKAT "symlinkat" "sds" Some(fs::symlinkat);
     37 LINKAT "linkat" "dsdsx" Some(fs::rename_or_link);
     38 RENAMEAT "renameat" "dsds" Some(fs::rename_or_link);
-    43 STATFS "statfs" "sx" Some(fs::statfs);
-    44 FSTATFS "fstatfs" "dx" Some(fs::fstatfs);
+    43 STATFS "statfs" "sx" Some(fsmeta::statfs);
+    44 FSTATFS "fstatfs" "dx" Some(fsmeta::fstatfs);
     46 FTRUNCATE "ftruncate" "dd" Some(io::ftruncate);
     48 FACCESSAT "faccessat" "dsx" Some(fs::faccessat);
     49 CHDIR "chdir" "s" Some(fs::chdir);
     50 FCHDIR "fchdir" "d" Some(fs::fchdir);
-    52 FCHMOD "fchmod" "do" Some(fs::fchmod);
-    53 FCHMODAT "fchmodat" "dsox" Some(fs::fchmodat);
+    52 FCHMOD "fchmod" "do" Some(fsmeta::fchmod);
+    53 FCHMODAT "fchmodat" "dsox" Some(fsmeta::fchmodat);
     56 OPENAT "openat" "dsxo" Some(fs::openat);
     57 CLOSE "close" "d" Some(io::close);
     59 PIPE2 "pipe2" "xx" Some(io::pipe2);
@@ -63,9 +63,9 @@ syscalls! {
     78 READLINKAT "readlinkat" "dsxd" Some(fs::readlinkat);
     79 NEWFSTATAT "newfstatat" "dsxx" Some(fs::newfstatat);
     80 FSTAT "fstat" "dx" Some(fs::fstat);
-    81 SYNC "sync" "" Some(fs::sync);
-    82 FSYNC "fsync" "d" Some(fs::fsync);
-    83 FDATASYNC "fdatasync" "d" Some(fs::fsync);
+    81 SYNC "sync" "" Some(fsmeta::sync);
+    82 FSYNC "fsync" "d" Some(fsmeta::fsync);
+    83 FDATASYNC "fdatasync" "d" Some(fsmeta::fsync);
     88 UTIMENSAT "utimensat" "dsxx" Some(fs::utimensat);
     93 EXIT "exit" "d" Some(process::exit);
     94 EXIT_GROUP "exit_group" "d" Some(process::exit);

@@ -4,6 +4,8 @@
 mod fs;
 mod io;
 mod misc;
+mod names;
+mod poll;
 mod process;
 mod signal;
 

@@ -1,0 +1,114 @@
+//! The kernel's objects: open file descriptions and fds, pipes, processes.
+
+use super::*;
+
+/// What an open file description refers to.
+#[derive(Debug)]
+pub enum Kind {
+    Mem(Ino),
+    /// A file in a mount: the open host file, its host path, and whether the mount is read-only.
+    Host(std::fs::File, PathBuf, bool),
+    Dir(Target, String),
+    PipeR(usize),
+    PipeW(usize),
+    Dev(Dev),
+    Stdin,
+    /// Console output of a root instance: (instance, host fd 1 or 2).
+    Out(usize, u32),
+}
+
+#[derive(Debug)]
+pub struct OpenFile {
+    pub kind: Kind,
+    pub offset: u64,
+    pub flags: u64,
+    /// Where this description reports its going away: its own kernel's queue.
+    pub(super) closes: Closes,
+}
+
+/// A kernel's queue of descriptions closed by dropping their last fd, applied by the kernel
+/// afterwards (pipe ends counted down, unlinked files' data freed). Each kernel has its own, so
+/// two kernels in one thread (runs one after another, tests) never see each other's.
+pub type Closes = Rc<RefCell<Vec<Closed>>>;
+
+impl Drop for OpenFile {
+    fn drop(&mut self) {
+        let c = match self.kind {
+            Kind::PipeR(p) => Closed::PipeReader(p),
+            Kind::PipeW(p) => Closed::PipeWriter(p),
+            Kind::Mem(i) | Kind::Dir(Target::Mem(i), _) => Closed::File(i),
+            _ => return,
+        };
+        self.closes.borrow_mut().push(c);
+    }
+}
+
+/// An open file description that went away with its last fd.
+#[derive(Debug)]
+pub enum Closed {
+    PipeReader(usize),
+    PipeWriter(usize),
+    File(Ino),
+}
+
+#[derive(Clone, Debug)]
+pub struct Fd {
+    pub file: Rc<RefCell<OpenFile>>,
+    pub cloexec: bool,
+}
+
+#[derive(Default, Debug)]
+pub struct Pipe {
+    pub buf: VecDeque<u8>,
+    pub readers: usize,
+    pub writers: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PState {
+    Running,
+    /// Waiting in a syscall that will be retried (wait4, pipe read/write, vfork parent).
+    Blocked,
+    /// Exited; the Linux wait status.
+    Zombie(i32),
+}
+
+pub struct Proc {
+    pub pid: Pid,
+    pub ppid: Pid,
+    pub pgid: Pid,
+    pub slot: Option<usize>,
+    /// The root instance whose console output this process shares.
+    pub inst: usize,
+    pub fds: Vec<Option<Fd>>,
+    pub cwd: String,
+    pub state: PState,
+    pub image: Rc<Image>,
+    pub exe_path: String,
+    pub umask: u32,
+    pub mmap_low: u64,
+    /// Installed actions by signal.
+    pub sigactions: BTreeMap<i32, Sigaction>,
+    /// Signals waiting for delivery to a handler.
+    pub pending: Vec<i32>,
+    /// What the handler's siginfo says for a pending signal (the latest sender's).
+    pub siginfo: BTreeMap<i32, Siginfo>,
+    /// Handlers running now (a new one is delivered only outside any).
+    pub in_handler: u32,
+    /// A vfork parent waits for this child to exec or exit.
+    pub vfork_parent: Option<Pid>,
+    /// Set in a vfork parent while its child has neither exec'd nor exited.
+    pub vfork_child: Option<Pid>,
+    /// One of the `--instances` copies: its outcome is garm's.
+    pub root: bool,
+    /// The end of a nanosleep in progress.
+    pub sleep_until: Option<std::time::Instant>,
+    /// Blocked reading standard input the host has not sent yet.
+    pub input_wait: bool,
+    /// The slot's instruction count when last accounted (see [`Kernel::account`]).
+    pub counted: u64,
+    /// The thread name (prctl PR_SET_NAME; the program's base name after exec).
+    pub comm: [u8; 16],
+    /// Resource limits set with setrlimit/prlimit64 (the rest have their defaults).
+    pub rlimits: BTreeMap<u32, Rlimit>,
+}
