@@ -356,3 +356,32 @@ fn a_guest_waiting_for_stdin_does_not_stop_the_timeout() {
     drop(stdin);
     assert_eq!(status.code(), Some(124));
 }
+
+#[test]
+fn input_that_arrives_late_wakes_a_guest_polling_stdin() {
+    use std::io::Write;
+    let elf = build("tests/os/pollstdin");
+    let run = |mut cmd: Command| -> String {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        stdin.write_all(b"late\n").unwrap();
+        // Held open until the guest is done, so no hang-up races the wake-up.
+        let o = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let mut g = Command::new(garm_bin());
+    g.arg("run").arg(&elf);
+    let mut q = Command::new("qemu-aarch64");
+    q.arg(&elf);
+    let (g, q) = (run(g), run(q));
+    assert_eq!(g, q);
+    assert_eq!(g, "ppoll 1 revents 1 read 5 [late\n]\n");
+}

@@ -216,13 +216,17 @@ impl Output {
 /// guests, and `--timeout`, go on). With several instances every copy sees the same bytes: what
 /// has arrived is kept and replayed to each.
 pub struct Stdin {
-    /// Bytes received so far (kept for replay; one instance keeps only what it has not read).
+    /// Bytes received and not yet read by every instance; `buf[0]` is input byte `base`.
     buf: Vec<u8>,
+    base: usize,
     /// The host's stdin reached its end (or was given in full).
     eof: bool,
     /// Given in full (`garm diff`): never read the host's.
     fixed: bool,
-    many: bool,
+    /// The host's stdin is a terminal: an end of input (Ctrl-D) is delivered once, then reading
+    /// goes on, as on Linux.
+    tty: bool,
+    /// The next input byte each instance reads (absolute).
     pos: Vec<usize>,
 }
 
@@ -231,11 +235,14 @@ const STDIN_CHUNK: usize = 64 << 10;
 
 impl Stdin {
     pub fn new(instances: usize) -> Stdin {
+        // SAFETY: isatty on fd 0 only inspects it.
+        let tty = unsafe { libc::isatty(0) } == 1;
         Stdin {
             buf: Vec::new(),
+            base: 0,
             eof: false,
             fixed: false,
-            many: instances > 1,
+            tty,
             pos: vec![0; instances],
         }
     }
@@ -244,9 +251,10 @@ impl Stdin {
     pub fn fixed(instances: usize, data: Vec<u8>) -> Stdin {
         Stdin {
             buf: data,
+            base: 0,
             eof: true,
             fixed: true,
-            many: true,
+            tty: false,
             pos: vec![0; instances],
         }
     }
@@ -269,32 +277,62 @@ impl Stdin {
         match std::io::stdin().read(&mut chunk) {
             Ok(0) => self.eof = true,
             Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock
+                ) => {}
             Err(_) => self.eof = true,
         }
     }
 
-    /// Whether a read by instance `inst` would return now (bytes or end of input).
+    /// Whether a read by instance `inst` would return now (bytes or end of input). The host is
+    /// asked only when this instance has read everything received so far.
     pub fn ready(&mut self, inst: usize) -> bool {
+        let Some(&p) = self.pos.get(inst) else {
+            return false;
+        };
+        if p < self.base + self.buf.len() {
+            return true;
+        }
         self.pull();
-        self.eof || self.pos.get(inst).is_some_and(|&p| p < self.buf.len())
+        self.eof || p < self.base + self.buf.len()
+    }
+
+    /// Whether the host closed its end (a pipe's hang-up; never for a terminal or given input).
+    pub fn hung_up(&self) -> bool {
+        self.eof && !self.fixed && !self.tty
     }
 
     /// Up to `len` bytes for instance `inst`: `Some` (empty at the end of input), or `None` while
     /// nothing has arrived yet.
     pub fn read(&mut self, inst: usize, len: usize) -> Option<Vec<u8>> {
+        if len == 0 {
+            return Some(Vec::new());
+        }
         if !self.ready(inst) {
             return None;
         }
-        let p = self.pos[inst].min(self.buf.len());
+        let p = self.pos[inst].max(self.base) - self.base;
         let end = (p + len).min(self.buf.len());
         let out = self.buf[p..end].to_vec();
-        if self.many {
-            self.pos[inst] = end;
-        } else {
-            // One reader: nothing to replay, so what it read is dropped.
-            self.buf.drain(..end);
-            self.pos[inst] = 0;
+        self.pos[inst] = self.base + end;
+        if out.is_empty() && self.tty {
+            // Ctrl-D: this read sees the end, the next one waits for more typing.
+            self.eof = false;
+        }
+        // Drop what every instance has read, now and then (not on every read: that would
+        // copy the rest each time).
+        let done = self
+            .pos
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(0)
+            .saturating_sub(self.base);
+        if done > STDIN_CHUNK && done * 2 > self.buf.len() {
+            self.buf.drain(..done);
+            self.base += done;
         }
         Some(out)
     }

@@ -238,10 +238,11 @@ impl Vfs {
     /// Adds a name for an existing inode (a hard link).
     pub fn link(&mut self, dir: Ino, name: &str, ino: Ino) {
         if let Node::Dir(m) = &mut self.inodes[dir].node {
-            if let Some(old) = m.insert(name.to_string(), ino) {
+            let old = m.insert(name.to_string(), ino);
+            self.inodes[ino].nlink += 1;
+            if let Some(old) = old {
                 self.unlinked(old);
             }
-            self.inodes[ino].nlink += 1;
         }
     }
 
@@ -373,8 +374,10 @@ impl Vfs {
     /// The absolute guest path of a directory inode.
     pub fn path_of(&self, mut ino: Ino) -> String {
         let mut parts = Vec::new();
-        // A root is its own parent.
-        while self.inodes[ino].parent != ino {
+        // A root is its own parent; the walk is bounded whatever the tree holds.
+        let mut steps = self.inodes.len();
+        while self.inodes[ino].parent != ino && steps > 0 {
+            steps -= 1;
             let p = self.inodes[ino].parent;
             if let Node::Dir(m) = &self.inodes[p].node {
                 if let Some((n, _)) = m.iter().find(|(_, &i)| i == ino) {

@@ -92,7 +92,8 @@ impl Call<'_> {
         Ok(self.g.write_mem(self.slot, addr, data)?)
     }
 
-    fn writable(&self, addr: u64, len: usize) -> Result<(), Fail> {
+    /// EFAULT when `len` bytes at `addr` touch a read-only segment.
+    pub fn writable(&self, addr: u64, len: usize) -> Result<(), Fail> {
         let end = addr.saturating_add(len as u64);
         if len > 0 && self.readonly.iter().any(|&(lo, hi)| addr < hi && end > lo) {
             return Err(EFAULT.into());

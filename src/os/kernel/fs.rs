@@ -105,7 +105,10 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
                         k.vfs.resize_file(i, 0)?
                     }
                     Node::Dev(d) => {
-                        let f = k.new_fd(Kind::Dev(*d), flags);
+                        let f = k.new_fd(
+                            Kind::Dev(*d),
+                            flags & !(O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY),
+                        );
                         return ret(k.install_fd(pid, f, 0)?);
                     }
                     _ => {}
@@ -356,6 +359,11 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
             if !link && matches!(k.vfs.inodes[ch].node, Node::Mount { .. }) {
                 return Err(EBUSY.into());
             }
+            // A directory named from several instances' roots is shared: moving it would give it
+            // one parent for all (EBUSY, as for a mount point).
+            if !link && dir && k.vfs.inodes[ch].nlink > 1 {
+                return Err(EBUSY.into());
+            }
             // Two names of one file: rename does nothing (RENAME_NOREPLACE: the name exists).
             if !link && k.vfs.child(d2, &n2) == Some(ch) {
                 return if noreplace {
@@ -367,8 +375,10 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
             // The tree must stay a tree: no hard links to directories, no directory moved below
             // itself (path_of and resolution walk parents).
             let mut up = d2;
-            // Up to the root, which is its own parent.
-            while dir && k.vfs.inodes[up].parent != up {
+            // Up to the root, which is its own parent (bounded, whatever the tree).
+            let mut steps = k.vfs.inodes.len();
+            while dir && k.vfs.inodes[up].parent != up && steps > 0 {
+                steps -= 1;
                 if up == ch {
                     return Err(EINVAL.into());
                 }
@@ -392,7 +402,7 @@ pub fn rename_or_link(k: &mut Kernel, c: &mut Call) -> SysResult {
                 match (&k.vfs.inodes[old].node, dir) {
                     (Node::Dir(m), true) if !m.is_empty() => return Err(ENOTEMPTY.into()),
                     (Node::Dir(_) | Node::Mount { .. }, false) => return Err(EISDIR.into()),
-                    (Node::Mount { .. }, true) => return Err(EBUSY_OR_EXDEV.into()),
+                    (Node::Mount { .. }, true) => return Err(EBUSY.into()),
                     (Node::Dir(_), true) => {}
                     (_, true) => return Err(ENOTDIR.into()),
                     _ => {}
@@ -501,7 +511,3 @@ pub fn getdents64(k: &mut Kernel, c: &mut Call) -> SysResult {
     of.offset = idx as u64;
     ret(out.len())
 }
-
-/// Replacing a mount point by rename (Linux: EBUSY; garm has no EBUSY, and the mount is another
-/// filesystem).
-const EBUSY_OR_EXDEV: Errno = EXDEV;

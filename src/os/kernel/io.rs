@@ -127,7 +127,7 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             } else {
                 let n = len.min(pipe.buf.len());
                 // A bad buffer fails before anything leaves the pipe, as on Linux.
-                if !c.g.in_bounds(c.slot, buf, n) {
+                if !c.g.in_bounds(c.slot, buf, n) || c.writable(buf, n).is_err() {
                     return Err(EFAULT.into());
                 }
                 pipe.buf.drain(..n).collect()
@@ -161,13 +161,16 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
 /// Standard input for `c`'s instance (`None`: nothing yet, the reader waits); a bad buffer fails
 /// before anything is read.
 fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Option<Vec<u8>>, Fail> {
-    if !c.g.in_bounds(c.slot, buf, len) {
+    if !c.g.in_bounds(c.slot, buf, len) || c.writable(buf, len).is_err() {
         return Err(EFAULT.into());
     }
     let inst = k.procs[&c.pid].inst;
     let r = k.stdin.read(inst, len);
-    // Waiting for the host is not a deadlock: the run loop idles instead of giving up.
-    k.proc_mut(c.pid).input_wait = r.is_none();
+    // Waiting for the host is not a deadlock: the run loop idles instead of giving up (the
+    // flag goes with any answer that is not a wait; see Kernel::syscall).
+    if r.is_none() {
+        k.proc_mut(c.pid).input_wait = true;
+    }
     Ok(r)
 }
 

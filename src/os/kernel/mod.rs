@@ -334,9 +334,12 @@ impl Kernel {
             info.code = code;
             info.pid = pid as i32;
             info.status = status;
+            // Standard signals coalesce: one pending SIGCHLD, with the first child's siginfo.
             let p = self.proc_mut(ppid);
-            p.pending.push(sig::SIGCHLD);
-            p.siginfo.insert(sig::SIGCHLD, info);
+            if !p.pending.contains(&sig::SIGCHLD) {
+                p.pending.push(sig::SIGCHLD);
+                p.siginfo.insert(sig::SIGCHLD, info);
+            }
         }
         for c in self.procs.values_mut().filter(|c| c.ppid == pid) {
             c.ppid = 0;
@@ -414,6 +417,11 @@ impl Kernel {
             readonly: Vec::new(),
         };
         let r = self.dispatch(&mut call)?;
+        if r != Sys::Block {
+            if let Some(p) = self.procs.get_mut(&pid) {
+                p.input_wait = false;
+            }
+        }
         let Call { g, out, .. } = call;
         self.apply_pipe_closes();
         let inst = self.procs.get(&pid).map_or(slot, |p| p.inst);

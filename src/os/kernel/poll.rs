@@ -23,6 +23,9 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
             if k.stdin.ready(inst) {
                 r |= ev::IN;
             }
+            if k.stdin.hung_up() {
+                r |= ev::HUP;
+            }
             r
         }
         Kind::PipeR(p) => {
@@ -55,6 +58,12 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
             r
         }
     }
+}
+
+/// Whether `fd` reads the host's standard input.
+fn is_stdin(k: &Kernel, pid: Pid, fd: i64) -> bool {
+    k.fd(pid, fd)
+        .is_ok_and(|f| matches!(f.file.borrow().kind, Kind::Stdin | Kind::Dev(Dev::Console)))
 }
 
 /// The deadline a timeout pointer names: `None` to wait forever (NULL), else now + timeout.
@@ -105,15 +114,21 @@ pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
     let mut fds: Vec<PollFd> = c.g.read_objs(c.slot, c.a[0], nfds as usize)?;
     let until = deadline(k, c, c.a[2])?;
     let mut ready = 0;
+    let mut on_stdin = false;
     for p in &mut fds {
         p.revents = if p.fd < 0 {
             0
         } else {
+            on_stdin |= p.events & ev::IN != 0 && is_stdin(k, c.pid, p.fd as i64);
             let r = readiness(k, c.pid, p.fd as i64);
             // HUP, ERR and NVAL are reported whether asked for or not.
             r & (p.events | ev::HUP | ev::ERR | ev::NVAL)
         };
         ready += (p.revents != 0) as i64;
+    }
+    if ready == 0 && on_stdin {
+        // Waiting for the host's input is not a deadlock (see Proc::input_wait).
+        k.proc_mut(c.pid).input_wait = true;
     }
     if ready == 0 {
         if let r @ Ok(Sys::Block) = wait_or_timeout(k, c.pid, until) {
@@ -151,6 +166,7 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
     let until = deadline(k, c, c.a[4])?;
     let mut out = (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
     let mut ready = 0i64;
+    let mut on_stdin = false;
     for fd in 0..n as usize {
         let (w, b) = (fd / 64, 1u64 << (fd % 64));
         if (rd[w] | wr[w] | ex[w]) & b == 0 {
@@ -160,6 +176,7 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
         if r & ev::NVAL != 0 {
             return Err(EBADF.into());
         }
+        on_stdin |= rd[w] & b != 0 && is_stdin(k, c.pid, fd as i64);
         if rd[w] & b != 0 && r & (ev::IN | ev::HUP | ev::ERR) != 0 {
             out.0[w] |= b;
             ready += 1;
@@ -168,6 +185,9 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
             out.1[w] |= b;
             ready += 1;
         }
+    }
+    if ready == 0 && on_stdin {
+        k.proc_mut(c.pid).input_wait = true;
     }
     if ready == 0 {
         if let r @ Ok(Sys::Block) = wait_or_timeout(k, c.pid, until) {

@@ -20,11 +20,12 @@ fn queue(k: &mut Kernel, pid: Pid, s: i32, from: Pid) {
     info.code = SI_USER;
     info.pid = from as i32;
     let p = k.proc_mut(pid);
-    // A standard signal already pending is not queued twice (real-time ones, 32 and up, are).
+    // A standard signal already pending is not queued twice, and keeps its first siginfo
+    // (real-time ones, 32 and up, queue each).
     if s >= 32 || !p.pending.contains(&s) {
         p.pending.push(s);
+        p.siginfo.insert(s, info);
     }
-    p.siginfo.insert(s, info);
 }
 
 /// A write to a pipe (or console) whose reading end is gone: SIGPIPE, whose default action ends

@@ -615,3 +615,28 @@ fn a_syscall_cannot_write_into_read_only_segments() {
     );
     assert_eq!(t.call(nr::READ, &[fd, 0x11000, 16]), 16, "just past it");
 }
+
+#[test]
+fn a_nonblocking_stdin_read_leaves_no_wait_behind() {
+    let mut t = T::new();
+    t.k.stdin = crate::os::Stdin::new(1);
+    assert_eq!(
+        t.call(nr::READ, &[0, BUF, 0]),
+        0,
+        "a zero-length read returns at once"
+    );
+    t.call(nr::FCNTL, &[0, F_SETFL, O_NONBLOCK]);
+    let r = t.call(nr::READ, &[0, BUF, 4]);
+    if r == EAGAIN.ret() {
+        assert!(!t.k.proc(1).input_wait, "EAGAIN is an answer, not a wait");
+    }
+}
+
+#[test]
+fn a_read_into_read_only_memory_consumes_nothing() {
+    let mut t = T::new();
+    t.call(nr::PIPE2, &[BUF, 0]);
+    t.write_fd(4, b"kept");
+    assert_eq!(t.call(nr::READ, &[3, 0x10000, 4]), EFAULT.ret());
+    assert_eq!(t.read_fd(3, 10).unwrap(), b"kept");
+}

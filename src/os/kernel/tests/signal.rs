@@ -443,3 +443,30 @@ fn a_shared_directory_removed_in_one_instance_stays_in_the_other() {
     let st: Stat = t.get_obj(BUF2);
     assert_eq!(st.mode & crate::os::vfs::S_IFMT, crate::os::vfs::S_IFDIR);
 }
+
+#[test]
+fn sigchld_coalesces_and_keeps_the_first_childs_siginfo() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGCHLD, 0x10200, 0);
+    let a = t.fork();
+    let b = t.fork();
+    t.sys_as(a, nr::EXIT, &[0]);
+    t.sys_as(b, nr::EXIT, &[0]);
+    assert_eq!(t.k.proc(1).pending, [sig::SIGCHLD]);
+    assert_eq!(t.k.proc(1).siginfo[&sig::SIGCHLD].pid, a as i32);
+}
+
+#[test]
+fn a_directory_shared_by_instance_roots_cannot_be_moved() {
+    let mut t = two_instances(false);
+    t.g.write_mem(1, BUF, b"/home\0").unwrap();
+    t.g.write_mem(1, BUF + 0x100, b"/tmp/h\0").unwrap();
+    assert_eq!(
+        t.call_as(
+            2,
+            nr::RENAMEAT,
+            &[AT_FDCWD as u64, BUF, AT_FDCWD as u64, BUF + 0x100]
+        ),
+        EBUSY.ret()
+    );
+}
