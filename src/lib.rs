@@ -49,3 +49,4 @@ pub mod loader;
 pub mod os;
 pub mod run;
 pub mod toolchain;
+pub mod trace;

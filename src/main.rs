@@ -37,6 +37,13 @@ struct RunArgs {
     /// Stop an instance after N instructions, counted over its whole process tree (exit 124).
     #[arg(long)]
     max_insns: Option<u64>,
+    /// Write an instruction trace of the first instance to FILE: per retired instruction, pid,
+    /// pc, word, its encoding group and the registers it changed (single-stepped: slow).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// Lines of --trace at most; then the run goes on at full speed.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    trace_limit: u64,
     /// Let the instances share one machine: pids and signals, /tmp, and the pool of process
     /// slots. By default each instance is its own machine.
     #[arg(long)]
@@ -226,6 +233,8 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         checked: a.checked || RunOptions::default().checked,
         fs_limit: a.fs_limit.as_deref().map(run::parse_size).transpose()?,
         shared: a.shared,
+        trace: a.trace.clone(),
+        trace_limit: a.trace_limit,
         timeout: match a.timeout {
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
             Some(t) => return Err(Error::Usage(format!("--timeout {t}: give seconds above 0"))),

@@ -52,6 +52,9 @@ pub struct RunOptions {
     /// `--shared`: instances share one machine (pids, signals, `/tmp`, the pool of process
     /// slots) instead of each being its own.
     pub shared: bool,
+    /// `--trace FILE`: an instruction trace of the first instance, `trace_limit` lines at most.
+    pub trace: Option<std::path::PathBuf>,
+    pub trace_limit: u64,
 }
 
 impl Default for RunOptions {
@@ -70,6 +73,8 @@ impl Default for RunOptions {
             timeout: None,
             fs_limit: None,
             shared: false,
+            trace: None,
+            trace_limit: 100_000,
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -135,6 +140,11 @@ pub enum RunError {
     MemTooLarge,
     #[error("--mount expects HOSTDIR:GUESTDIR[:ro], got '{0}'")]
     MountSyntax(String),
+    #[error("--trace {}: {source}", path.display())]
+    Trace {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// Parses sizes such as `8M`, `512K`, `1G` or plain bytes.
@@ -274,9 +284,37 @@ pub fn run_shared(
     let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];
     let t0 = Instant::now();
     let mut batch = 4u32;
+    let mut tracer = match &opts.trace {
+        Some(p) => {
+            m.set_iters(1);
+            Some(
+                crate::trace::Tracer::create(p, opts.trace_limit).map_err(|source| {
+                    RunError::Trace {
+                        path: p.clone(),
+                        source,
+                    }
+                })?,
+            )
+        }
+        None => None,
+    };
     loop {
+        if let Some(t) = tracer.as_mut() {
+            if t.done() {
+                m.set_iters(layout::ITERS);
+                tracer = None;
+            } else {
+                batch = 1;
+                t.before(&k, &m);
+            }
+        }
         let ts = Instant::now();
         let rings = m.submit(batch, false)?;
+        if let Some(t) = tracer.as_mut() {
+            let path = opts.trace.clone().unwrap_or_default();
+            t.after(&k, &mut m)
+                .map_err(|source| RunError::Trace { path, source })?;
+        }
         let submit_time = ts.elapsed();
         let mut host_work = false;
         let mut live = false;

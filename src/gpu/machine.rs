@@ -46,6 +46,8 @@ pub struct Machine {
     bgl: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
+    /// The uniform parameters as last uploaded (set_iters changes them).
+    params_now: Params,
     state_buf: wgpu::Buffer,
     mem: wgpu::Buffer,
     codemap_buf: wgpu::Buffer,
@@ -231,6 +233,7 @@ impl Machine {
             bgl,
             bind_group,
             params,
+            params_now: p,
             state_buf,
             mem,
             codemap_buf,
@@ -292,6 +295,15 @@ impl Machine {
             layout: bgl,
             entries: &entries,
         })
+    }
+
+    /// Steps each invocation may run per dispatch: [`ITERS`] normally, 1 to single-step (an
+    /// instruction trace).
+    pub fn set_iters(&mut self, iters: u32) {
+        self.params_now.iters = iters.max(1);
+        self.gpu
+            .queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&self.params_now));
     }
 
     pub fn instances(&self) -> usize {
