@@ -245,3 +245,45 @@ fn stdio_on_files_matches_qemu() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// MRS of the ID registers reads what Linux shows at EL0: the fields Linux fixes equal
+/// qemu-aarch64's (it emulates the same view), the feature fields say what garm executes, and
+/// AT_HWCAP says the same, so libcs choose code garm runs.
+#[test]
+fn id_registers_and_hwcap_are_linuxs_view_of_what_garm_executes() {
+    let elf = build("tests/os/idregs");
+    let g = garm(&[elf.to_str().unwrap()], b"");
+    let q = qemu(&elf, &[], &[], b"");
+    assert_eq!(g.status, 0, "garm stderr: {}", g.stderr);
+    let parse = |s: &str| -> Vec<(String, u64)> {
+        s.lines()
+            .map(|l| {
+                let (k, v) = l.split_once(' ').expect("name value");
+                (k.to_string(), u64::from_str_radix(v.trim(), 16).unwrap())
+            })
+            .collect()
+    };
+    let (gv, qv) = (parse(&g.out()), parse(&q.out()));
+    assert_eq!(gv.len(), qv.len(), "{}", g.out());
+    // (register, the bits where garm differs from qemu's max CPU by design, garm's value there).
+    let by_design: &[(&str, u64, u64)] = &[
+        ("S3_0_C0_C0_0", !0, 0x000f_0000), // MIDR: software implementer, ID-register arch
+        ("S3_0_C0_C4_0", !0xff, 0x00ff_0000), // PFR0: no FP/AdvSIMD yet (0xF), SVE, DIT
+        ("S3_0_C0_C4_1", !0, 0),           // PFR1: no BTI, SSBS, MTE
+        ("S3_0_C0_C4_4", !0, 0),           // ZFR0: no SVE
+        ("S3_0_C0_C4_5", !0, 0),           // SMFR0: no SME
+        ("S3_0_C0_C6_0", !0, 0),           // ISAR0: no AES, SHA, CRC32, LSE, ...
+        ("S3_0_C0_C6_1", !0, 0x0010_0000), // ISAR1: LRCPC 1 (LDAPR; not LDAPUR)
+        ("AT_HWCAP", !0, 1 << 11 | 1 << 15), // CPUID, LRCPC
+        ("AT_HWCAP2", !0, 0),
+    ];
+    for ((gk, g), (qk, q)) in gv.iter().zip(&qv) {
+        assert_eq!(gk, qk);
+        let (mask, want) = by_design
+            .iter()
+            .find(|d| d.0 == gk)
+            .map_or((0, 0), |d| (d.1, d.2));
+        assert_eq!(g & !mask, q & !mask, "{gk}: garm {g:#x}, qemu {q:#x}");
+        assert_eq!(g & mask, want, "{gk}: garm {g:#x}");
+    }
+}

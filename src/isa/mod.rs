@@ -3,6 +3,7 @@
 //! reports.
 
 pub mod form;
+pub mod idregs;
 pub mod pattern;
 pub mod table;
 

@@ -314,6 +314,14 @@ fn sysreg_id(key: u32, write: bool) -> Option<u32> {
 }
 
 fn dec_mrs(i: Mrs, _pc: u64) -> Option<Form> {
+    if i.o0 && i.op1 == 0 && i.CRn == 0 {
+        // An ID register is a constant: decoded as one, it costs the shader nothing.
+        let mut f = alu(op::ORR, false);
+        f.bsrc = bsrc::IMM;
+        f.imm = super::idregs::read(i.CRm, i.op2)?;
+        f.rd = zw(i.Rt);
+        return Some(f);
+    }
     let mut f = sys(op::MRS);
     f.aux = sysreg_id(sr(2 + i.o0 as u32, i.op1, i.CRn, i.CRm, i.op2), false)?;
     f.rd = zw(i.Rt);
