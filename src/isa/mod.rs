@@ -32,6 +32,10 @@ pub fn describe(word: u32) -> &'static str {
             return "LSE atomic, not implemented yet (Tier 2)";
         }
     }
+    if word & 0xffd0_0000 == 0xd510_0000 {
+        // MRS/MSR (register) whose system register garm does not define.
+        return "MRS/MSR of a system register garm does not define";
+    }
     "unallocated"
 }
 
@@ -97,5 +101,9 @@ mod describe_tests {
         assert!(describe(0x1e62_2820).starts_with("FP/SIMD data processing"));
         assert_eq!(describe(0x0000_0000), "UDF");
         assert_eq!(describe(0xd503_201f), "HINT (NOP, YIELD, ...)");
+        // mrs x0, midr_el1 (emulated); mrs x0, s3_0_c0_c1_0 and sctlr_el1 (SIGILL on Linux).
+        assert_eq!(describe(0xd538_0000), "MRS");
+        assert!(describe(0xd538_0100).starts_with("MRS/MSR of a system register"));
+        assert!(describe(0xd538_1000).starts_with("MRS/MSR of a system register"));
     }
 }
