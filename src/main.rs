@@ -92,19 +92,17 @@ enum Cmd {
     },
     /// Compile C files with the guest runtime into a static AArch64 ELF.
     Cc {
-        sources: Vec<PathBuf>,
-        #[arg(short = 'o')]
-        output: PathBuf,
-        /// Extra flags for clang (e.g. -DNAME=1), repeatable.
-        #[arg(long = "cflag", allow_hyphen_values = true)]
-        cflags: Vec<String>,
-        /// Link a static PIE (ET_DYN, no interpreter; the runtime relocates itself at start-up).
-        #[arg(long)]
-        pie: bool,
-        /// The C library: garm (the default runtime), glibc or musl (static; FP/SIMD allowed,
-        /// so such programs stop at their first FP/SIMD instruction until Tier 2 lands).
-        #[arg(long, default_value = "garm")]
-        libc: garm::toolchain::Libc,
+        /// Sources (`-` reads standard input), objects (.o, .a) and the usual cc flags: -o FILE,
+        /// -c, -O*, -g*, -I, -D, -U, -std=, -W*, -f*, -include, -isystem, -l, -L, -Wl,...;
+        /// garm's own: --libc garm|glibc|musl (static; FP/SIMD allowed, so such programs stop
+        /// at their first FP/SIMD instruction until Tier 2 lands), --pie (a static PIE: ET_DYN,
+        /// no interpreter), --cflag FLAG (any other clang flag).
+        #[arg(
+            allow_hyphen_values = true,
+            trailing_var_arg = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<String>,
     },
     /// List adapters with backend, type, limits and features.
     Info,
@@ -337,26 +335,9 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             };
             garm::fuzz::fuzz_cli(&cfg, seed, seeds, block)
         }
-        Cmd::Cc {
-            sources,
-            output,
-            cflags,
-            pie,
-            libc,
-        } => {
-            if sources.is_empty() {
-                return Err(Error::Usage("garm cc: no input files".into()));
-            }
-            let tc = Toolchain::find()?;
-            match libc {
-                garm::toolchain::Libc::Garm => tc.build_with(&sources, &output, &cflags, pie)?,
-                other if pie => {
-                    return Err(Error::Usage(format!(
-                        "garm cc: --pie with --libc {other:?}"
-                    )))
-                }
-                other => tc.build_libc(&sources, &output, &cflags, other)?,
-            };
+        Cmd::Cc { args } => {
+            let a = garm::toolchain::driver::parse(&args).map_err(Error::Usage)?;
+            Toolchain::find()?.drive(&a)?;
             Ok(0)
         }
         Cmd::Run {

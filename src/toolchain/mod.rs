@@ -7,6 +7,7 @@
 //! (`linker/garm-pie.ld`) with a `-fPIE` build of the runtime that relocates itself at start-up.
 
 pub mod cache;
+pub mod driver;
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -126,9 +127,10 @@ pub enum ToolchainError {
 }
 
 /// Which C library a guest program is built against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Libc {
     /// garm's own freestanding runtime (the default): integer only, runs on garm today.
+    #[default]
     Garm,
     /// AArch64 glibc, static (the cross libraries scripts/deps.sh installs).
     Glibc,
@@ -431,6 +433,21 @@ impl Toolchain {
         extra: &[String],
         pie: bool,
     ) -> Result<Duration, ToolchainError> {
+        self.build_linked(sources, &[], &[], out, extra, pie)
+    }
+
+    /// [`Toolchain::build_with`] plus objects (`.o` files, whose bytes join the link's cache
+    /// key; `.a` archives) and ld.lld arguments (`-l`, `-L`, what `-Wl,` passes). A link that
+    /// reads libraries garm does not hash is not cached.
+    pub fn build_linked(
+        &self,
+        sources: &[PathBuf],
+        objects: &[PathBuf],
+        ld_args: &[String],
+        out: &Path,
+        extra: &[String],
+        pie: bool,
+    ) -> Result<Duration, ToolchainError> {
         let t0 = Instant::now();
         let cflags = if pie { pie_cflags() } else { cflags() };
         let ldflags = if pie { PIE_LDFLAGS } else { LDFLAGS };
@@ -447,6 +464,15 @@ impl Toolchain {
             }
             objs.push(self.compile(src, &cflags, &rt, extra)?);
         }
+        let mut archives = Vec::new();
+        for o in objects {
+            if o.extension().is_some_and(|e| e == "a") {
+                archives.push(o.clone());
+            } else {
+                objs.push(std::fs::read(o).map_err(io_at(o))?);
+            }
+        }
+        let cacheable = archives.is_empty() && ld_args.is_empty();
         let objdir = rt.join("obj");
         let mut rt_objs: Vec<PathBuf> = std::fs::read_dir(&objdir)
             .map_err(io_at(&objdir))?
@@ -467,11 +493,18 @@ impl Toolchain {
         }
         let key = hex(&h.finalize());
         let c = cache::Cache::open();
-        let elf = match c.get("link", &key) {
+        let elf = match c.get("link", &key).filter(|_| cacheable) {
             Some(elf) => elf,
             None => {
-                let elf = self.link(&rt, &rt_objs, &objs, script, ldflags)?;
-                c.put(&key, &[], &elf).map_err(io_at(&c.dir))?;
+                let mut tail: Vec<String> = archives
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect();
+                tail.extend(ld_args.iter().cloned());
+                let elf = self.link(&rt, &rt_objs, &objs, script, ldflags, &tail)?;
+                if cacheable {
+                    c.put(&key, &[], &elf).map_err(io_at(&c.dir))?;
+                }
                 elf
             }
         };
@@ -544,6 +577,99 @@ impl Toolchain {
         Ok(t0.elapsed())
     }
 
+    /// `garm cc` as a compiler driver ([`driver`]): objects with `-c`, else one program.
+    pub fn drive(&self, a: &driver::CcArgs) -> Result<(), ToolchainError> {
+        let mut sources = a.sources.clone();
+        let mut stdin_copy = None;
+        if let Some(i) = sources.iter().position(|s| s.as_os_str() == "-") {
+            let mut text = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut text)
+                .map_err(io_at(Path::new("-")))?;
+            let dir = cache_dir();
+            std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
+            let p = dir.join(format!("stdin-{}.c", std::process::id()));
+            std::fs::write(&p, text).map_err(io_at(&p))?;
+            sources[i] = p.clone();
+            stdin_copy = Some(p);
+        }
+        let result = self.drive_files(a, &sources);
+        if let Some(p) = stdin_copy {
+            let _ = std::fs::remove_file(p);
+        }
+        result
+    }
+
+    fn drive_files(&self, a: &driver::CcArgs, sources: &[PathBuf]) -> Result<(), ToolchainError> {
+        for src in sources.iter().chain(&a.objects) {
+            if !src.is_file() {
+                return Err(ToolchainError::NoSource(src.clone()));
+            }
+        }
+        let object_name = |i: usize| {
+            a.output.clone().unwrap_or_else(|| {
+                let stem = a.sources[i].file_stem().unwrap_or_default();
+                let stem = if stem == "-" { "stdin".as_ref() } else { stem };
+                PathBuf::from(stem).with_extension("o")
+            })
+        };
+        let out = a.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
+        if a.libc != Libc::Garm {
+            let mut extra = a.cflags.clone();
+            if a.compile_only {
+                for (i, src) in sources.iter().enumerate() {
+                    let mut cmd = self.libc_command(a.libc)?;
+                    cmd.args(&extra)
+                        .arg("-c")
+                        .arg(src)
+                        .arg("-o")
+                        .arg(object_name(i));
+                    self.run(&mut cmd, &format!("clang --libc {:?}", a.libc))?;
+                }
+                return Ok(());
+            }
+            extra.extend(a.objects.iter().map(|o| o.to_string_lossy().into_owned()));
+            extra.extend(a.ldflags.iter().cloned());
+            self.build_libc(sources, &out, &extra, a.libc)?;
+            return Ok(());
+        }
+        let ld_args: Vec<String> = a
+            .ldflags
+            .iter()
+            .flat_map(|f| match f.strip_prefix("-Wl,") {
+                Some(rest) => rest.split(',').map(String::from).collect(),
+                None => vec![f.clone()],
+            })
+            .collect();
+        if a.compile_only {
+            let cflags = if a.pie { pie_cflags() } else { cflags() };
+            let rt = self.runtime_for(&cflags)?;
+            for (i, src) in sources.iter().enumerate() {
+                let obj = self.compile(src, &cflags, &rt, &a.cflags)?;
+                let o = object_name(i);
+                std::fs::write(&o, obj).map_err(io_at(&o))?;
+            }
+            return Ok(());
+        }
+        self.build_linked(sources, &a.objects, &ld_args, &out, &a.cflags, a.pie)?;
+        Ok(())
+    }
+
+    /// A clang command that compiles (`-c`) for a real libc's target and headers.
+    fn libc_command(&self, libc: Libc) -> Result<Command, ToolchainError> {
+        let mut cmd = Command::new(&self.clang);
+        cmd.arg("-O2");
+        match libc {
+            Libc::Musl => {
+                cmd.args(["--target=aarch64-linux-musl", "-nostdinc", "-isystem"])
+                    .arg(arm64_sysroot().join("usr/include/aarch64-linux-musl"));
+            }
+            _ => {
+                cmd.arg("--target=aarch64-linux-gnu");
+            }
+        }
+        Ok(cmd)
+    }
+
     fn link(
         &self,
         rt: &Path,
@@ -551,6 +677,7 @@ impl Toolchain {
         objs: &[Vec<u8>],
         script: &str,
         ldflags: &[&str],
+        tail: &[String],
     ) -> Result<Vec<u8>, ToolchainError> {
         let work = std::env::temp_dir().join(format!(
             "garm-cc-{}-{:?}-{}",
@@ -576,6 +703,7 @@ impl Toolchain {
                 .args(ldflags)
                 .args(rt_objs)
                 .args(&paths)
+                .args(tail)
                 .arg("-o")
                 .arg(&elf);
             self.run(&mut cmd, "ld.lld")?;

@@ -1,0 +1,101 @@
+//! `garm cc` as a compiler driver: the usual cc flags (-I, -D, -O, -g, -Wall, -c, -o, -L, -l,
+//! objects, archives, `-` for stdin) build programs whose output equals qemu-aarch64's run of
+//! the same ELF and the answer the sources compute; options garm cannot take are refused.
+
+mod common;
+use common::*;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn cc_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (bool, String) {
+    let mut child = Command::new(garm_bin())
+        .current_dir(dir)
+        .arg("cc")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn setup() -> std::path::PathBuf {
+    let dir = tmp().join(format!("cc-driver-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::write(dir.join("inc/g.h"), "#define GREET \"hello\"\n").unwrap();
+    std::fs::write(
+        dir.join("m.c"),
+        "#include <stdio.h>\n#include \"g.h\"\nint twice(int);\n\
+         int main(void) { printf(\"%s %d %s\\n\", GREET, twice(21), NAME); return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("t.c"), "int twice(int x) { return 2 * x; }\n").unwrap();
+    dir
+}
+
+fn check(dir: &Path, elf: &str, want: &str) {
+    let r = same_as_qemu(&dir.join(elf), &[], &[], b"");
+    assert_eq!(r.out(), want);
+}
+
+#[test]
+fn usual_flags_objects_archives_and_stdin() {
+    let dir = setup();
+    // -c with -O -g -I -D; the object linked with a second source.
+    let (ok, e) = cc_in(&dir, &["-O2", "-g", "-Iinc", "-Wall", "-c", "t.c"], b"");
+    assert!(ok, "{e}");
+    assert!(dir.join("t.o").is_file());
+    let (ok, e) = cc_in(
+        &dir,
+        &["-I", "inc", "-DNAME=\"obj\"", "m.c", "t.o", "-o", "p1"],
+        b"",
+    );
+    assert!(ok, "{e}");
+    check(&dir, "p1", "hello 42 obj\n");
+    // An archive through -L/-l, and the default output a.out.
+    let ar = Command::new("llvm-ar")
+        .current_dir(&dir)
+        .args(["rcs", "lib/libtw.a", "t.o"])
+        .status()
+        .expect("llvm-ar");
+    assert!(ar.success());
+    let (ok, e) = cc_in(
+        &dir,
+        &["-Iinc", "-D", "NAME=\"lib\"", "m.c", "-Llib", "-ltw"],
+        b"",
+    );
+    assert!(ok, "{e}");
+    check(&dir, "a.out", "hello 42 lib\n");
+    // The source on standard input, compiled to an object named by -o.
+    let src = std::fs::read(dir.join("t.c")).unwrap();
+    let (ok, e) = cc_in(&dir, &["-c", "-", "-o", "s.o"], &src);
+    assert!(ok, "{e}");
+    let (ok, e) = cc_in(&dir, &["-Iinc", "-DNAME=\"in\"", "m.c", "s.o", "-op3"], b"");
+    assert!(ok, "{e}");
+    check(&dir, "p3", "hello 42 in\n");
+}
+
+#[test]
+fn options_garm_cannot_take_are_refused() {
+    let dir = setup();
+    for (args, says) in [
+        (&["-x", "c", "m.c"][..], "unsupported option -x"),
+        (&[][..], "no input files"),
+        (&["m.c", "-o"][..], "-o needs a value"),
+        (&["nosuch.c"][..], "nosuch.c"),
+    ] {
+        let (ok, e) = cc_in(&dir, args, b"");
+        assert!(!ok, "{args:?} built");
+        assert!(e.contains(says), "{args:?}: {e}");
+        assert!(!e.contains("panicked"), "{e}");
+    }
+}
