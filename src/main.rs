@@ -70,6 +70,10 @@ struct RunArgs {
     /// Print instructions, dispatches, syscall round trips, time split and MIPS to stderr.
     #[arg(long)]
     stats: bool,
+    /// For a .c program: the C library it is built against, garm (the runtime), glibc or musl
+    /// (static; stops at its first FP/SIMD instruction until Tier 2 lands).
+    #[arg(long, default_value = "garm")]
+    libc: garm::toolchain::Libc,
     /// Set a guest environment variable (repeatable).
     #[arg(short = 'E', value_name = "VAR=VALUE")]
     set_env: Vec<String>,
@@ -243,7 +247,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
 }
 
 /// Compiles a .c program into the cache (by content) and returns the ELF path and compile time.
-fn compile_c(src: &Path) -> Result<(PathBuf, Duration), Error> {
+fn compile_c(src: &Path, libc: garm::toolchain::Libc) -> Result<(PathBuf, Duration), Error> {
     let tc = Toolchain::find()?;
     let dir = garm::toolchain::cache_dir().join("bin");
     std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
@@ -252,7 +256,10 @@ fn compile_c(src: &Path) -> Result<(PathBuf, Duration), Error> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let out = dir.join(format!("{stem}-{}.elf", std::process::id()));
-    let t = tc.build(&[src.to_path_buf()], &out, &[])?;
+    let t = match libc {
+        garm::toolchain::Libc::Garm => tc.build(&[src.to_path_buf()], &out, &[])?,
+        other => tc.build_libc(&[src.to_path_buf()], &out, &[], other)?,
+    };
     Ok((out, t))
 }
 
@@ -348,7 +355,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             let opts = options(&args)?;
             let is_c = program.extension().is_some_and(|e| e == "c");
             let (elf_path, compile_time) = if is_c {
-                compile_c(&program)?
+                compile_c(&program, args.libc)?
             } else {
                 (program.clone(), Duration::ZERO)
             };

@@ -80,3 +80,62 @@ fn musl_static_program_matches_qemu_or_traps_cleanly_on_simd() {
         assert_eq!((g.status, g.out()), (q.status, q.out()), "{}", g.stderr);
     }
 }
+
+/// `garm run --libc X prog.c` builds against that libc: the run matches qemu-aarch64's run of
+/// `garm cc --libc X`'s ELF, or stops at an FP/SIMD word whose pc qemu executes too.
+#[test]
+fn run_builds_c_sources_against_a_real_libc() {
+    let o = Command::new("bash")
+        .arg(root().join("scripts/sysroot.sh"))
+        .args(["musl-dev", "musl"])
+        .output()
+        .expect("sysroot.sh");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let src = tmp().join(format!("exit3-{}.c", std::process::id()));
+    std::fs::write(&src, "int main(void) { return 3; }\n").unwrap();
+    for libc in ["glibc", "musl"] {
+        let g = garm(&["--libc", libc, src.to_str().unwrap()], b"");
+        let elf = tmp().join(format!("exit3-{libc}-{}.elf", std::process::id()));
+        let o = Command::new(garm_bin())
+            .args(["cc", "--libc", libc])
+            .arg(&src)
+            .arg("-o")
+            .arg(&elf)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let q = qemu(&elf, &[], &[], b"");
+        assert_eq!(q.status, 3);
+        if g.status != 132 {
+            assert_eq!(g.status, q.status, "{libc}: {}", g.stderr);
+            continue;
+        }
+        assert!(
+            g.stderr.contains("not implemented yet (Tier 2)"),
+            "{libc}: {}",
+            g.stderr
+        );
+        let pc = g.stderr.split("at pc 0x").nth(1).unwrap();
+        let pc = u64::from_str_radix(pc.split(':').next().unwrap(), 16).unwrap();
+        let log = tmp().join(format!("exit3-{libc}-{}.log", std::process::id()));
+        let traced = ["-one-insn-per-tb", "-singlestep"].iter().any(|flag| {
+            Command::new("qemu-aarch64")
+                .args([flag, "-d", "exec,nochain", "-D"])
+                .arg(&log)
+                .arg(&elf)
+                .output()
+                .is_ok_and(|o| o.status.code() == Some(3))
+        });
+        assert!(traced, "qemu-aarch64 could not trace");
+        let text = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_file(&log);
+        assert!(
+            text.lines().any(|l| l.starts_with("Trace")
+                && l.split('/')
+                    .nth(1)
+                    .and_then(|h| u64::from_str_radix(h, 16).ok())
+                    == Some(pc)),
+            "{libc}: qemu never executes pc {pc:#x}"
+        );
+    }
+}
