@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::jit::{self, JitOptions};
 use crate::run::{self, RunOptions};
-use crate::toolchain::{cache_dir, Toolchain};
+use crate::toolchain::{cache_dir, Libc, Toolchain};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -31,6 +31,9 @@ pub struct DiffOptions {
     /// Run the JIT through its `dlopen` fallback ([`JitOptions::dlopen`]).
     pub dlopen: bool,
     pub cflags: Vec<String>,
+    /// The C library: with glibc or musl the JIT (which runs garm's runtime) sits out, so the
+    /// comparison is the GPU against qemu-aarch64.
+    pub libc: Libc,
     /// Standard input, the same bytes for every engine.
     pub stdin: Vec<u8>,
 }
@@ -44,6 +47,7 @@ impl Default for DiffOptions {
             no_qemu: false,
             dlopen: false,
             cflags: Vec::new(),
+            libc: Libc::Garm,
             stdin: Vec::new(),
         }
     }
@@ -78,9 +82,20 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
         std::process::id(),
         std::thread::current().id()
     ));
-    tc.build(&[src.to_path_buf()], &elf_path, &opts.cflags)?;
+    let hosted = opts.libc != Libc::Garm;
+    if hosted && (opts.no_qemu || !qemu_available()) {
+        return Err(Error::Usage(format!(
+            "garm diff --libc {} compares with qemu-aarch64 (the JIT runs garm's runtime only)",
+            format!("{:?}", opts.libc).to_lowercase()
+        )));
+    }
+    if hosted {
+        tc.build_libc(&[src.to_path_buf()], &elf_path, &opts.cflags, opts.libc)?;
+    } else {
+        tc.build(&[src.to_path_buf()], &elf_path, &opts.cflags)?;
+    }
     let elf = std::fs::read(&elf_path).map_err(Error::io(&elf_path));
-    let host = jit::compile(&tc, src, &opts.cflags);
+    let host = (!hosted).then(|| jit::compile(&tc, src, &opts.cflags));
     let mut argv = vec![src.to_string_lossy().into_owned()];
     argv.extend(args.iter().cloned());
     let mut engines = Vec::new();
@@ -109,28 +124,9 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
         ),
     });
 
-    let host = host?;
-    let mut jo = JitOptions {
-        timeout: opts.timeout,
-        stdin: opts.stdin.clone(),
-        ..Default::default()
-    };
-    // Either asks for it: the option or GARM_JIT=dlopen (the default's).
-    jo.dlopen |= opts.dlopen;
-    let r = jit::run_objects(&host.objects, &argv, &jo)?;
-    engines.push(Engine {
-        name: "jit",
-        status: r.status,
-        stdout: r.stdout,
-        note: format!(
-            "compile {:.3} s, {} {:.2} ms, run {:.3} s",
-            host.compile_time.as_secs_f64(),
-            if r.dlopen { "link+dlopen" } else { "load" },
-            r.load_time.as_secs_f64() * 1e3,
-            r.run_time.as_secs_f64()
-        ),
-    });
-
+    if let Some(host) = host {
+        push_jit(&mut engines, host?, &argv, opts)?;
+    }
     if !opts.no_qemu && qemu_available() {
         let t0 = Instant::now();
         let mut cmd = Command::new("qemu-aarch64");
@@ -167,6 +163,36 @@ pub fn run_all(src: &Path, args: &[String], opts: &DiffOptions) -> Result<Vec<En
     }
     let _ = std::fs::remove_file(&elf_path);
     Ok(engines)
+}
+
+/// Runs the host build in the JIT, the third engine.
+fn push_jit(
+    engines: &mut Vec<Engine>,
+    host: jit::HostBuild,
+    argv: &[String],
+    opts: &DiffOptions,
+) -> Result<(), Error> {
+    let mut jo = JitOptions {
+        timeout: opts.timeout,
+        stdin: opts.stdin.clone(),
+        ..Default::default()
+    };
+    // Either asks for it: the option or GARM_JIT=dlopen (the default's).
+    jo.dlopen |= opts.dlopen;
+    let r = jit::run_objects(&host.objects, argv, &jo)?;
+    engines.push(Engine {
+        name: "jit",
+        status: r.status,
+        stdout: r.stdout,
+        note: format!(
+            "compile {:.3} s, {} {:.2} ms, run {:.3} s",
+            host.compile_time.as_secs_f64(),
+            if r.dlopen { "link+dlopen" } else { "load" },
+            r.load_time.as_secs_f64() * 1e3,
+            r.run_time.as_secs_f64()
+        ),
+    });
+    Ok(())
 }
 
 /// The first line where `b` differs from `a`: (1-based line number, a's line, b's line).

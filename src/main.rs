@@ -130,6 +130,10 @@ enum Cmd {
         /// Extra flags for clang (both builds), repeatable.
         #[arg(long = "cflag", allow_hyphen_values = true)]
         cflags: Vec<String>,
+        /// The C library: garm (the runtime; three engines), glibc or musl (static; the GPU
+        /// against qemu-aarch64, as the JIT runs garm's runtime only).
+        #[arg(long, default_value = "garm")]
+        libc: garm::toolchain::Libc,
         /// The C program.
         program: PathBuf,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -273,6 +277,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             #[cfg(feature = "dlopen")]
             dlopen,
             cflags,
+            libc,
             program,
             guest_args,
         } => {
@@ -290,6 +295,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
                 no_qemu,
                 dlopen,
                 cflags,
+                libc,
                 stdin,
             };
             let engines = garm::diff::run_all(&program, &guest_args, &opts)?;

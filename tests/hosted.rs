@@ -138,4 +138,21 @@ fn run_builds_c_sources_against_a_real_libc() {
             "{libc}: qemu never executes pc {pc:#x}"
         );
     }
+    // `garm diff --libc`: the GPU against qemu (the JIT runs garm's runtime only).
+    let d = Command::new(garm_bin())
+        .args(["diff", "--libc", "musl"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&d.stdout);
+    let engines: Vec<&str> = text.lines().filter_map(|l| l.split(' ').next()).collect();
+    assert_eq!(&engines[..2], ["gpu", "qemu"], "{text}");
+    assert!(text.lines().nth(1).unwrap().contains("exit 3"), "{text}");
+    let d = Command::new(garm_bin())
+        .args(["diff", "--libc", "glibc", "--no-qemu"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(d.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&d.stderr).contains("compares with qemu-aarch64"));
 }
