@@ -10,6 +10,7 @@
 macro_rules! elog {
     ($($t:tt)*) => {{
         use std::io::Write as _;
+        $crate::progress::clear_line();
         let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }
@@ -47,6 +48,7 @@ pub mod isa;
 pub mod jit;
 pub mod loader;
 pub mod os;
+pub mod progress;
 pub mod run;
 pub mod toolchain;
 pub mod trace;

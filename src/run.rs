@@ -298,7 +298,13 @@ pub fn run_shared(
         }
         None => None,
     };
+    // Only the command line's own run draws a progress line (and only on a terminal).
+    let mut progress = stream.then(crate::progress::Progress::new);
     loop {
+        if let Some(p) = progress.as_mut() {
+            let done = outcomes.iter().filter(|o| o.is_some()).count();
+            p.tick(done, n as usize, k.executed.iter().sum());
+        }
         if let Some(t) = tracer.as_mut() {
             if t.done() {
                 m.set_iters(layout::ITERS);
@@ -530,6 +536,7 @@ pub fn run_shared(
             batch /= 2;
         }
     }
+    drop(progress);
     out.finish();
     let exec_time = t0.elapsed();
     k.account(&m);

@@ -385,3 +385,37 @@ fn input_that_arrives_late_wakes_a_guest_polling_stdin() {
     assert_eq!(g, q);
     assert_eq!(g, "ppoll 1 revents 1 read 5 [late\n]\n");
 }
+
+/// A long run on a terminal shows a progress line, erased before anything else is written; with
+/// stderr not a terminal nothing of it appears. (`script` gives garm a pseudo-terminal.)
+#[test]
+fn progress_line_only_on_a_terminal_and_never_mixed_with_output() {
+    let elf = build("demos/spin");
+    let cmd = format!(
+        "{} run --instances 2 --timeout 2 {}",
+        garm_bin(),
+        elf.to_str().unwrap()
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env_remove("GARM_PROGRESS")
+        .output()
+        .expect("script (bsdutils)");
+    let tty = String::from_utf8_lossy(&o.stdout);
+    assert!(tty.contains("instances finished"), "{tty}");
+    // Whatever follows the last erase is real output, not a progress line.
+    let last = tty.rsplit("\r\x1b[K").next().unwrap();
+    assert!(last.starts_with("[0] garm: wall-clock timeout"), "{last:?}");
+    assert!(!last.contains("instances finished"), "{last:?}");
+    let piped = garm(
+        &["--instances", "2", "--timeout", "2", elf.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(piped.status, 124);
+    assert!(
+        !piped.stderr.contains("instances finished"),
+        "{}",
+        piped.stderr
+    );
+    assert!(!piped.stderr.contains('\x1b'), "{}", piped.stderr);
+}

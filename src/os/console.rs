@@ -84,6 +84,7 @@ impl Output {
         if self.broken[i] {
             return Err(Broken);
         }
+        crate::progress::clear_line();
         let r = if fd == 2 {
             std::io::stderr().write_all(bytes)
         } else {
