@@ -1,11 +1,13 @@
 //! `--trace FILE`: one line per retired instruction of the first instance's process (pid, pc,
-//! word, its encoding group from the table, the registers it changed), made by single-stepping
-//! the shader (one step per dispatch) until `--trace-limit` lines are written.
+//! word, its disassembly, its encoding group from the table, the registers it changed), made by
+//! single-stepping the shader (one step per dispatch) until `--trace-limit` lines are written.
+//! Lines wait in chunks so one llvm-mc call disassembles each chunk's new words.
 
 use crate::gpu::layout;
 use crate::gpu::machine::Machine;
 use crate::guest::Guest;
 use crate::os::kernel::{Kernel, Pid};
+use std::fmt::Write as _;
 use std::io::Write;
 
 /// What one step starts from.
@@ -22,20 +24,50 @@ pub struct Tracer {
     out: std::io::BufWriter<std::fs::File>,
     left: u64,
     before: Option<Before>,
+    /// Lines not written yet: (word, "pid pc word", "group registers").
+    pending: Vec<(u32, String, String)>,
+    /// Disassembly of the words seen (bounded by the program's distinct words).
+    dis: std::collections::HashMap<u32, String>,
 }
+
+/// Lines per llvm-mc call.
+const CHUNK: usize = 4096;
 
 impl Tracer {
     pub fn create(path: &std::path::Path, limit: u64) -> std::io::Result<Tracer> {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
         writeln!(
             out,
-            "# garm trace: pid pc word group [registers the instruction changed]"
+            "# garm trace: pid pc word disassembly | encoding group [registers the instruction changed]"
         )?;
         Ok(Tracer {
             out,
             left: limit,
             before: None,
+            pending: Vec::new(),
+            dis: Default::default(),
         })
+    }
+
+    /// Disassembles the waiting lines' new words and writes the lines.
+    fn flush_pending(&mut self) -> std::io::Result<()> {
+        let mut new: Vec<u32> = self
+            .pending
+            .iter()
+            .map(|p| p.0)
+            .filter(|w| !self.dis.contains_key(w))
+            .collect();
+        new.sort_unstable();
+        new.dedup();
+        if !new.is_empty() {
+            let text = crate::toolchain::disassemble(&new);
+            self.dis.extend(new.into_iter().zip(text));
+        }
+        for (word, head, tail) in self.pending.drain(..) {
+            let d = self.dis.get(&word).map_or("", |s| s.as_str());
+            writeln!(self.out, "{head} {d:<32} | {tail}")?;
+        }
+        self.out.flush()
     }
 
     /// Whether the limit is reached (the run then goes on at full speed).
@@ -92,13 +124,8 @@ impl Tracer {
             .read_mem(b.slot, b.pc, 4)
             .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
             .unwrap_or(0);
-        write!(
-            self.out,
-            "{} {:#x} {word:08x} {}",
-            b.pid,
-            b.pc,
-            crate::isa::describe(word)
-        )?;
+        let head = format!("{} {:#x} {word:08x}", b.pid, b.pc);
+        let mut tail = crate::isa::describe(word).to_string();
         for (r, old) in b.regs.iter().enumerate() {
             let now = m.reg(b.slot, r);
             if now != *old {
@@ -107,18 +134,25 @@ impl Tracer {
                 } else {
                     format!("x{r}")
                 };
-                write!(self.out, " {name}={now:#x}")?;
+                let _ = write!(tail, " {name}={now:#x}");
             }
         }
         let nzcv = m.st(b.slot)[layout::S_NZCV];
         if nzcv != b.nzcv {
-            write!(self.out, " nzcv={nzcv:04b}")?;
+            let _ = write!(tail, " nzcv={nzcv:04b}");
         }
-        writeln!(self.out)?;
+        self.pending.push((word, head, tail));
         self.left -= 1;
-        if self.left == 0 {
-            self.out.flush()?;
+        if self.left == 0 || self.pending.len() >= CHUNK {
+            self.flush_pending()?;
         }
         Ok(())
+    }
+}
+
+impl Drop for Tracer {
+    /// A run that ends before the limit still gets its last lines.
+    fn drop(&mut self) {
+        let _ = self.flush_pending();
     }
 }

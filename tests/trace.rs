@@ -62,6 +62,12 @@ fn the_trace_follows_qemus_instructions() {
     let g = garm_trace(&elf, &[], 100_000);
     let gp: Vec<u64> = g.iter().map(|(pc, _)| *pc).collect();
     assert_eq!(gp, q, "pc sequences differ");
+    // Each line disassembles its word (llvm-mc) before the table's group.
+    assert!(
+        g[0].1.contains("mov x29, #0") && g[0].1.contains("| MOVN"),
+        "{}",
+        g[0].1
+    );
     // The first instructions of _start: the registers they set are shown.
     assert!(
         g[3].1.contains("BL") && g[3].1.contains("x30=0x10010"),

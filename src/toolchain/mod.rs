@@ -721,3 +721,39 @@ fn pie_cflags() -> Vec<&'static str> {
         .chain(PIE_CFLAGS.iter().copied())
         .collect()
 }
+
+/// Disassembles words with llvm-mc (the LLVM disassembler llvm-objdump uses).
+pub fn disassemble(words: &[u32]) -> Vec<String> {
+    let input: String = words
+        .iter()
+        .map(|w| {
+            let b = w.to_le_bytes();
+            format!("{:#04x} {:#04x} {:#04x} {:#04x}\n", b[0], b[1], b[2], b[3])
+        })
+        .collect();
+    let text = (|| {
+        let mut child = Command::new("llvm-mc")
+            .args(["--disassemble", "-triple=aarch64", "-mattr=+v8.3a"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok()?;
+        use std::io::Write;
+        child.stdin.take()?.write_all(input.as_bytes()).ok()?;
+        let o = child.wait_with_output().ok()?;
+        Some(String::from_utf8_lossy(&o.stdout).into_owned())
+    })()
+    .unwrap_or_default();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('.'))
+        .map(|l| l.replace('\t', " "))
+        .collect();
+    if lines.len() == words.len() {
+        lines
+    } else {
+        words.iter().map(|w| format!(".inst {w:#010x}")).collect()
+    }
+}
