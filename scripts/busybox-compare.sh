@@ -43,11 +43,11 @@ while IFS= read -r cmd; do
     rm -rf "$q" "$g"
     fixture "$q"
     fixture "$g"
-    qout=$(cd "$q" && timeout 60 env -i PATH="$work/wrap" HOME=/ LANG=C "$qemu" "$bb" sh -c "$cmd" 2>/dev/null)
+    qout=$(cd "$q" && timeout 60 env -i PATH="$work/wrap" HOME=/ LANG=C "$qemu" "$bb" sh -c "$cmd" 2>/dev/null </dev/null)
     qrc=$?
     [ -n "${BBC_SHOW:-}" ] && printf '== %s (qemu %s)\n%s\n' "$cmd" "$qrc" "$qout"
     # shellcheck disable=SC2086
-    gout=$(timeout 120 "$garm" run ${GARM_OPTS:-} --mount "$g:/w" "$bb" sh -c "cd /w && $cmd" 2>"$work/gerr")
+    gout=$(timeout 120 "$garm" run ${GARM_OPTS:-} --mount "$g:/w" "$bb" sh -c "cd /w && $cmd" 2>"$work/gerr" </dev/null)
     grc=$?
     if [ "$qout" == "$gout" ] && [ "$qrc" == "$grc" ]; then
         pass=$((pass + 1))

@@ -11,6 +11,7 @@ macro_rules! elog {
     ($($t:tt)*) => {{
         use std::io::Write as _;
         $crate::progress::clear_line();
+        $crate::progress::wrote(b"\n");
         let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }

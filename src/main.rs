@@ -360,6 +360,11 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
         } => {
             let opts = options(&args)?;
             let is_c = program.extension().is_some_and(|e| e == "c");
+            if !is_c && args.libc != garm::toolchain::Libc::Garm {
+                return Err(Error::Usage(
+                    "garm run: --libc applies to a .c program (an ELF is already linked)".into(),
+                ));
+            }
             let (elf_path, compile_time) = if is_c {
                 compile_c(&program, args.libc)?
             } else {

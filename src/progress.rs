@@ -9,6 +9,16 @@ use std::time::{Duration, Instant};
 
 /// Whether a progress line is on the terminal now.
 static SHOWN: AtomicBool = AtomicBool::new(false);
+/// Whether the last byte of output ended a line: the progress line is drawn only then, so it
+/// never erases a prompt or any other unfinished line.
+static AT_LINE_START: AtomicBool = AtomicBool::new(true);
+
+/// Notes the last byte written to the terminal's stdout or stderr.
+pub fn wrote(bytes: &[u8]) {
+    if let Some(&b) = bytes.last() {
+        AT_LINE_START.store(b == b'\n', Ordering::Relaxed);
+    }
+}
 
 /// Erases the progress line, if one is shown, before other output takes the terminal.
 pub fn clear_line() {
@@ -18,7 +28,7 @@ pub fn clear_line() {
 }
 
 pub struct Progress {
-    enabled: bool,
+    pub enabled: bool,
     start: Instant,
     last: Instant,
 }
@@ -26,6 +36,8 @@ pub struct Progress {
 /// The first line waits this long, so short runs never show one.
 const FIRST: Duration = Duration::from_secs(1);
 const EVERY: Duration = Duration::from_millis(250);
+/// Columns the line may take at most.
+const WIDTH: usize = 79;
 
 impl Progress {
     /// On when stderr is a terminal and `GARM_PROGRESS` is not `0` (`1` forces it on, for tests
@@ -47,15 +59,23 @@ impl Progress {
 
     /// Redraws the line if it is time: `done` of `total` instances finished, `insns` retired.
     pub fn tick(&mut self, done: usize, total: usize, insns: u64) {
-        if !self.enabled || self.start.elapsed() < FIRST || self.last.elapsed() < EVERY {
+        if !self.enabled
+            || self.start.elapsed() < FIRST
+            || self.last.elapsed() < EVERY
+            || !AT_LINE_START.load(Ordering::Relaxed)
+        {
             return;
         }
         self.last = Instant::now();
         let secs = self.start.elapsed().as_secs_f64();
-        let line = format!(
-            "\r\x1b[Kgarm: {done}/{total} instances finished, {insns} instructions, {:.1} MIPS, {secs:.0} s",
+        let mut line = format!(
+            "garm: {done}/{total} finished, {:.3e} instructions, {:.1} MIPS, {secs:.0} s",
+            insns as f64,
             insns as f64 / secs / 1e6
         );
+        // Narrower than any terminal: a wrapped line could not be erased with one \r.
+        line.truncate(WIDTH);
+        let line = format!("\r\x1b[K{line}");
         let mut e = std::io::stderr();
         if e.write_all(line.as_bytes()).is_ok() {
             let _ = e.flush();

@@ -299,7 +299,9 @@ pub fn run_shared(
         None => None,
     };
     // Only the command line's own run draws a progress line (and only on a terminal).
-    let mut progress = stream.then(crate::progress::Progress::new);
+    let mut progress = stream
+        .then(crate::progress::Progress::new)
+        .filter(|p| p.enabled);
     loop {
         if let Some(p) = progress.as_mut() {
             let done = outcomes.iter().filter(|o| o.is_some()).count();

@@ -28,7 +28,12 @@ pub struct Tracer {
     pending: Vec<(u32, String, String)>,
     /// Disassembly of the words seen (bounded by the program's distinct words).
     dis: std::collections::HashMap<u32, String>,
+    /// When lines were last written: they never wait longer than [`AT_MOST`], so a run killed
+    /// mid-way (Ctrl-C, timeout(1)) loses at most that much of its end.
+    flushed: std::time::Instant,
 }
+
+const AT_MOST: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Lines per llvm-mc call.
 const CHUNK: usize = 4096;
@@ -46,6 +51,7 @@ impl Tracer {
             before: None,
             pending: Vec::new(),
             dis: Default::default(),
+            flushed: std::time::Instant::now(),
         })
     }
 
@@ -63,6 +69,7 @@ impl Tracer {
             let text = crate::toolchain::disassemble(&new);
             self.dis.extend(new.into_iter().zip(text));
         }
+        self.flushed = std::time::Instant::now();
         for (word, head, tail) in self.pending.drain(..) {
             let d = self.dis.get(&word).map_or("", |s| s.as_str());
             writeln!(self.out, "{head} {d:<32} | {tail}")?;
@@ -143,7 +150,7 @@ impl Tracer {
         }
         self.pending.push((word, head, tail));
         self.left -= 1;
-        if self.left == 0 || self.pending.len() >= CHUNK {
+        if self.left == 0 || self.pending.len() >= CHUNK || self.flushed.elapsed() > AT_MOST {
             self.flush_pending()?;
         }
         Ok(())

@@ -26,8 +26,8 @@ fn cc_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (bool, String) {
     )
 }
 
-fn setup() -> std::path::PathBuf {
-    let dir = tmp().join(format!("cc-driver-{}", std::process::id()));
+fn setup(test: &str) -> std::path::PathBuf {
+    let dir = tmp().join(format!("cc-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("inc")).unwrap();
     std::fs::create_dir_all(dir.join("lib")).unwrap();
@@ -49,7 +49,7 @@ fn check(dir: &Path, elf: &str, want: &str) {
 
 #[test]
 fn usual_flags_objects_archives_and_stdin() {
-    let dir = setup();
+    let dir = setup("flags");
     // -c with -O -g -I -D; the object linked with a second source.
     let (ok, e) = cc_in(&dir, &["-O2", "-g", "-Iinc", "-Wall", "-c", "t.c"], b"");
     assert!(ok, "{e}");
@@ -79,14 +79,23 @@ fn usual_flags_objects_archives_and_stdin() {
     let src = std::fs::read(dir.join("t.c")).unwrap();
     let (ok, e) = cc_in(&dir, &["-c", "-", "-o", "s.o"], &src);
     assert!(ok, "{e}");
-    let (ok, e) = cc_in(&dir, &["-Iinc", "-DNAME=\"in\"", "m.c", "s.o", "-op3"], b"");
+    let (ok, e) = cc_in(
+        &dir,
+        &["-Iinc", "-DNAME=\"in\"", "m.c", "s.o", "-op3", "-lm", "-lc"],
+        b"",
+    );
     assert!(ok, "{e}");
     check(&dir, "p3", "hello 42 in\n");
+    // cc's object name keeps every dot of the source's stem.
+    std::fs::copy(dir.join("t.c"), dir.join("t.part.c")).unwrap();
+    let (ok, e) = cc_in(&dir, &["-c", "t.part.c"], b"");
+    assert!(ok, "{e}");
+    assert!(dir.join("t.part.o").is_file());
 }
 
 #[test]
 fn options_garm_cannot_take_are_refused() {
-    let dir = setup();
+    let dir = setup("refused");
     for (args, says) in [
         (&["-x", "c", "m.c"][..], "unsupported option -x"),
         (&[][..], "no input files"),
@@ -98,4 +107,15 @@ fn options_garm_cannot_take_are_refused() {
         assert!(e.contains(says), "{args:?}: {e}");
         assert!(!e.contains("panicked"), "{e}");
     }
+    // --libc names how to build a .c program; an ELF is already built.
+    let r = garm(
+        &["--libc", "musl", build("demos/hello").to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.contains("--libc applies to a .c program"),
+        "{}",
+        r.stderr
+    );
 }

@@ -29,8 +29,9 @@ pub const MPIDR_EL1: u64 = 1 << 31;
 const PFR0_FIXED: u64 = 0x11;
 /// ID_AA64DFR0 DebugVer: Linux shows the safe value, Armv8 debug.
 const DFR0_FIXED: u64 = 0x6;
-/// ID_AA64MMFR0 TGran4 and TGran64 at their safe value (0xF, not supported: Linux hides them).
-const MMFR0_FIXED: u64 = 0xff00_0000;
+/// ID_AA64MMFR0 as Linux (5.12 on) shows it: TGran4 and TGran64 at their safe value 0xF, and
+/// TGran{4,64,16}_2 (stage 2, hidden) at their safe value 1. (qemu 7.2 shows 0 in the latter.)
+const MMFR0_FIXED: u64 = 0x0000_0111_ff00_0000;
 
 /// HWCAP_CPUID: MRS of the ID registers is emulated (below).
 pub const HWCAP_CPUID: u64 = 1 << 11;

@@ -85,6 +85,7 @@ impl Output {
             return Err(Broken);
         }
         crate::progress::clear_line();
+        crate::progress::wrote(bytes);
         let r = if fd == 2 {
             std::io::stderr().write_all(bytes)
         } else {

@@ -552,6 +552,8 @@ impl Toolchain {
                 cmd.arg("--target=aarch64-linux-musl")
                     .args(["-nostdinc", "-nostdlib", "-isystem"])
                     .arg(root.join("usr/include/aarch64-linux-musl"))
+                    .arg("-L")
+                    .arg(&lib)
                     .arg(lib.join("crt1.o"))
                     .arg(lib.join("crti.o"));
             }
@@ -580,23 +582,18 @@ impl Toolchain {
     /// `garm cc` as a compiler driver ([`driver`]): objects with `-c`, else one program.
     pub fn drive(&self, a: &driver::CcArgs) -> Result<(), ToolchainError> {
         let mut sources = a.sources.clone();
-        let mut stdin_copy = None;
         if let Some(i) = sources.iter().position(|s| s.as_os_str() == "-") {
             let mut text = Vec::new();
             std::io::Read::read_to_end(&mut std::io::stdin(), &mut text)
                 .map_err(io_at(Path::new("-")))?;
-            let dir = cache_dir();
+            // Named by its content, so the compile cache hits when the same text comes again.
+            let dir = cache_dir().join("stdin");
             std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
-            let p = dir.join(format!("stdin-{}.c", std::process::id()));
-            std::fs::write(&p, text).map_err(io_at(&p))?;
-            sources[i] = p.clone();
-            stdin_copy = Some(p);
+            let p = dir.join(format!("{}.c", &cache::sha(&text)[..16]));
+            cache::write_atomic(&p, &text).map_err(io_at(&p))?;
+            sources[i] = p;
         }
-        let result = self.drive_files(a, &sources);
-        if let Some(p) = stdin_copy {
-            let _ = std::fs::remove_file(p);
-        }
-        result
+        self.drive_files(a, &sources)
     }
 
     fn drive_files(&self, a: &driver::CcArgs, sources: &[PathBuf]) -> Result<(), ToolchainError> {
@@ -609,7 +606,7 @@ impl Toolchain {
             a.output.clone().unwrap_or_else(|| {
                 let stem = a.sources[i].file_stem().unwrap_or_default();
                 let stem = if stem == "-" { "stdin".as_ref() } else { stem };
-                PathBuf::from(stem).with_extension("o")
+                PathBuf::from(format!("{}.o", stem.to_string_lossy()))
             })
         };
         let out = a.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
@@ -632,9 +629,11 @@ impl Toolchain {
             self.build_libc(sources, &out, &extra, a.libc)?;
             return Ok(());
         }
+        // The runtime is libc, libm and the rest in one: cc's usual -lc/-lm/-lpthread find it.
         let ld_args: Vec<String> = a
             .ldflags
             .iter()
+            .filter(|f| !matches!(f.as_str(), "-lc" | "-lm" | "-lpthread" | "-lrt" | "-ldl"))
             .flat_map(|f| match f.strip_prefix("-Wl,") {
                 Some(rest) => rest.split(',').map(String::from).collect(),
                 None => vec![f.clone()],
@@ -753,6 +752,12 @@ pub fn disassemble(words: &[u32]) -> Vec<String> {
         .collect();
     if lines.len() == words.len() {
         lines
+    } else if words.len() > 1 {
+        // A word llvm-mc rejects shifts every line after it: halve until it is alone.
+        let (a, b) = words.split_at(words.len() / 2);
+        let mut v = disassemble(a);
+        v.extend(disassemble(b));
+        v
     } else {
         words.iter().map(|w| format!(".inst {w:#010x}")).collect()
     }
