@@ -97,7 +97,8 @@ enum Cmd {
     /// Compile C files with the guest runtime into a static AArch64 ELF.
     Cc {
         /// Sources (`-` reads standard input), objects (.o, .a) and the usual cc flags: -o FILE,
-        /// -c, -O*, -g*, -I, -D, -U, -std=, -W*, -f*, -include, -isystem, -l, -L, -Wl,...;
+        /// -c, -O*, -g*, -I, -D, -U, -std=, -W*, -f*, -include, -isystem, -MD/-MMD/-MP/-MF/-MT,
+        /// -l, -L, -Wl,...;
         /// garm's own: --libc garm|glibc|musl (static; FP/SIMD allowed, so such programs stop
         /// at their first FP/SIMD instruction until Tier 2 lands), --pie (a static PIE: ET_DYN,
         /// no interpreter), --cflag FLAG (any other clang flag).

@@ -86,6 +86,18 @@ fn usual_flags_objects_archives_and_stdin() {
     );
     assert!(ok, "{e}");
     check(&dir, "p3", "hello 42 in\n");
+    // -MMD -MP: a make dependency file beside the object, naming the header.
+    let (ok, e) = cc_in(
+        &dir,
+        &["-Iinc", "-DNAME=\"d\"", "-MMD", "-MP", "-c", "m.c"],
+        b"",
+    );
+    assert!(ok, "{e}");
+    let d = std::fs::read_to_string(dir.join("m.d")).unwrap();
+    assert!(
+        d.starts_with("m.o: m.c") && d.contains("inc/g.h") && d.contains("\ninc/g.h:"),
+        "{d}"
+    );
     // cc's object name keeps every dot of the source's stem.
     std::fs::copy(dir.join("t.c"), dir.join("t.part.c")).unwrap();
     let (ok, e) = cc_in(&dir, &["-c", "t.part.c"], b"");

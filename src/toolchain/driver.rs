@@ -24,6 +24,18 @@ pub struct CcArgs {
     pub pie: bool,
     /// `--libc garm|glibc|musl`.
     pub libc: Libc,
+    /// Make-style dependency output: `-MD`/`-MMD` (`-MP`, `-MF FILE`, `-MT`/`-MQ TARGET`).
+    pub deps: Deps,
+}
+
+/// What `-MD` and its companions ask for: a `.d` file written beside each object.
+#[derive(Debug, Default, PartialEq)]
+pub struct Deps {
+    /// `-MD` (every header) or `-MMD` (no system headers); `None`: no dependency file.
+    pub system: Option<bool>,
+    pub phony: bool,
+    pub file: Option<PathBuf>,
+    pub targets: Vec<String>,
 }
 
 /// Flags that take the next argument as their value when written apart (`-I dir`).
@@ -49,6 +61,11 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
             "-o" => a.output = Some(PathBuf::from(value(&mut it, s)?)),
             "-c" => a.compile_only = true,
             "--pie" => a.pie = true,
+            "-MD" => a.deps.system = Some(true),
+            "-MMD" => a.deps.system = Some(false),
+            "-MP" => a.deps.phony = true,
+            "-MF" => a.deps.file = Some(PathBuf::from(value(&mut it, s)?)),
+            "-MT" | "-MQ" => a.deps.targets.push(value(&mut it, s)?),
             "--libc" => a.libc = value(&mut it, s)?.parse()?,
             // garm's earlier spelling: one clang flag per --cflag.
             "--cflag" => a.cflags.push(value(&mut it, s)?),
@@ -100,6 +117,12 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
     }
     if a.compile_only && a.sources.is_empty() {
         return Err("garm cc: -c needs a source".into());
+    }
+    if a.deps.system.is_some() && !a.compile_only {
+        return Err("garm cc: -MD/-MMD need -c (one object per source)".into());
+    }
+    if a.deps.file.is_some() && a.sources.len() > 1 {
+        return Err("garm cc: -MF takes one source".into());
     }
     if a.pie && a.libc != Libc::Garm {
         return Err(format!("garm cc: --pie with --libc {:?}", a.libc));
@@ -154,6 +177,11 @@ mod tests {
         assert_eq!(a.objects, [PathBuf::from("b.o"), PathBuf::from("c.a")]);
         assert_eq!(a.output, Some(PathBuf::from("prog")));
         assert_eq!(p("--libc=musl x.c").unwrap().libc, Libc::Musl);
+        let d = p("-c -MMD -MP -MF x.d -MT obj a.c").unwrap().deps;
+        assert_eq!(d.system, Some(false));
+        assert!(d.phony);
+        assert_eq!(d.file, Some(PathBuf::from("x.d")));
+        assert_eq!(d.targets, ["obj"]);
     }
 
     #[test]
@@ -165,5 +193,6 @@ mod tests {
         assert!(p("-c a.c b.c -o x.o").unwrap_err().contains("one source"));
         assert!(p("--pie --libc glibc a.c").unwrap_err().contains("--pie"));
         assert!(p("--libc newlib a.c").is_err());
+        assert!(p("-MD a.c").unwrap_err().contains("need -c"));
     }
 }

@@ -612,6 +612,18 @@ impl Toolchain {
         let out = a.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
         if a.libc != Libc::Garm {
             let mut extra = a.cflags.clone();
+            if let Some(system) = a.deps.system {
+                extra.push(if system { "-MD" } else { "-MMD" }.into());
+                if a.deps.phony {
+                    extra.push("-MP".into());
+                }
+                if let Some(f) = &a.deps.file {
+                    extra.extend(["-MF".to_string(), f.to_string_lossy().into_owned()]);
+                }
+                for t in &a.deps.targets {
+                    extra.extend(["-MT".to_string(), t.clone()]);
+                }
+            }
             if a.compile_only {
                 for (i, src) in sources.iter().enumerate() {
                     let mut cmd = self.libc_command(a.libc)?;
@@ -646,6 +658,28 @@ impl Toolchain {
                 let obj = self.compile(src, &cflags, &rt, &a.cflags)?;
                 let o = object_name(i);
                 std::fs::write(&o, obj).map_err(io_at(&o))?;
+                if let Some(system) = a.deps.system {
+                    // The cached compile wrote no .d: clang -M writes it, as -MD would have.
+                    let mut cmd = Command::new(&self.clang);
+                    cmd.args(&cflags)
+                        .args(&a.cflags)
+                        .arg("-I")
+                        .arg(rt.join("guest/include"))
+                        .arg(if system { "-M" } else { "-MM" })
+                        .arg("-MF")
+                        .arg(a.deps.file.clone().unwrap_or_else(|| o.with_extension("d")));
+                    if a.deps.phony {
+                        cmd.arg("-MP");
+                    }
+                    if a.deps.targets.is_empty() {
+                        cmd.arg("-MT").arg(&o);
+                    }
+                    for t in &a.deps.targets {
+                        cmd.arg("-MT").arg(t);
+                    }
+                    cmd.arg(src);
+                    self.run(&mut cmd, "clang -M")?;
+                }
             }
             return Ok(());
         }
