@@ -304,8 +304,12 @@ pub fn run_shared(
         .filter(|p| p.enabled);
     loop {
         if let Some(p) = progress.as_mut() {
-            let done = outcomes.iter().filter(|o| o.is_some()).count();
-            p.tick(done, n as usize, k.executed.iter().sum());
+            if k.awaiting_input() {
+                crate::progress::clear_line();
+            } else {
+                let done = outcomes.iter().filter(|o| o.is_some()).count();
+                p.tick(done, n as usize, k.executed.iter().sum());
+            }
         }
         if let Some(t) = tracer.as_mut() {
             if t.done() {

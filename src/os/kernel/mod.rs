@@ -368,6 +368,12 @@ impl Kernel {
             .any(|p| (p.sleep_until.is_some() || p.input_wait) && p.slot.is_some())
     }
 
+    /// Whether a process waits for the host's input (a progress line would mix with the echo of
+    /// what the user types).
+    pub fn awaiting_input(&self) -> bool {
+        self.procs.values().any(|p| p.input_wait)
+    }
+
     /// Whether a process waits for its vfork child (its SVC is not retried meanwhile).
     pub fn in_vfork(&self, pid: Pid) -> bool {
         self.procs
