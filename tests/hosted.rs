@@ -7,6 +7,16 @@ mod common;
 use common::*;
 use std::process::Command;
 
+/// Fetches musl for arm64 as `garm cc --libc musl` needs it (scripts/deps.sh does it too).
+fn musl_sysroot() {
+    let o = Command::new("bash")
+        .arg(root().join("scripts/sysroot.sh"))
+        .args(["musl-dev", "musl"])
+        .output()
+        .expect("sysroot.sh");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn glibc_static_program_matches_qemu_or_traps_cleanly_on_simd() {
     let src = root().join("guest/tests/hosted/glibc_hello.c");
@@ -50,13 +60,7 @@ fn glibc_static_program_matches_qemu_or_traps_cleanly_on_simd() {
 
 #[test]
 fn musl_static_program_matches_qemu_or_traps_cleanly_on_simd() {
-    // The sysroot comes from scripts/sysroot.sh (scripts/deps.sh runs it).
-    let o = Command::new("bash")
-        .arg(root().join("scripts/sysroot.sh"))
-        .args(["musl-dev", "musl"])
-        .output()
-        .expect("sysroot.sh");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    musl_sysroot();
     let src = root().join("guest/tests/hosted/glibc_hello.c");
     let elf = tmp().join(format!("musl_hello-{}.elf", std::process::id()));
     let o = Command::new(garm_bin())
@@ -85,12 +89,7 @@ fn musl_static_program_matches_qemu_or_traps_cleanly_on_simd() {
 /// `garm cc --libc X`'s ELF, or stops at an FP/SIMD word whose pc qemu executes too.
 #[test]
 fn run_builds_c_sources_against_a_real_libc() {
-    let o = Command::new("bash")
-        .arg(root().join("scripts/sysroot.sh"))
-        .args(["musl-dev", "musl"])
-        .output()
-        .expect("sysroot.sh");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    musl_sysroot();
     let src = tmp().join(format!("exit3-{}.c", std::process::id()));
     std::fs::write(&src, "int main(void) { return 3; }\n").unwrap();
     for libc in ["glibc", "musl"] {

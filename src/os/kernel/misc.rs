@@ -49,6 +49,12 @@ pub fn gettimeofday(_k: &mut Kernel, c: &mut Call) -> SysResult {
 
 /// A sleeping process blocks like a waiting one; the others keep running.
 pub fn nanosleep(k: &mut Kernel, c: &mut Call) -> SysResult {
+    sleep_on(k, c, c.a[0], false)
+}
+
+/// The sleep both nanosleeps share: the first call reads the request at `req` and blocks until
+/// it is due, the retry then returns 0. `absolute`: the request is a realtime-clock instant.
+fn sleep_on(k: &mut Kernel, c: &mut Call, req: u64, absolute: bool) -> SysResult {
     let now = Instant::now();
     match k.proc(c.pid).sleep_until {
         Some(t) if now >= t => {
@@ -57,11 +63,19 @@ pub fn nanosleep(k: &mut Kernel, c: &mut Call) -> SysResult {
         }
         Some(_) => Ok(Sys::Block),
         None => {
-            let ts: Timespec = c.read_obj(c.a[0])?;
+            let ts: Timespec = c.read_obj(req)?;
             if !(0..=999_999_999).contains(&ts.nsec) || ts.sec < 0 {
                 return Err(EINVAL.into());
             }
-            let d = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
+            let want = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
+            let d = if absolute {
+                want.saturating_sub(self::now())
+            } else {
+                want
+            };
+            if d.is_zero() {
+                return ret(0);
+            }
             k.proc_mut(c.pid).sleep_until = Some(now + d);
             Ok(Sys::Block)
         }
@@ -271,31 +285,7 @@ pub fn clock_nanosleep(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.a[0] > 11 {
         return Err(EINVAL.into());
     }
-    let now = Instant::now();
-    match k.proc(c.pid).sleep_until {
-        Some(t) if now >= t => {
-            k.proc_mut(c.pid).sleep_until = None;
-            ret(0)
-        }
-        Some(_) => Ok(Sys::Block),
-        None => {
-            let ts: Timespec = c.read_obj(c.a[2])?;
-            if !(0..=999_999_999).contains(&ts.nsec) || ts.sec < 0 {
-                return Err(EINVAL.into());
-            }
-            let want = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
-            let d = if c.a[1] & 1 != 0 {
-                want.saturating_sub(self::now())
-            } else {
-                want
-            };
-            if d.is_zero() {
-                return ret(0);
-            }
-            k.proc_mut(c.pid).sleep_until = Some(now + d);
-            Ok(Sys::Block)
-        }
-    }
+    sleep_on(k, c, c.a[2], c.a[1] & 1 != 0)
 }
 
 /// Every guest runs as root: getresuid/getresgid write three zeros.

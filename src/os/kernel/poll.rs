@@ -97,6 +97,27 @@ fn wait_or_timeout(k: &mut Kernel, pid: Pid, until: Option<Instant>) -> SysResul
     }
 }
 
+/// With nothing ready, blocks until the timeout (the retry comes back here); `Some` is the answer
+/// to give now. Waiting on the host's stdin is marked, so it is not taken for a deadlock.
+fn block_unless_ready(
+    k: &mut Kernel,
+    pid: Pid,
+    ready: i64,
+    on_stdin: bool,
+    until: Option<Instant>,
+) -> Option<SysResult> {
+    if ready == 0 {
+        if on_stdin {
+            k.proc_mut(pid).input_wait = true;
+        }
+        if let r @ Ok(Sys::Block) = wait_or_timeout(k, pid, until) {
+            return Some(r);
+        }
+    }
+    k.proc_mut(pid).sleep_until = None;
+    None
+}
+
 /// ppoll(fds, nfds, timeout, sigmask, sigsetsize): signal masks are not modelled (sigmask must
 /// be NULL or well-formed and is then ignored, as rt_sigprocmask).
 pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
@@ -126,16 +147,9 @@ pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
         };
         ready += (p.revents != 0) as i64;
     }
-    if ready == 0 && on_stdin {
-        // Waiting for the host's input is not a deadlock (see Proc::input_wait).
-        k.proc_mut(c.pid).input_wait = true;
+    if let Some(r) = block_unless_ready(k, c.pid, ready, on_stdin, until) {
+        return r;
     }
-    if ready == 0 {
-        if let r @ Ok(Sys::Block) = wait_or_timeout(k, c.pid, until) {
-            return r;
-        }
-    }
-    k.proc_mut(c.pid).sleep_until = None;
     for (i, p) in fds.iter().enumerate() {
         c.write_obj(c.a[0] + i as u64 * 8, p)?;
     }
@@ -186,15 +200,9 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
             ready += 1;
         }
     }
-    if ready == 0 && on_stdin {
-        k.proc_mut(c.pid).input_wait = true;
+    if let Some(r) = block_unless_ready(k, c.pid, ready, on_stdin, until) {
+        return r;
     }
-    if ready == 0 {
-        if let r @ Ok(Sys::Block) = wait_or_timeout(k, c.pid, until) {
-            return r;
-        }
-    }
-    k.proc_mut(c.pid).sleep_until = None;
     for (at, set) in [(c.a[1], &out.0), (c.a[2], &out.1), (c.a[3], &out.2)] {
         if at != 0 {
             c.write(at, bytemuck::cast_slice(set))?;
