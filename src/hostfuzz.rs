@@ -8,7 +8,7 @@ use crate::isa::{self, form, table};
 use crate::loader::{self, process, Image};
 use crate::os::abi::*;
 use crate::os::errno::Errno;
-use crate::os::kernel::{self, signal, Call, Kernel, Kind, PState, Pid, Sys, MAX_FDS, MAX_FILE};
+use crate::os::kernel::{self, signal, Kernel, Kind, PState, Pid, Sys, MAX_FDS, MAX_FILE};
 use crate::os::vfs::Node;
 use crate::os::{nr, strace, syscalls, Output, Stdin};
 use std::collections::{BTreeMap, HashSet};
@@ -1325,17 +1325,7 @@ fn random_nr(r: &mut Rng) -> u64 {
 fn run_call(w: &mut World, pid: Pid, n: u64, a: [u64; 6]) -> Result<Sys, MemError> {
     let slot = w.k.proc(pid).slot.expect("a live process");
     w.g.set_status(slot, crate::gpu::layout::Stop::Syscall);
-    let mut c = Call {
-        g: &mut w.g,
-        out: &mut w.out,
-        slot,
-        pid,
-        nr: n,
-        a,
-        readonly: Vec::new(),
-    };
-    let r = w.k.dispatch(&mut c)?;
-    w.k.apply_pipe_closes();
+    let r = w.k.call_as(&mut w.g, &mut w.out, slot, pid, n, a)?;
     w.out.clear();
     match r {
         Sys::Ret(v) => {

@@ -395,6 +395,37 @@ impl Kernel {
     }
 
     /// Handles the syscall that stopped `slot`.
+    /// Runs syscall `n` with arguments `a` as `pid` in `slot` and settles what it leaves behind
+    /// (the input-wait mark of an answered call, pipe ends it closed): what [`Kernel::syscall`]
+    /// does before writing the answer back, and what the unit tests and the host fuzzer call.
+    pub fn call_as(
+        &mut self,
+        g: &mut dyn Guest,
+        out: &mut Output,
+        slot: usize,
+        pid: Pid,
+        n: u64,
+        a: [u64; 6],
+    ) -> Result<Sys, MemError> {
+        let mut call = Call {
+            g,
+            out,
+            slot,
+            pid,
+            nr: n,
+            a,
+            readonly: Vec::new(),
+        };
+        let r = self.dispatch(&mut call)?;
+        if r != Sys::Block {
+            if let Some(p) = self.procs.get_mut(&pid) {
+                p.input_wait = false;
+            }
+        }
+        self.apply_pipe_closes();
+        Ok(r)
+    }
+
     pub fn syscall(
         &mut self,
         g: &mut dyn Guest,
@@ -413,23 +444,7 @@ impl Kernel {
         } else {
             String::new()
         };
-        let mut call = Call {
-            g,
-            out,
-            slot,
-            pid,
-            nr: n,
-            a,
-            readonly: Vec::new(),
-        };
-        let r = self.dispatch(&mut call)?;
-        if r != Sys::Block {
-            if let Some(p) = self.procs.get_mut(&pid) {
-                p.input_wait = false;
-            }
-        }
-        let Call { g, out, .. } = call;
-        self.apply_pipe_closes();
+        let r = self.call_as(g, out, slot, pid, n, a)?;
         let inst = self.procs.get(&pid).map_or(slot, |p| p.inst);
         let done = match r {
             Sys::Ret(v) => {

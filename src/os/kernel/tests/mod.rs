@@ -63,18 +63,9 @@ impl T {
         let mut a = [0u64; 6];
         a[..args.len()].copy_from_slice(args);
         let slot = self.k.proc(pid).slot.expect("a live process");
-        let mut c = Call {
-            g: &mut self.g,
-            out: &mut self.out,
-            slot,
-            pid,
-            nr: n,
-            a,
-            readonly: Vec::new(),
-        };
-        let r = self.k.dispatch(&mut c).expect("no device error");
-        self.k.apply_pipe_closes();
-        r
+        self.k
+            .call_as(&mut self.g, &mut self.out, slot, pid, n, a)
+            .expect("no device error")
     }
 
     pub fn sys(&mut self, n: u64, args: &[u64]) -> Sys {
