@@ -146,10 +146,10 @@ impl Guest for Machine {
         self.reset_instance(slot)
     }
     fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
-        Ok(self.vregs[slot])
+        Ok(Machine::vregs(self, slot)?)
     }
     fn set_vregs(&mut self, slot: usize, v: &[u128; 32]) -> Result<(), MemError> {
-        self.vregs[slot] = *v;
+        Machine::set_vregs(self, slot, v);
         Ok(())
     }
     fn map_exec(&mut self, slot: usize, page_addr: u64, bytes: &[u8]) -> Result<(), MemError> {

@@ -6,8 +6,12 @@ use garm::gpu::layout::{self, Access, Params, Stop, BINDINGS, STATE_OFFSETS};
 use garm::gpu::shader::{source, validate, Prelude, PARTS};
 use garm::os::syscalls::SHADER_HANDLED;
 
+/// Both variants validate; the SIMD one (a superset) is returned for the contract checks.
 fn module(p: Prelude) -> naga::Module {
-    validate(&source(p, &SHADER_HANDLED), p == Prelude::U64).unwrap_or_else(|e| panic!("{e}"))
+    validate(&source(p, &SHADER_HANDLED, false), p == Prelude::U64)
+        .unwrap_or_else(|e| panic!("integer variant: {e}"));
+    validate(&source(p, &SHADER_HANDLED, true), p == Prelude::U64)
+        .unwrap_or_else(|e| panic!("SIMD variant: {e}"))
 }
 
 #[test]
@@ -23,7 +27,9 @@ fn cpu_shader_validates_with_vec2_prelude() {
 #[test]
 fn vec2_prelude_needs_no_int64() {
     assert!(
-        !source(Prelude::Vec2, &SHADER_HANDLED).contains("u64"),
+        ![false, true]
+            .iter()
+            .any(|&simd| source(Prelude::Vec2, &SHADER_HANDLED, simd).contains("u64")),
         "the portable shader must not use u64"
     );
 }
@@ -112,7 +118,7 @@ fn params_and_bindings_are_the_contract() {
 
 #[test]
 fn shader_files_hold_no_copy_of_the_contract() {
-    for (file, text, _) in PARTS {
+    for (file, text, ..) in PARTS {
         for line in text.lines() {
             let l = line.trim_start();
             assert!(

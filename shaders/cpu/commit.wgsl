@@ -1,7 +1,8 @@
 // A fragment of `fn step()`, assembled in order by src/gpu/shader.rs: it reads and writes the
 // step's locals (operands, `res`, `flags`, `next`, ...), declared in fetch.wgsl.
 
-    if unit == U_TRAP {
+    // (The integer variant never meets a SIMD unit: the machine switches variants first.)
+    if unit == U_TRAP || (!HAS_SIMD && unit >= U_VEC) {
         // Unallocated, HLT, UDF: the raw word rides in the immediate.
         fault(ST_ILLEGAL, pc, d.z);
         return;

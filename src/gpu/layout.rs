@@ -120,6 +120,11 @@ pub const FAULT_READ: u32 = 0;
 pub const FAULT_WRITE: u32 = 1;
 pub const FAULT_EXEC: u32 = 2;
 
+/// Vector registers per instance in the `vreg` buffer: V0-V31 and the scratch register [`VT`]
+/// that multi-step SIMD instructions keep their intermediate in.
+pub const VREG_STRIDE: u32 = 33;
+pub const VT: u32 = 32;
+
 /// Code-map entry for a page with no decoded code.
 pub const NO_CODE: u32 = u32::MAX;
 /// Output ring per instance, in words (records: header `fd << 28 | len`, then the bytes).
@@ -176,6 +181,9 @@ pub const BINDINGS: &[(u32, &str, Access, &str)] = &[
     (3, "codemap", Access::Read, "array<u32>"),
     (4, "dec", Access::Read, "array<vec4<u32>>"),
     (5, "outbuf", Access::ReadWrite, "array<u32>"),
+    // V0-V31 (and VT) of every instance, VREG_STRIDE per instance; only the SIMD variant
+    // of the shader touches it.
+    (6, "vreg", Access::ReadWrite, "array<vec4<u32>>"),
 ];
 
 /// The WGSL declarations of this contract, plus `abi`: named numbers from outside the GPU layer
@@ -196,6 +204,8 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
     c("FAULT_EXEC", FAULT_EXEC as u64);
     c("NO_CODE", NO_CODE as u64);
     c("WORKGROUP", WORKGROUP as u64);
+    c("VREG_STRIDE", VREG_STRIDE as u64);
+    c("VT", VT as u64);
     for (n, v) in abi {
         c(n, *v);
     }

@@ -43,6 +43,8 @@ pub struct Machine {
     pub cfg: MachineConfig,
     pub map_pages: u32,
     pipeline: wgpu::ComputePipeline,
+    /// The SIMD variant, once code that needs it has been decoded.
+    simd_pipeline: Option<wgpu::ComputePipeline>,
     bgl: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
@@ -57,10 +59,8 @@ pub struct Machine {
     out_rb: wgpu::Buffer,
     /// Host copy of every instance's state words, current after each submit.
     pub state: Vec<u32>,
-    /// V0-V31 of every instance. No instruction the shader executes reads or writes them yet,
-    /// so they live on the host (signal frames save and restore them, fork copies them); the
-    /// SIMD unit will move them to the device.
-    pub vregs: Vec<[u128; 32]>,
+    /// V0-V31 and VT of every instance ([`VREG_STRIDE`] `vec4<u32>` each), on the device only.
+    vreg: wgpu::Buffer,
     /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
     pub codemap: Vec<u32>,
     codemap_dirty: bool,
@@ -120,26 +120,6 @@ impl Machine {
         let map_pages = cfg.mem_bytes / PAGE;
         let device = &gpu.device;
         let t0 = Instant::now();
-        let src = shader::source(cfg.prelude, cfg.abi);
-        let module = if cfg.checked {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("cpu"),
-                source: wgpu::ShaderSource::Wgsl(src.into()),
-            })
-        } else {
-            // SAFETY: every memory access in the shader is bounds-checked by its own code (mem_ok,
-            // the pad words, register selectors below REGS: `Form::build` traps any other), and
-            // the loop limiter is handled explicitly, so naga's injected checks are redundant.
-            unsafe {
-                device.create_shader_module_trusted(
-                    wgpu::ShaderModuleDescriptor {
-                        label: Some("cpu"),
-                        source: wgpu::ShaderSource::Wgsl(src.into()),
-                    },
-                    wgpu::ShaderRuntimeChecks::unchecked(),
-                )
-            }
-        };
         let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -167,19 +147,7 @@ impl Machine {
             label: Some("cpu"),
             entries: &entries,
         });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("cpu"),
-            bind_group_layouts: &[Some(&bgl)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("cpu"),
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, false);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
             size: std::mem::size_of::<Params>() as u64,
@@ -215,6 +183,12 @@ impl Machine {
             wgpu::BufferUsages::empty(),
         );
         let out = storage(device, "out", out_size, wgpu::BufferUsages::empty());
+        let vreg = storage(
+            device,
+            "vreg",
+            n * VREG_STRIDE as u64 * 16,
+            wgpu::BufferUsages::empty(),
+        );
         let state_rb = readback(device, "state-rb", state_size);
         let out_rb = readback(device, "out-rb", out_size);
         let bind_group = Self::bind(
@@ -226,10 +200,12 @@ impl Machine {
             &codemap_buf,
             &dec,
             &out,
+            &vreg,
         );
         let mut m = Machine {
             map_pages,
             pipeline,
+            simd_pipeline: None,
             bgl,
             bind_group,
             params,
@@ -242,7 +218,7 @@ impl Machine {
             state_rb,
             out_rb,
             state: vec![0; n as usize * STATE_WORDS],
-            vregs: vec![[0; 32]; n as usize],
+            vreg,
             codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
             codemap_dirty: true,
             state_dirty: true,
@@ -266,6 +242,93 @@ impl Machine {
         Ok(m)
     }
 
+    /// Compiles one variant of the CPU shader into a pipeline.
+    fn build_pipeline(
+        gpu: &Gpu,
+        cfg: &MachineConfig,
+        bgl: &wgpu::BindGroupLayout,
+        simd: bool,
+    ) -> wgpu::ComputePipeline {
+        let device = &gpu.device;
+        let src = shader::source(cfg.prelude, cfg.abi, simd);
+        let label = Some(if simd { "cpu-simd" } else { "cpu" });
+        let module = if cfg.checked {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label,
+                source: wgpu::ShaderSource::Wgsl(src.into()),
+            })
+        } else {
+            // SAFETY: every memory access in the shader is bounds-checked by its own code (mem_ok,
+            // the pad words, register selectors below REGS: `Form::build` traps any other; V
+            // register numbers are masked to 0-31), and the loop limiter is handled explicitly,
+            // so naga's injected checks are redundant.
+            unsafe {
+                device.create_shader_module_trusted(
+                    wgpu::ShaderModuleDescriptor {
+                        label,
+                        source: wgpu::ShaderSource::Wgsl(src.into()),
+                    },
+                    wgpu::ShaderRuntimeChecks::unchecked(),
+                )
+            }
+        };
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label,
+            bind_group_layouts: &[Some(bgl)],
+            immediate_size: 0,
+        });
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label,
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    }
+
+    /// Switches to the SIMD variant of the shader (compiled on first use): from the first
+    /// decoded page holding an FP/SIMD instruction on, every dispatch runs it.
+    fn enable_simd(&mut self) {
+        if self.simd_pipeline.is_none() {
+            let t0 = Instant::now();
+            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, true);
+            self.simd_pipeline = Some(p);
+            self.stats.pipeline_time += t0.elapsed();
+        }
+    }
+
+    /// Whether the SIMD variant runs.
+    pub fn simd(&self) -> bool {
+        self.simd_pipeline.is_some()
+    }
+
+    fn vreg_offset(&self, inst: usize) -> u64 {
+        inst as u64 * VREG_STRIDE as u64 * 16
+    }
+
+    /// V0-V31 of one instance (a map round trip).
+    pub fn vregs(&mut self, inst: usize) -> Result<[u128; 32], GpuError> {
+        let size = 32 * 16;
+        let rb = readback(&self.gpu.device, "vreg-rb", size);
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(&self.vreg, self.vreg_offset(inst), &rb, 0, size);
+        self.gpu.queue.submit([enc.finish()]);
+        let bytes = self.map_read(&rb, size)?;
+        let mut v = [0u128; 32];
+        for (r, c) in v.iter_mut().zip(bytes.chunks_exact(16)) {
+            *r = u128::from_le_bytes(c.try_into().unwrap());
+        }
+        Ok(v)
+    }
+
+    pub fn set_vregs(&mut self, inst: usize, v: &[u128; 32]) {
+        let bytes: Vec<u8> = v.iter().flat_map(|r| r.to_le_bytes()).collect();
+        self.gpu
+            .queue
+            .write_buffer(&self.vreg, self.vreg_offset(inst), &bytes);
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn bind(
         device: &wgpu::Device,
@@ -276,6 +339,7 @@ impl Machine {
         codemap: &wgpu::Buffer,
         dec: &wgpu::Buffer,
         out: &wgpu::Buffer,
+        vreg: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         fn e(binding: u32, b: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
             wgpu::BindGroupEntry {
@@ -284,7 +348,7 @@ impl Machine {
             }
         }
         // In the order of the contract's BINDINGS table.
-        let buffers = [params, state, mem, codemap, dec, out];
+        let buffers = [params, state, mem, codemap, dec, out, vreg];
         let entries: Vec<_> = BINDINGS
             .iter()
             .zip(buffers)
@@ -478,13 +542,21 @@ impl Machine {
 
     /// Copies one instance's memory, state and code map into another (fork), on the device.
     pub fn copy_instance(&mut self, from: usize, to: usize) {
-        self.vregs[to] = self.vregs[from];
         let size = self.cfg.mem_bytes as u64;
-        let scratch = storage(&self.gpu.device, "fork", size, wgpu::BufferUsages::empty());
+        let vsize = VREG_STRIDE as u64 * 16;
+        let scratch = storage(
+            &self.gpu.device,
+            "fork",
+            size + vsize,
+            wgpu::BufferUsages::empty(),
+        );
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         // WebGPU forbids a copy within one buffer, so the bytes go through a scratch buffer.
         enc.copy_buffer_to_buffer(&self.mem, self.mem_offset(from, 0), &scratch, 0, size);
         enc.copy_buffer_to_buffer(&scratch, 0, &self.mem, self.mem_offset(to, 0), size);
+        let (vf, vt) = (self.vreg_offset(from), self.vreg_offset(to));
+        enc.copy_buffer_to_buffer(&self.vreg, vf, &scratch, size, vsize);
+        enc.copy_buffer_to_buffer(&scratch, size, &self.vreg, vt, vsize);
         self.gpu.queue.submit([enc.finish()]);
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
@@ -496,8 +568,12 @@ impl Machine {
 
     /// Zeroes one instance's memory and forgets its code map (exec).
     pub fn reset_instance(&mut self, inst: usize) {
-        self.vregs[inst] = [0; 32];
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        enc.clear_buffer(
+            &self.vreg,
+            self.vreg_offset(inst),
+            Some(VREG_STRIDE as u64 * 16),
+        );
         enc.clear_buffer(
             &self.mem,
             self.mem_offset(inst, 0),
@@ -533,7 +609,11 @@ impl Machine {
                 &self.codemap_buf,
                 &self.dec,
                 &self.out,
+                &self.vreg,
             );
+        }
+        if page.iter().any(|d| crate::isa::form::is_simd_unit(d.unit())) {
+            self.enable_simd();
         }
         let slot = self.dec_slots;
         self.dec_slots += 1;
@@ -587,7 +667,7 @@ impl Machine {
                 label: Some("cpu"),
                 timestamp_writes: None,
             });
-            pass.set_pipeline(&self.pipeline);
+            pass.set_pipeline(self.simd_pipeline.as_ref().unwrap_or(&self.pipeline));
             pass.set_bind_group(0, &self.bind_group, &[]);
             let groups = self.cfg.instances.div_ceil(WORKGROUP);
             for _ in 0..dispatches {

@@ -8,58 +8,80 @@ use crate::isa::form::{wgsl_constants, REGS};
 pub const PRELUDE_U64: &str = include_str!("../../shaders/prelude_u64.wgsl");
 pub const PRELUDE_VEC2: &str = include_str!("../../shaders/prelude_vec2.wgsl");
 
-/// The shader's files in assembly order: (name, built-in text). Fragments of `fn step()` are
-/// marked `true`.
-pub const PARTS: &[(&str, &str, bool)] = &[
+/// The shader's files in assembly order: (name, built-in text, fragment of `fn step()`, only in
+/// the SIMD variant).
+pub const PARTS: &[(&str, &str, bool, bool)] = &[
     (
         "state.wgsl",
         include_str!("../../shaders/cpu/state.wgsl"),
         false,
+        false,
+    ),
+    (
+        "simd_fns.wgsl",
+        include_str!("../../shaders/cpu/simd_fns.wgsl"),
+        false,
+        true,
     ),
     (
         "fetch.wgsl",
         include_str!("../../shaders/cpu/fetch.wgsl"),
         true,
+        false,
     ),
-    ("alu.wgsl", include_str!("../../shaders/cpu/alu.wgsl"), true),
+    ("alu.wgsl", include_str!("../../shaders/cpu/alu.wgsl"), true, false),
     (
         "bitfield.wgsl",
         include_str!("../../shaders/cpu/bitfield.wgsl"),
         true,
+        false,
     ),
     (
         "muldiv.wgsl",
         include_str!("../../shaders/cpu/muldiv.wgsl"),
         true,
+        false,
     ),
     (
         "memory.wgsl",
         include_str!("../../shaders/cpu/memory.wgsl"),
         true,
+        false,
     ),
     (
         "branch.wgsl",
         include_str!("../../shaders/cpu/branch.wgsl"),
         true,
+        false,
     ),
     (
         "system.wgsl",
         include_str!("../../shaders/cpu/system.wgsl"),
+        true,
+        false,
+    ),
+    (
+        "simd.wgsl",
+        include_str!("../../shaders/cpu/simd.wgsl"),
+        true,
         true,
     ),
     (
         "commit.wgsl",
         include_str!("../../shaders/cpu/commit.wgsl"),
         true,
+        false,
     ),
     (
         "syscall.wgsl",
         include_str!("../../shaders/cpu/syscall.wgsl"),
         false,
+        false,
     ),
     (
         "main.wgsl",
         include_str!("../../shaders/cpu/main.wgsl"),
+        false,
         false,
     ),
 ];
@@ -99,8 +121,9 @@ fn register_moves() -> (String, String) {
 }
 
 /// The complete WGSL source of the CPU shader. `abi` names the syscall numbers the shader answers
-/// (see [`layout::wgsl`]).
-pub fn source(prelude: Prelude, abi: &[(&str, u64)]) -> String {
+/// (see [`layout::wgsl`]). `simd` selects the variant with the V register file and the VEC and
+/// VMEM units: lavapipe runs every arm of every step, so integer-only code runs without them.
+pub fn source(prelude: Prelude, abi: &[(&str, u64)], simd: bool) -> String {
     // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
     // without a rebuild.
     let dir = std::env::var_os("GARM_SHADER_DIR").map(std::path::PathBuf::from);
@@ -120,9 +143,13 @@ pub fn source(prelude: Prelude, abi: &[(&str, u64)]) -> String {
     s.push_str(&wgsl_constants());
     s.push('\n');
     s.push_str(&layout::wgsl(abi));
+    s.push_str(&format!("const HAS_SIMD: bool = {simd};\n"));
     let (load, store) = register_moves();
     let mut in_step = false;
-    for (name, builtin, fragment) in PARTS {
+    for (name, builtin, fragment, simd_only) in PARTS {
+        if *simd_only && !simd {
+            continue;
+        }
         if *fragment && !in_step {
             s.push_str("\nfn step() {\n");
             in_step = true;

@@ -28,6 +28,221 @@ pub mod unit {
     pub const MEM: u32 = 8;
     pub const BR: u32 = 9;
     pub const SYS: u32 = 10;
+    /// FP/SIMD data processing (only in the SIMD pipeline variant; see [`super::vec`]).
+    pub const VEC: u32 = 11;
+    /// FP/SIMD loads and stores (only in the SIMD pipeline variant; see [`super::vmem`]).
+    pub const VMEM: u32 = 12;
+}
+
+/// Whether a unit exists only in the SIMD pipeline variant (reads or writes V registers).
+pub fn is_simd_unit(u: u32) -> bool {
+    u == unit::VEC || u == unit::VMEM
+}
+
+/// The SIMD datapath (unit VEC): a byte-permute stage P and a lane-wise stage L, sequenced by a
+/// recipe (the form's op). Its configuration rides in w0 bits 10-31 (bits 8 and 9, W and S,
+/// stay clear); rc and rc2 carry the permute's two small indices; w2:w3 a 64-bit immediate.
+pub mod vec {
+    // Recipes (op).
+    /// out = L(Vn, B, Vd).
+    pub const R_LANE: u32 = 0;
+    /// out = P.
+    pub const R_PERM: u32 = 1;
+    /// out = L(P, B, Vd): widen, then shift.
+    pub const R_PL: u32 = 2;
+    /// Two steps: T = L(Vn, B); out = P over T (shift, then narrow).
+    pub const R_LP: u32 = 3;
+    /// Two steps: T = P(part 0); out = L(T, P(part 1)) (pairwise over Vn:Vm).
+    pub const R_PAIR: u32 = 4;
+    /// log2(elements) steps folding the upper half onto the lower (across-lanes reductions).
+    pub const R_REDUCE: u32 = 5;
+    /// X[d] = element of P (UMOV, SMOV, FMOV to a general register).
+    pub const R_TOGPR: u32 = 6;
+
+    // w0 fields.
+    pub const ESZ_SHIFT: u32 = 10;
+    pub const Q: u32 = 1 << 12;
+    pub const PKIND_SHIFT: u32 = 13;
+    pub const PESZ_SHIFT: u32 = 17;
+    pub const PART: u32 = 1 << 19;
+    pub const LOP_SHIFT: u32 = 20;
+    pub const BSEL_SHIFT: u32 = 25;
+    /// Bytes a permute does not produce keep Vd's (else zero).
+    pub const KEEP: u32 = 1 << 27;
+    /// The permute's source is Xn, not Vn.
+    pub const GPR: u32 = 1 << 28;
+    /// Signed: SMOV's sign extension; a widening permute's sign fill.
+    pub const SIGNED: u32 = 1 << 29;
+    /// Only element 0 of the result survives (scalar forms).
+    pub const SCALAR: u32 = 1 << 30;
+
+    // Operand B of the lane stage.
+    pub const B_VM: u32 = 0;
+    /// The 64-bit immediate in both halves.
+    pub const B_IMM: u32 = 1;
+    pub const B_ZERO: u32 = 2;
+
+    // Permute kinds: how output byte i picks a source byte (see shaders/cpu/simd.wgsl).
+    pub const P_ZIP: u32 = 0;
+    pub const P_UZP: u32 = 1;
+    pub const P_TRN: u32 = 2;
+    pub const P_EXT: u32 = 3;
+    pub const P_REV: u32 = 4;
+    pub const P_DUP: u32 = 5;
+    pub const P_INS: u32 = 6;
+    pub const P_TBL: u32 = 7;
+    pub const P_NARROW: u32 = 8;
+    pub const P_WIDEN: u32 = 9;
+
+    // Lane operations.
+    pub const L_ADD: u32 = 0;
+    pub const L_SUB: u32 = 1;
+    pub const L_AND: u32 = 2;
+    pub const L_BIC: u32 = 3;
+    pub const L_ORR: u32 = 4;
+    pub const L_ORN: u32 = 5;
+    pub const L_EOR: u32 = 6;
+    pub const L_BSL: u32 = 7;
+    pub const L_BIT: u32 = 8;
+    pub const L_BIF: u32 = 9;
+    pub const L_CMEQ: u32 = 10;
+    pub const L_CMHI: u32 = 11;
+    pub const L_CMHS: u32 = 12;
+    pub const L_CMGT: u32 = 13;
+    pub const L_CMGE: u32 = 14;
+    pub const L_CMTST: u32 = 15;
+    pub const L_UMAX: u32 = 16;
+    pub const L_UMIN: u32 = 17;
+    pub const L_SMAX: u32 = 18;
+    pub const L_SMIN: u32 = 19;
+    pub const L_SHL: u32 = 20;
+    pub const L_USHR: u32 = 21;
+    pub const L_SSHR: u32 = 22;
+    pub const L_MUL: u32 = 23;
+    pub const L_CNT: u32 = 24;
+    pub const L_NOT: u32 = 25;
+    pub const L_NEG: u32 = 26;
+    pub const L_ABS: u32 = 27;
+    pub const L_CMLE: u32 = 28;
+    pub const L_CMLT: u32 = 29;
+    /// out = B (MOVI, FMOV immediate).
+    pub const L_MOVB: u32 = 30;
+    /// out = A (moves, FMOV register).
+    pub const L_MOVA: u32 = 31;
+
+    /// Every constant above with its WGSL name, for the generated shader constants.
+    pub const WGSL: &[(&str, u32)] = &[
+        ("VR_LANE", R_LANE),
+        ("VR_PERM", R_PERM),
+        ("VR_PL", R_PL),
+        ("VR_LP", R_LP),
+        ("VR_PAIR", R_PAIR),
+        ("VR_REDUCE", R_REDUCE),
+        ("VR_TOGPR", R_TOGPR),
+        ("VF_ESZ_SHIFT", ESZ_SHIFT),
+        ("VF_Q", Q),
+        ("VF_PKIND_SHIFT", PKIND_SHIFT),
+        ("VF_PESZ_SHIFT", PESZ_SHIFT),
+        ("VF_PART", PART),
+        ("VF_LOP_SHIFT", LOP_SHIFT),
+        ("VF_BSEL_SHIFT", BSEL_SHIFT),
+        ("VF_KEEP", KEEP),
+        ("VF_GPR", GPR),
+        ("VF_SIGNED", SIGNED),
+        ("VF_SCALAR", SCALAR),
+        ("VB_VM", B_VM),
+        ("VB_IMM", B_IMM),
+        ("VB_ZERO", B_ZERO),
+        ("VP_ZIP", P_ZIP),
+        ("VP_UZP", P_UZP),
+        ("VP_TRN", P_TRN),
+        ("VP_EXT", P_EXT),
+        ("VP_REV", P_REV),
+        ("VP_DUP", P_DUP),
+        ("VP_INS", P_INS),
+        ("VP_TBL", P_TBL),
+        ("VP_NARROW", P_NARROW),
+        ("VP_WIDEN", P_WIDEN),
+        ("VL_ADD", L_ADD),
+        ("VL_SUB", L_SUB),
+        ("VL_AND", L_AND),
+        ("VL_BIC", L_BIC),
+        ("VL_ORR", L_ORR),
+        ("VL_ORN", L_ORN),
+        ("VL_EOR", L_EOR),
+        ("VL_BSL", L_BSL),
+        ("VL_BIT", L_BIT),
+        ("VL_BIF", L_BIF),
+        ("VL_CMEQ", L_CMEQ),
+        ("VL_CMHI", L_CMHI),
+        ("VL_CMHS", L_CMHS),
+        ("VL_CMGT", L_CMGT),
+        ("VL_CMGE", L_CMGE),
+        ("VL_CMTST", L_CMTST),
+        ("VL_UMAX", L_UMAX),
+        ("VL_UMIN", L_UMIN),
+        ("VL_SMAX", L_SMAX),
+        ("VL_SMIN", L_SMIN),
+        ("VL_SHL", L_SHL),
+        ("VL_USHR", L_USHR),
+        ("VL_SSHR", L_SSHR),
+        ("VL_MUL", L_MUL),
+        ("VL_CNT", L_CNT),
+        ("VL_NOT", L_NOT),
+        ("VL_NEG", L_NEG),
+        ("VL_ABS", L_ABS),
+        ("VL_CMLE", L_CMLE),
+        ("VL_CMLT", L_CMLT),
+        ("VL_MOVB", L_MOVB),
+        ("VL_MOVA", L_MOVA),
+    ];
+
+    /// Packs a VEC configuration into its w0 bits.
+    #[allow(clippy::too_many_arguments)]
+    pub fn cfg(esz: u32, q: bool, pkind: u32, pesz: u32, lop: u32, bsel: u32) -> u32 {
+        esz << ESZ_SHIFT
+            | if q { Q } else { 0 }
+            | pkind << PKIND_SHIFT
+            | pesz << PESZ_SHIFT
+            | lop << LOP_SHIFT
+            | bsel << BSEL_SHIFT
+    }
+}
+
+/// The SIMD memory unit (VMEM) word (w3): 1-16 bytes per step between memory and a V register;
+/// several registers or a pair take one step each. V register numbers ride in rc (and rc2 for
+/// pairs); address generation and writeback are the integer memory unit's.
+pub mod vmem {
+    /// log2 of the bytes per step (0-4).
+    pub const SIZE_MASK: u32 = 7;
+    pub const STORE: u32 = 1 << 3;
+    pub const IDX_SHIFT: u32 = 4;
+    /// Registers minus one (LD1/ST1 of 1-4 registers).
+    pub const NREGS_SHIFT: u32 = 6;
+    pub const PAIR: u32 = 1 << 8;
+    pub const MODE_SHIFT: u32 = 9;
+    /// The whole register: loads zero the bytes above.
+    pub const MODE_WHOLE: u32 = 0;
+    /// One lane; the register's other bytes are kept.
+    pub const MODE_LANE: u32 = 1;
+    /// The element replicated over the register (LD1R).
+    pub const MODE_REPL: u32 = 2;
+    pub const LANE_SHIFT: u32 = 11;
+    /// 128-bit register width (LD1R).
+    pub const Q: u32 = 1 << 15;
+
+    pub const WGSL: &[(&str, u32)] = &[
+        ("VM_SIZE_MASK", SIZE_MASK),
+        ("VM_STORE", STORE),
+        ("VM_IDX_SHIFT", IDX_SHIFT),
+        ("VM_NREGS_SHIFT", NREGS_SHIFT),
+        ("VM_PAIR", PAIR),
+        ("VM_MODE_SHIFT", MODE_SHIFT),
+        ("VM_LANE", MODE_LANE),
+        ("VM_REPL", MODE_REPL),
+        ("VM_LANE_SHIFT", LANE_SHIFT),
+        ("VM_Q", Q),
+    ];
 }
 
 /// Unit-specific operations (w0 bits 4-7).
@@ -200,7 +415,7 @@ pub const DECODED_WORDS: usize = 4;
 
 /// Whether a unit takes a full 64-bit immediate (else w3 is its aux word).
 pub fn wide_imm(unit: u32) -> bool {
-    matches!(unit, unit::ALU | unit::CSEL)
+    matches!(unit, unit::ALU | unit::CSEL | unit::VEC)
 }
 
 impl Decoded {
@@ -251,6 +466,8 @@ pub struct Form {
     pub rc2: u32,
     pub imm: u64,
     pub aux: u32,
+    /// The VEC unit's configuration, w0 bits 10-31 (see [`vec`]).
+    pub vcfg: u32,
 }
 
 impl Form {
@@ -275,6 +492,7 @@ impl Form {
             rc2: R_ZR,
             imm: 0,
             aux: 0,
+            vcfg: 0,
         }
     }
 
@@ -290,6 +508,8 @@ impl Form {
             && self.ext < 8
             && self.sht < 4
             && self.bsrc < 4
+            && self.vcfg & 0x3ff == 0
+            && (self.vcfg == 0 || self.unit == unit::VEC)
     }
 
     /// Packs the form; one that is not [`Form::valid`] (a decoder bug) becomes a trap, so a
@@ -310,7 +530,8 @@ impl Form {
             | (self.shamt & 63) << f::SHAMT_SHIFT
             | self.bsrc << f::BSRC_SHIFT
             | (self.cond & 15) << f::COND_SHIFT
-            | if self.shvar { f::SHVAR } else { 0 };
+            | if self.shvar { f::SHVAR } else { 0 }
+            | self.vcfg;
         let w1 = self.rd | self.rn << 6 | self.rm << 12 | self.rc << 18 | self.rc2 << 24;
         let (w2, w3) = if self.unit == unit::TRAP {
             (raw, 0)
@@ -359,6 +580,8 @@ pub fn wgsl_constants() -> String {
         ("MEM", unit::MEM),
         ("BR", unit::BR),
         ("SYS", unit::SYS),
+        ("VEC", unit::VEC),
+        ("VMEM", unit::VMEM),
     ] {
         c(&format!("U_{n}"), v);
     }
@@ -460,6 +683,9 @@ pub fn wgsl_constants() -> String {
         ("FPSR_MASK", FPSR_MASK),
     ] {
         c(n, v);
+    }
+    for (n, v) in vec::WGSL.iter().chain(vmem::WGSL) {
+        c(n, *v);
     }
     s
 }

@@ -7,6 +7,8 @@
 use super::form::*;
 use super::pattern::fields;
 
+mod simd;
+
 /// One row of the encoding table.
 pub struct Encoding {
     /// Mnemonic group, as reports and docs show it.
@@ -813,6 +815,61 @@ encodings! {
         "LDUR/STUR/LDR/STR (pre/post-index)", "load/store single" => dec_ldst_imm9;
     LdstUimm: [size:2 111 0 01 opc:2 imm12:12 Rn:5 Rt:5]
         "LDR/STR (unsigned offset)", "load/store single" => dec_ldst_uimm;
+    FpLdstUimm: [size:2 111 1 01 opc:2 imm12:12 Rn:5 Rt:5]
+        "LDR/STR B/H/S/D/Q (unsigned offset)", "FP/SIMD load/store" => simd::dec_fp_ldst_uimm;
+    FpLdstImm9: [size:2 111 1 00 opc:2 0 imm9:9 op4:2 Rn:5 Rt:5]
+        "LDUR/STUR/LDR/STR B/H/S/D/Q (pre/post-index)", "FP/SIMD load/store"
+        => simd::dec_fp_ldst_imm9;
+    FpLdstReg: [size:2 111 1 00 opc:2 1 Rm:5 option:3 S:1 10 Rn:5 Rt:5]
+        "LDR/STR B/H/S/D/Q (register offset)", "FP/SIMD load/store" => simd::dec_fp_ldst_reg;
+    FpLdLiteral: [opc:2 011 1 00 imm19:19 Rt:5]
+        "LDR S/D/Q (literal)", "FP/SIMD load/store" => simd::dec_fp_ld_literal;
+    FpLdstPair: [opc:2 101 1 0 op2:2 L:1 imm7:7 Rt2:5 Rn:5 Rt:5]
+        "LDP/STP/LDNP/STNP S/D/Q", "FP/SIMD load/store" => simd::dec_fp_ldst_pair;
+    SimdLdstMulti: [0 Q:1 0011000 L:1 000000 opcode:4 size:2 Rn:5 Rt:5]
+        "LD1/ST1 (multiple structures)", "FP/SIMD load/store" => simd::dec_simd_ldst_multi;
+    SimdLdstMultiPost: [0 Q:1 0011001 L:1 0 Rm:5 opcode:4 size:2 Rn:5 Rt:5]
+        "LD1/ST1 (multiple structures, post-index)", "FP/SIMD load/store"
+        => simd::dec_simd_ldst_multi_post;
+    SimdLdstSingle: [0 Q:1 0011010 L:1 R:1 00000 opcode:3 S:1 size:2 Rn:5 Rt:5]
+        "LD1/ST1 (single structure), LD1R", "FP/SIMD load/store" => simd::dec_simd_ldst_single;
+    SimdLdstSinglePost: [0 Q:1 0011011 L:1 R:1 Rm:5 opcode:3 S:1 size:2 Rn:5 Rt:5]
+        "LD1/ST1 (single structure), LD1R (post-index)", "FP/SIMD load/store"
+        => simd::dec_simd_ldst_single_post;
+    Simd3Same: [0 Q:1 U:1 01110 size:2 1 Rm:5 opcode:5 1 Rn:5 Rd:5]
+        "SIMD three same (ADD, SUB, CM*, MAX/MIN, pairwise, MUL, logic)", "SIMD integer"
+        => simd::dec_simd_3same;
+    SimdScalar3Same: [01 U:1 11110 size:2 1 Rm:5 opcode:5 1 Rn:5 Rd:5]
+        "SIMD scalar three same (ADD, SUB, CM* D)", "SIMD integer" => simd::dec_simd_scalar_3same;
+    Simd2Misc: [0 Q:1 U:1 01110 size:2 10000 opcode:5 10 Rn:5 Rd:5]
+        "SIMD two-register misc (CM* zero, ABS, NEG, CNT, NOT, REV, XTN)", "SIMD integer"
+        => simd::dec_simd_2misc;
+    SimdScalar2Misc: [01 U:1 11110 size:2 10000 opcode:5 10 Rn:5 Rd:5]
+        "SIMD scalar two-register misc (CM* zero, ABS, NEG D)", "SIMD integer"
+        => simd::dec_simd_scalar_2misc;
+    SimdAcross: [0 Q:1 U:1 01110 size:2 11000 opcode:5 10 Rn:5 Rd:5]
+        "ADDV/SMAXV/UMAXV/SMINV/UMINV", "SIMD integer" => simd::dec_simd_across;
+    SimdCopy: [0 Q:1 op:1 01110000 imm5:5 0 imm4:4 1 Rn:5 Rd:5]
+        "DUP/INS/UMOV/SMOV", "SIMD moves and bit ops" => simd::dec_simd_copy;
+    SimdPerm: [0 Q:1 001110 size:2 0 Rm:5 0 opcode:3 10 Rn:5 Rd:5]
+        "ZIP1/ZIP2/UZP1/UZP2/TRN1/TRN2", "SIMD moves and bit ops" => simd::dec_simd_perm;
+    SimdExt: [0 Q:1 101110 op2:2 0 Rm:5 0 imm4:4 0 Rn:5 Rd:5]
+        "EXT", "SIMD moves and bit ops" => simd::dec_simd_ext;
+    SimdTbl: [0 Q:1 001110 op2:2 0 Rm:5 0 len:2 op:1 00 Rn:5 Rd:5]
+        "TBL/TBX", "SIMD moves and bit ops" => simd::dec_simd_tbl;
+    SimdModImm: [0 Q:1 op:1 0111100000 abc:3 cmode:4 o2:1 1 defgh:5 Rd:5]
+        "MOVI/MVNI/ORR/BIC (vector, immediate), FMOV (vector, immediate)",
+        "SIMD moves and bit ops" => simd::dec_simd_modimm;
+    SimdShiftImm: [0 Q:1 U:1 011110 immh:4 immb:3 opcode:5 1 Rn:5 Rd:5]
+        "SHL/USHR/SSHR/SSHLL/USHLL/SHRN", "SIMD integer" => simd::dec_simd_shift_imm;
+    SimdScalarShiftImm: [01 U:1 111110 immh:4 immb:3 opcode:5 1 Rn:5 Rd:5]
+        "SHL/USHR/SSHR D", "SIMD integer" => simd::dec_simd_scalar_shift_imm;
+    FpIntConv: [sf:1 0 S:1 11110 ftype:2 1 rmode:2 opcode:3 000000 Rn:5 Rd:5]
+        "FMOV (general)", "SIMD moves and bit ops" => simd::dec_fp_int_conv;
+    FpImm: [0 0 0 11110 ftype:2 1 imm8:8 100 imm5:5 Rd:5]
+        "FMOV (scalar, immediate)", "SIMD moves and bit ops" => simd::dec_fp_imm;
+    FpDp1: [0 0 0 11110 ftype:2 1 opcode:6 10000 Rn:5 Rd:5]
+        "FMOV/FABS/FNEG (scalar)", "SIMD moves and bit ops" => simd::dec_fp_dp1;
 }
 
 /// Decodes one word at `pc`: the first matching row whose decoder accepts it, else a trap.

@@ -1,0 +1,211 @@
+/* simd_ops.c: one AdvSIMD instruction at a time on fixed 128-bit inputs, every result printed in
+ * hex; run under garm and qemu-aarch64, the outputs must be equal (tests/simd.rs). Built with a
+ * real libc (FP/SIMD allowed). */
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+static uint8_t A[16], B[16], C[16], OUT[16];
+static uint64_t X;
+
+static void show(const char *name)
+{
+    printf("%-28s", name);
+    for (int i = 15; i >= 0; i--)
+        printf("%02x", OUT[i]);
+    printf(" x=%016llx\n", (unsigned long long)X);
+}
+
+/* v1 = A, v2 = B, v0 = C (the destination's old value), x9 = 0x8899aabbccddeeff; then INSN;
+ * then OUT = v0 and X = x0. */
+#define T(insn)                                                                                  \
+    do {                                                                                         \
+        uint64_t x0 = 0;                                                                         \
+        __asm__ volatile("ld1 {v1.16b}, [%1]\n\tld1 {v2.16b}, [%2]\n\tld1 {v0.16b}, [%3]\n\t"    \
+                         "ldr x9, =0x8899aabbccddeeff\n\tmov x0, #0x5555\n\t" insn "\n\t"        \
+                         "st1 {v0.16b}, [%0]\n\tmov %4, x0"                                     \
+                         : "+r"(op), "+r"(ap), "+r"(bp), "+r"(cp), "=r"(x0)                     \
+                         :                                                                       \
+                         : "v0", "v1", "v2", "v3", "x9", "x0", "memory");                        \
+        X = x0;                                                                                  \
+        show(insn);                                                                              \
+    } while (0)
+
+int main(void)
+{
+    uint8_t *op = OUT, *ap = A, *bp = B, *cp = C;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 16; i++) {
+            A[i] = (uint8_t)(i * 37 + 11 + round * 101);
+            B[i] = (uint8_t)(i * 91 + 200 - round * 17);
+            C[i] = (uint8_t)(0xa5 ^ (i * 13) ^ round);
+        }
+        if (round == 1) { A[3] = 0; B[5] = A[5]; A[9] = 0x80; B[9] = 0x7f; }
+        if (round == 2) { memset(A, 0, 8); A[12] = 0xff; B[0] = 0; }
+        printf("round %d\n", round);
+        T("add v0.16b, v1.16b, v2.16b");
+        T("add v0.8h, v1.8h, v2.8h");
+        T("add v0.4s, v1.4s, v2.4s");
+        T("add v0.2d, v1.2d, v2.2d");
+        T("add v0.8b, v1.8b, v2.8b");
+        T("sub v0.16b, v1.16b, v2.16b");
+        T("sub v0.2d, v1.2d, v2.2d");
+        T("add d0, d1, d2");
+        T("sub d0, d1, d2");
+        T("and v0.16b, v1.16b, v2.16b");
+        T("bic v0.16b, v1.16b, v2.16b");
+        T("orr v0.16b, v1.16b, v2.16b");
+        T("orn v0.8b, v1.8b, v2.8b");
+        T("eor v0.16b, v1.16b, v2.16b");
+        T("bsl v0.16b, v1.16b, v2.16b");
+        T("bit v0.16b, v1.16b, v2.16b");
+        T("bif v0.16b, v1.16b, v2.16b");
+        T("not v0.16b, v1.16b");
+        T("mov v0.16b, v1.16b");
+        T("cmeq v0.16b, v1.16b, v2.16b");
+        T("cmeq v0.16b, v1.16b, #0");
+        T("cmeq v0.4s, v1.4s, #0");
+        T("cmeq d0, d1, #0");
+        T("cmhi v0.16b, v1.16b, v2.16b");
+        T("cmhs v0.8h, v1.8h, v2.8h");
+        T("cmgt v0.16b, v1.16b, v2.16b");
+        T("cmge v0.4s, v1.4s, v2.4s");
+        T("cmgt v0.2d, v1.2d, v2.2d");
+        T("cmhi v0.2d, v1.2d, v2.2d");
+        T("cmtst v0.16b, v1.16b, v2.16b");
+        T("cmle v0.8h, v1.8h, #0");
+        T("cmlt v0.16b, v1.16b, #0");
+        T("cmgt v0.16b, v1.16b, #0");
+        T("cmge v0.2d, v1.2d, #0");
+        T("umax v0.16b, v1.16b, v2.16b");
+        T("umin v0.8h, v1.8h, v2.8h");
+        T("smax v0.4s, v1.4s, v2.4s");
+        T("smin v0.16b, v1.16b, v2.16b");
+        T("umaxp v0.16b, v1.16b, v2.16b");
+        T("umaxp v0.8b, v1.8b, v2.8b");
+        T("uminp v0.16b, v1.16b, v2.16b");
+        T("sminp v0.4s, v1.4s, v2.4s");
+        T("smaxp v0.4h, v1.4h, v2.4h");
+        T("addp v0.16b, v1.16b, v2.16b");
+        T("addp v0.2d, v1.2d, v2.2d");
+        T("addp v0.4s, v1.4s, v2.4s");
+        T("mul v0.16b, v1.16b, v2.16b");
+        T("mul v0.4s, v1.4s, v2.4s");
+        T("mul v0.8h, v1.8h, v2.8h");
+        T("neg v0.16b, v1.16b");
+        T("abs v0.8h, v1.8h");
+        T("neg v0.2d, v1.2d");
+        T("abs d0, d1");
+        T("cnt v0.16b, v1.16b");
+        T("cnt v0.8b, v1.8b");
+        T("rev64 v0.16b, v1.16b");
+        T("rev32 v0.8h, v1.8h");
+        T("rev16 v0.16b, v1.16b");
+        T("rev64 v0.4s, v1.4s");
+        T("xtn v0.8b, v1.8h");
+        T("xtn2 v0.16b, v1.8h");
+        T("xtn v0.2s, v1.2d");
+        T("addv b0, v1.16b");
+        T("addv h0, v1.8h");
+        T("addv s0, v1.4s");
+        T("addv b0, v1.8b");
+        T("umaxv b0, v1.16b");
+        T("uminv b0, v1.16b");
+        T("smaxv h0, v1.8h");
+        T("sminv s0, v1.4s");
+        T("uminv h0, v1.4h");
+        T("dup v0.16b, v1.b[5]");
+        T("dup v0.8h, v1.h[7]");
+        T("dup v0.2d, v1.d[1]");
+        T("dup v0.4s, v1.s[2]");
+        T("dup v0.16b, w9");
+        T("dup v0.8h, w9");
+        T("dup v0.4s, w9");
+        T("dup v0.2d, x9");
+        T("dup v0.8b, w9");
+        T("ins v0.b[3], w9");
+        T("ins v0.d[1], x9");
+        T("ins v0.s[2], v1.s[1]");
+        T("ins v0.h[7], v1.h[0]");
+        T("umov w0, v1.b[13]");
+        T("umov w0, v1.h[3]");
+        T("umov w0, v1.s[3]");
+        T("umov x0, v1.d[1]");
+        T("smov w0, v1.b[9]");
+        T("smov x0, v1.h[2]");
+        T("smov x0, v1.s[1]");
+        T("fmov x0, d1");
+        T("fmov w0, s1");
+        T("fmov d0, x9");
+        T("fmov s0, w9");
+        T("fmov x0, v1.d[1]");
+        T("fmov v0.d[1], x9");
+        T("fmov d0, d1");
+        T("fmov s0, s1");
+        T("fabs d0, d1");
+        T("fneg s0, s1");
+        T("fmov d0, #1.0");
+        T("fmov s0, #-2.5");
+        T("fmov d0, #0.125");
+        T("zip1 v0.16b, v1.16b, v2.16b");
+        T("zip2 v0.16b, v1.16b, v2.16b");
+        T("zip1 v0.4s, v1.4s, v2.4s");
+        T("zip2 v0.8b, v1.8b, v2.8b");
+        T("uzp1 v0.16b, v1.16b, v2.16b");
+        T("uzp2 v0.8h, v1.8h, v2.8h");
+        T("uzp1 v0.4h, v1.4h, v2.4h");
+        T("trn1 v0.16b, v1.16b, v2.16b");
+        T("trn2 v0.4s, v1.4s, v2.4s");
+        T("zip1 v0.2d, v1.2d, v2.2d");
+        T("ext v0.16b, v1.16b, v2.16b, #3");
+        T("ext v0.16b, v1.16b, v2.16b, #15");
+        T("ext v0.8b, v1.8b, v2.8b, #5");
+        T("tbl v0.16b, {v1.16b}, v2.16b");
+        T("tbx v0.16b, {v1.16b}, v2.16b");
+        T("tbl v0.8b, {v1.16b, v2.16b}, v2.8b");
+        T("movi v3.16b, #15\n\tand v2.16b, v2.16b, v3.16b\n\ttbl v0.16b, {v1.16b}, v2.16b");
+        T("movi v0.16b, #0xab");
+        T("movi v0.2d, #0xff00ff0000ffff00");
+        T("movi d0, #0xff000000000000ff");
+        T("movi v0.4s, #0x12, lsl #16");
+        T("movi v0.8h, #0x34, lsl #8");
+        T("movi v0.4s, #0x56, msl #8");
+        T("mvni v0.4s, #0x12, lsl #8");
+        T("mvni v0.8h, #0x7");
+        T("mvni v0.2s, #0x9a, msl #16");
+        T("orr v0.4s, #0x12, lsl #24");
+        T("bic v0.8h, #0xff");
+        T("bic v0.2s, #0x3");
+        T("fmov v0.4s, #1.5");
+        T("fmov v0.2d, #-3.0");
+        T("fmov v0.2s, #0.5");
+        T("shl v0.16b, v1.16b, #3");
+        T("shl v0.2d, v1.2d, #63");
+        T("shl d0, d1, #7");
+        T("ushr v0.8h, v1.8h, #16");
+        T("ushr v0.8h, v1.8h, #5");
+        T("sshr v0.16b, v1.16b, #8");
+        T("sshr v0.4s, v1.4s, #9");
+        T("sshr v0.2d, v1.2d, #64");
+        T("ushr d0, d1, #64");
+        T("sshr d0, d1, #1");
+        T("shrn v0.8b, v1.8h, #4");
+        T("shrn2 v0.16b, v1.8h, #4");
+        T("shrn v0.4h, v1.4s, #16");
+        T("shrn v0.2s, v1.2d, #1");
+        T("ushll v0.8h, v1.8b, #0");
+        T("ushll2 v0.8h, v1.16b, #3");
+        T("sshll v0.4s, v1.4h, #0");
+        T("sshll2 v0.2d, v1.4s, #31");
+        T("sxtl v0.8h, v1.8b");
+        T("uxtl2 v0.4s, v1.8h");
+        /* glibc's strcpy/strlen inner steps, registers aliased as there */
+        T("cmeq v1.16b, v1.16b, #0\n\tumaxp v0.16b, v1.16b, v1.16b\n\tfmov x0, d0");
+        T("cmeq v1.16b, v1.16b, #0\n\tshrn v0.8b, v1.8h, #4\n\tfmov x0, d0");
+        T("umaxp v1.16b, v1.16b, v1.16b\n\tmov v0.16b, v1.16b");
+        T("addp v1.2d, v1.2d, v1.2d\n\tmov v0.16b, v1.16b");
+        T("shrn v1.8b, v1.8h, #4\n\tmov v0.16b, v1.16b");
+        T("uminv b1, v1.16b\n\tmov v0.16b, v1.16b");
+    }
+    return 0;
+}

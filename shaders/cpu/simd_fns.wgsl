@@ -1,0 +1,188 @@
+// Part of the CPU shader, assembled by src/gpu/shader.rs (see shaders/cpu/README.md); only in
+// the SIMD variant. Helpers of the VEC and VMEM units (shaders/cpu/simd.wgsl).
+
+// The permute stage's source bytes: Vn (or Xn), then Vm (or Vn+1..Vn+3 for TBL).
+var<private> VS: array<u32, 16>;
+
+// One lane operation on elements of `ew` bits (8, 16, 32), zero-extended in x and y.
+fn elem_op(x: u32, y: u32, ew: u32, lop: u32) -> u32 {
+    let s = 32u - ew;
+    let sx = i32(x << s) >> s;
+    let sy = i32(y << s) >> s;
+    var r = x + y;
+    if lop == VL_SUB { r = x - y; }
+    if lop == VL_CMEQ { r = select(0u, ~0u, x == y); }
+    if lop == VL_CMHI { r = select(0u, ~0u, x > y); }
+    if lop == VL_CMHS { r = select(0u, ~0u, x >= y); }
+    if lop == VL_CMGT { r = select(0u, ~0u, sx > sy); }
+    if lop == VL_CMGE { r = select(0u, ~0u, sx >= sy); }
+    if lop == VL_CMLE { r = select(0u, ~0u, sx <= sy); }
+    if lop == VL_CMLT { r = select(0u, ~0u, sx < sy); }
+    if lop == VL_CMTST { r = select(0u, ~0u, (x & y) != 0u); }
+    if lop == VL_UMAX { r = max(x, y); }
+    if lop == VL_UMIN { r = min(x, y); }
+    if lop == VL_SMAX { r = u32(max(sx, sy)); }
+    if lop == VL_SMIN { r = u32(min(sx, sy)); }
+    if lop == VL_SHL { r = select(x << (y & 31u), 0u, y >= ew); }
+    if lop == VL_USHR { r = select(x >> (y & 31u), 0u, y >= ew); }
+    if lop == VL_SSHR { r = u32(sx >> min(y, 31u)); }
+    if lop == VL_MUL { r = x * y; }
+    if lop == VL_CNT { r = countOneBits(x); }
+    if lop == VL_NEG { r = 0u - x; }
+    if lop == VL_ABS { r = u32(select(sx, -sx, sx < 0)); }
+    return r;
+}
+
+// Elements of 8, 16 or 32 bits within one word.
+fn lane32(a: u32, b: u32, esz: u32, lop: u32) -> u32 {
+    let ew = 8u << esz;
+    let m = select((1u << ew) - 1u, 0xffffffffu, ew == 32u);
+    var r = elem_op(a & m, b & m, ew, lop) & m;
+    if ew <= 16u { r = r | ((elem_op((a >> 16u) & m, (b >> 16u) & m, ew, lop) & m) << 16u); }
+    if ew == 8u {
+        r = r | ((elem_op((a >> 8u) & m, (b >> 8u) & m, ew, lop) & m) << 8u);
+        r = r | ((elem_op(a >> 24u, b >> 24u, ew, lop) & m) << 24u);
+    }
+    return r;
+}
+
+// One 64-bit element.
+fn lane64(x: V, y: V, lop: u32) -> V {
+    let flip = vw(0u, 0x80000000u);
+    let sx = vxor(x, flip);
+    let sy = vxor(y, flip);
+    let n = vlo(y);
+    let t = vw(~0u, ~0u);
+    var r = vadd(x, y);
+    if lop == VL_SUB { r = vsub(x, y); }
+    if lop == VL_CMEQ { r = select(vz(), t, veq(x, y)); }
+    if lop == VL_CMHI { r = select(vz(), t, vult(y, x)); }
+    if lop == VL_CMHS { r = select(vz(), t, !vult(x, y)); }
+    if lop == VL_CMGT { r = select(vz(), t, vult(sy, sx)); }
+    if lop == VL_CMGE { r = select(vz(), t, !vult(sx, sy)); }
+    if lop == VL_CMLE { r = select(vz(), t, !vult(sy, sx)); }
+    if lop == VL_CMLT { r = select(vz(), t, vult(sx, sy)); }
+    if lop == VL_CMTST { r = select(vz(), t, !veq(vand(x, y), vz())); }
+    if lop == VL_SHL { r = select(vshl(x, n & 63u), vz(), n >= 64u); }
+    if lop == VL_USHR { r = select(vshr(x, n & 63u), vz(), n >= 64u); }
+    if lop == VL_SSHR { r = vsar(x, min(n, 63u)); }
+    if lop == VL_NEG { r = vneg(x); }
+    if lop == VL_ABS { r = select(x, vneg(x), top_bit(x) == 1u); }
+    return r;
+}
+
+// The lane stage: bitwise operations on the whole register, the rest per element.
+fn lanes(a: vec4<u32>, b: vec4<u32>, d: vec4<u32>, esz: u32, lop: u32) -> vec4<u32> {
+    var r = a & b;
+    if lop == VL_BIC { r = a & ~b; }
+    if lop == VL_ORR { r = a | b; }
+    if lop == VL_ORN { r = a | ~b; }
+    if lop == VL_EOR { r = a ^ b; }
+    if lop == VL_BSL { r = (d & a) | (~d & b); }
+    if lop == VL_BIT { r = (d & ~b) | (a & b); }
+    if lop == VL_BIF { r = (d & b) | (a & ~b); }
+    if lop == VL_NOT { r = ~a; }
+    if lop == VL_MOVB { r = b; }
+    if lop == VL_MOVA { r = a; }
+    let bitwise = (lop >= VL_AND && lop <= VL_BIF) || lop == VL_NOT || lop == VL_MOVB || lop == VL_MOVA;
+    if !bitwise {
+        if esz == 3u {
+            let lo = lane64(vw(a.x, a.y), vw(b.x, b.y), lop);
+            let hi = lane64(vw(a.z, a.w), vw(b.z, b.w), lop);
+            r = vec4<u32>(vlo(lo), vhi(lo), vlo(hi), vhi(hi));
+        } else {
+            r = vec4<u32>(lane32(a.x, b.x, esz, lop), lane32(a.y, b.y, esz, lop),
+                          lane32(a.z, b.z, esz, lop), lane32(a.w, b.w, esz, lop));
+        }
+    }
+    return r;
+}
+
+// What a permute needs besides the output byte's position.
+struct PCfg {
+    kind: u32,
+    pesz: u32,
+    db: u32,     // bytes of the operation's vectors: 8 or 16
+    part: u32,
+    k1: u32,
+    k2: u32,
+    signed: bool,
+}
+
+// Source byte for output byte i: 0-63 a byte of VS; bit 7 set: the sign of byte (idx & 63);
+// 64: no source (Vd's byte or zero).
+fn pidx(i: u32, c: PCfg, tbl: u32) -> u32 {
+    let es = 1u << c.pesz;
+    let j = i >> c.pesz;
+    let b = i & (es - 1u);
+    let nel = c.db >> c.pesz;
+    var idx = 64u;
+    if c.kind == VP_ZIP { idx = ((j >> 1u) + c.part * (nel >> 1u)) * es + b + (j & 1u) * 16u; }
+    if c.kind == VP_UZP || c.kind == VP_EXT {
+        let k = select((2u * j + c.part) * es + b, i + c.k1, c.kind == VP_EXT);
+        idx = select(k - c.db + 16u, k, k < c.db);
+    }
+    if c.kind == VP_TRN { idx = ((j & ~1u) + c.part) * es + b + (j & 1u) * 16u; }
+    if c.kind == VP_REV { idx = i ^ ((1u << c.k1) - es); }
+    if c.kind == VP_DUP { idx = c.k1 * es + b; }
+    if c.kind == VP_INS { idx = select(64u, c.k2 * es + b, j == c.k1); }
+    if c.kind == VP_TBL { idx = select(64u, tbl, tbl < 16u * (c.k2 + 1u)); }
+    if c.kind == VP_NARROW {
+        // Elements of es bytes from the low halves of elements of 2*es: part 0 fills bytes 0-7.
+        idx = select(64u, ((i & 7u) >> c.pesz) * 2u * es + b, (i >> 3u) == c.part);
+    }
+    if c.kind == VP_WIDEN {
+        // Elements of es bytes from elements of es/2 in half `part` of the source.
+        let h = es >> 1u;
+        let base = c.part * 8u + j * h;
+        idx = select(select(64u, (base + h - 1u) | 128u, c.signed), base + b, b < h);
+    }
+    return idx;
+}
+
+fn vbyte(v: vec4<u32>, i: u32) -> u32 {
+    return (v[(i >> 2u) & 3u] >> ((i & 3u) * 8u)) & 255u;
+}
+
+fn pbyte(i: u32, c: PCfg, tv: vec4<u32>, d: vec4<u32>, keep: bool) -> u32 {
+    let idx = pidx(i, c, vbyte(tv, i));
+    let v = (VS[(idx >> 2u) & 15u] >> ((idx & 3u) * 8u)) & 255u;
+    let sign = select(0u, 255u, (v & 128u) != 0u);
+    let none = select(0u, vbyte(d, i), keep);
+    return select(select(v, none, (idx & 64u) != 0u), sign, (idx & 128u) != 0u);
+}
+
+fn pword(w: u32, c: PCfg, tv: vec4<u32>, d: vec4<u32>, keep: bool) -> u32 {
+    let i = w * 4u;
+    return pbyte(i, c, tv, d, keep) | (pbyte(i + 1u, c, tv, d, keep) << 8u)
+        | (pbyte(i + 2u, c, tv, d, keep) << 16u) | (pbyte(i + 3u, c, tv, d, keep) << 24u);
+}
+
+// Mask of the first c bytes of a word (c may exceed 4).
+fn wmask(c: u32) -> u32 {
+    return select(select((1u << ((c & 3u) * 8u)) - 1u, 0xffffffffu, c >= 4u), 0u, c == 0u);
+}
+
+fn bytemask(nb: u32) -> vec4<u32> {
+    return vec4<u32>(wmask(nb), wmask(max(nb, 4u) - 4u), wmask(max(nb, 8u) - 8u), wmask(max(nb, 12u) - 12u));
+}
+
+// A 128-bit value shifted left (toward higher bytes) by n bytes.
+fn shl_bytes(v: vec4<u32>, n: u32) -> vec4<u32> {
+    var w = v;
+    if (n & 4u) != 0u { w = vec4<u32>(0u, w.x, w.y, w.z); }
+    if (n & 8u) != 0u { w = vec4<u32>(0u, 0u, w.x, w.y); }
+    let sh = (n & 3u) * 8u;
+    let carry = select(vec4<u32>(0u, w.x, w.y, w.z) >> vec4<u32>((32u - sh) & 31u), vec4<u32>(0u), sh == 0u);
+    return (w << vec4<u32>(sh)) | carry;
+}
+
+// A 128-bit value shifted right by n bytes.
+fn shr_bytes(v: vec4<u32>, n: u32) -> vec4<u32> {
+    var w = v;
+    if (n & 4u) != 0u { w = vec4<u32>(w.y, w.z, w.w, 0u); }
+    if (n & 8u) != 0u { w = vec4<u32>(w.z, w.w, 0u, 0u); }
+    let sh = (n & 3u) * 8u;
+    let carry = select(vec4<u32>(w.y, w.z, w.w, 0u) << vec4<u32>((32u - sh) & 31u), vec4<u32>(0u), sh == 0u);
+    return (w >> vec4<u32>(sh)) | carry;
+}

@@ -1,0 +1,580 @@
+//! Decoders of the FP/SIMD rows (Tier 2): loads and stores into the VMEM unit, data processing
+//! into the VEC unit's recipes (see [`crate::isa::form::vec`] and shaders/cpu/simd.wgsl).
+
+use super::*;
+use crate::isa::form::vec::*;
+
+fn vmemf(rn: u32, vt: u32, log: u32, flags: u32, idx: u32) -> Form {
+    let mut f = Form::new(unit::VMEM, 0);
+    f.rn = rn;
+    f.rc = vt;
+    f.aux = log | flags | idx << vmem::IDX_SHIFT;
+    f.bsrc = bsrc::IMM;
+    f
+}
+
+/// log2 of the access size of a single-register FP/SIMD load or store; `None` if unallocated.
+fn fp_log(size: u32, opc: u32) -> Option<u32> {
+    if opc & 2 != 0 {
+        (size == 0).then_some(4)
+    } else {
+        Some(size)
+    }
+}
+
+fn store_flag(load: bool) -> u32 {
+    if load {
+        0
+    } else {
+        vmem::STORE
+    }
+}
+
+pub(super) fn dec_fp_ldst_uimm(i: FpLdstUimm, _pc: u64) -> Option<Form> {
+    let log = fp_log(i.size, i.opc)?;
+    let mut f = vmemf(i.Rn, i.Rt, log, store_flag(i.opc & 1 == 1), mem::IDX_OFFSET);
+    f.imm = (i.imm12 as u64) << log;
+    Some(f)
+}
+
+pub(super) fn dec_fp_ldst_imm9(i: FpLdstImm9, _pc: u64) -> Option<Form> {
+    let log = fp_log(i.size, i.opc)?;
+    if i.op4 == 2 {
+        return None; // no unprivileged FP/SIMD forms
+    }
+    let idx = index_mode(i.op4);
+    let mut f = vmemf(i.Rn, i.Rt, log, store_flag(i.opc & 1 == 1), idx);
+    f.imm = sext(i.imm9 as u64, 9) as u64;
+    if idx != mem::IDX_OFFSET {
+        f.rd = i.Rn;
+    }
+    Some(f)
+}
+
+pub(super) fn dec_fp_ldst_reg(i: FpLdstReg, _pc: u64) -> Option<Form> {
+    let log = fp_log(i.size, i.opc)?;
+    let e = match i.option {
+        2 => ext::UXTW,
+        3 | 7 => ext::NONE,
+        6 => ext::SXTW,
+        _ => return None,
+    };
+    let mut f = vmemf(i.Rn, i.Rt, log, store_flag(i.opc & 1 == 1), mem::IDX_OFFSET);
+    f.bsrc = bsrc::RM;
+    f.rm = zr(i.Rm);
+    f.ext = e;
+    f.shamt = if i.S { log } else { 0 };
+    Some(f)
+}
+
+pub(super) fn dec_fp_ld_literal(i: FpLdLiteral, pc: u64) -> Option<Form> {
+    let log = match i.opc {
+        0 => 2,
+        1 => 3,
+        2 => 4,
+        _ => return None,
+    };
+    let mut f = vmemf(R_ZR, i.Rt, log, 0, mem::IDX_OFFSET);
+    f.imm = rel(pc, i.imm19, 19) as u32 as i32 as i64 as u64;
+    Some(f)
+}
+
+pub(super) fn dec_fp_ldst_pair(i: FpLdstPair, _pc: u64) -> Option<Form> {
+    let log = match i.opc {
+        0 => 2,
+        1 => 3,
+        2 => 4,
+        _ => return None,
+    };
+    let idx = index_mode(i.op2);
+    let mut f = vmemf(i.Rn, i.Rt, log, store_flag(i.L) | vmem::PAIR, idx);
+    f.rc2 = i.Rt2;
+    f.imm = (sext(i.imm7 as u64, 7) << log) as u64;
+    if idx != mem::IDX_OFFSET {
+        f.rd = i.Rn;
+    }
+    Some(f)
+}
+
+/// LD1/ST1 (multiple structures) of `nregs` registers: one step per register.
+fn ldst_multi(q: bool, load: bool, opcode: u32, rn: u32, rt: u32) -> Option<Form> {
+    let nregs = match opcode {
+        0b0111 => 1,
+        0b1010 => 2,
+        0b0110 => 3,
+        0b0010 => 4,
+        _ => return None, // LD2-LD4/ST2-ST4 (interleaving): not yet
+    };
+    let log = if q { 4 } else { 3 };
+    let flags = store_flag(load) | (nregs - 1) << vmem::NREGS_SHIFT;
+    Some(vmemf(rn, rt, log, flags, mem::IDX_OFFSET))
+}
+
+/// Post-index writeback by Xm, or by the bytes moved when Rm is 31.
+fn post_index(mut f: Form, rm: u32, bytes: u64) -> Form {
+    f.aux |= mem::IDX_POST << vmem::IDX_SHIFT;
+    f.rd = f.rn;
+    if rm == 31 {
+        f.imm = bytes;
+    } else {
+        f.bsrc = bsrc::RM;
+        f.rm = rm;
+    }
+    f
+}
+
+fn multi_bytes(f: &Form) -> u64 {
+    let nregs = ((f.aux >> vmem::NREGS_SHIFT) & 3) + 1;
+    (nregs << (f.aux & vmem::SIZE_MASK)) as u64
+}
+
+pub(super) fn dec_simd_ldst_multi(i: SimdLdstMulti, _pc: u64) -> Option<Form> {
+    ldst_multi(i.Q, i.L, i.opcode, i.Rn, i.Rt)
+}
+
+pub(super) fn dec_simd_ldst_multi_post(i: SimdLdstMultiPost, _pc: u64) -> Option<Form> {
+    let f = ldst_multi(i.Q, i.L, i.opcode, i.Rn, i.Rt)?;
+    let bytes = multi_bytes(&f);
+    Some(post_index(f, i.Rm, bytes))
+}
+
+/// LD1/ST1 (single structure) and LD1R: (log2 element bytes, flags).
+fn ldst_single(q: bool, load: bool, r: bool, opcode: u32, s: bool, size: u32) -> Option<(u32, u32)> {
+    if r {
+        return None; // LD2-LD4 forms: not yet
+    }
+    let qs = (q as u32) << 1 | s as u32;
+    let (log, lane) = match opcode {
+        0b000 => (0, qs << 2 | size),
+        0b010 if size & 1 == 0 => (1, qs << 1 | size >> 1),
+        0b100 if size == 0 => (2, qs),
+        0b100 if size == 1 && !s => (3, q as u32),
+        0b110 if load && !s => {
+            let fl = vmem::MODE_REPL << vmem::MODE_SHIFT | if q { vmem::Q } else { 0 };
+            return Some((size, fl));
+        }
+        _ => return None,
+    };
+    let fl = vmem::MODE_LANE << vmem::MODE_SHIFT | lane << vmem::LANE_SHIFT | store_flag(load);
+    Some((log, fl))
+}
+
+pub(super) fn dec_simd_ldst_single(i: SimdLdstSingle, _pc: u64) -> Option<Form> {
+    let (log, fl) = ldst_single(i.Q, i.L, i.R, i.opcode, i.S, i.size)?;
+    Some(vmemf(i.Rn, i.Rt, log, fl, mem::IDX_OFFSET))
+}
+
+pub(super) fn dec_simd_ldst_single_post(i: SimdLdstSinglePost, _pc: u64) -> Option<Form> {
+    let (log, fl) = ldst_single(i.Q, i.L, i.R, i.opcode, i.S, i.size)?;
+    let f = vmemf(i.Rn, i.Rt, log, fl, mem::IDX_OFFSET);
+    Some(post_index(f, i.Rm, 1 << log))
+}
+
+// ---------------------------------------------------------------- data processing
+
+fn vf(recipe: u32, cfg: u32, rd: u32, rn: u32, rm: u32) -> Form {
+    let mut f = Form::new(unit::VEC, recipe);
+    f.vcfg = cfg;
+    f.rd = rd;
+    f.rn = rn;
+    f.rm = rm;
+    // rc and rc2 carry the permute's indices (zero unless set)
+    f.rc = 0;
+    f.rc2 = 0;
+    f
+}
+
+/// `v` replicated into every element of `esz` in 64 bits.
+fn replicate(v: u64, esz: u32) -> u64 {
+    let bits = 8u32 << esz;
+    if bits == 64 {
+        return v;
+    }
+    let v = v & ((1u64 << bits) - 1);
+    (0..64 / bits).fold(0, |acc, k| acc | v << (k * bits))
+}
+
+pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
+    let (q, sz) = (i.Q, i.size);
+    if i.opcode == 0b00011 {
+        let lop = match (i.U, sz) {
+            (false, 0) => L_AND,
+            (false, 1) => L_BIC,
+            (false, 2) => L_ORR,
+            (false, _) => L_ORN,
+            (true, 0) => L_EOR,
+            (true, 1) => L_BSL,
+            (true, 2) => L_BIT,
+            (true, _) => L_BIF,
+        };
+        return Some(vf(R_LANE, cfg(3, q, 0, 0, lop, B_VM), i.Rd, i.Rn, i.Rm));
+    }
+    let (lop, recipe, any64) = match (i.opcode, i.U) {
+        (0b10000, false) => (L_ADD, R_LANE, true),
+        (0b10000, true) => (L_SUB, R_LANE, true),
+        (0b10001, false) => (L_CMTST, R_LANE, true),
+        (0b10001, true) => (L_CMEQ, R_LANE, true),
+        (0b00110, false) => (L_CMGT, R_LANE, true),
+        (0b00110, true) => (L_CMHI, R_LANE, true),
+        (0b00111, false) => (L_CMGE, R_LANE, true),
+        (0b00111, true) => (L_CMHS, R_LANE, true),
+        (0b01100, false) => (L_SMAX, R_LANE, false),
+        (0b01100, true) => (L_UMAX, R_LANE, false),
+        (0b01101, false) => (L_SMIN, R_LANE, false),
+        (0b01101, true) => (L_UMIN, R_LANE, false),
+        (0b10100, false) => (L_SMAX, R_PAIR, false),
+        (0b10100, true) => (L_UMAX, R_PAIR, false),
+        (0b10101, false) => (L_SMIN, R_PAIR, false),
+        (0b10101, true) => (L_UMIN, R_PAIR, false),
+        (0b10111, false) => (L_ADD, R_PAIR, true),
+        (0b10011, false) => (L_MUL, R_LANE, false),
+        _ => return None,
+    };
+    if sz == 3 && (!any64 || !q) {
+        return None;
+    }
+    Some(vf(recipe, cfg(sz, q, P_UZP, sz, lop, B_VM), i.Rd, i.Rn, i.Rm))
+}
+
+pub(super) fn dec_simd_scalar_3same(i: SimdScalar3Same, _pc: u64) -> Option<Form> {
+    let lop = match (i.opcode, i.U) {
+        (0b10000, false) => L_ADD,
+        (0b10000, true) => L_SUB,
+        (0b10001, false) => L_CMTST,
+        (0b10001, true) => L_CMEQ,
+        (0b00110, false) => L_CMGT,
+        (0b00110, true) => L_CMHI,
+        (0b00111, false) => L_CMGE,
+        (0b00111, true) => L_CMHS,
+        _ => return None,
+    };
+    if i.size != 3 {
+        return None;
+    }
+    Some(vf(R_LANE, cfg(3, false, 0, 0, lop, B_VM), i.Rd, i.Rn, i.Rm))
+}
+
+/// The two-register-misc operations shared by the vector and scalar forms: (lop, B source).
+fn misc_lane(opcode: u32, u: bool) -> Option<(u32, u32)> {
+    Some(match (opcode, u) {
+        (0b01001, false) => (L_CMEQ, B_ZERO),
+        (0b01001, true) => (L_CMLE, B_ZERO),
+        (0b01000, false) => (L_CMGT, B_ZERO),
+        (0b01000, true) => (L_CMGE, B_ZERO),
+        (0b01010, false) => (L_CMLT, B_ZERO),
+        (0b01011, false) => (L_ABS, B_ZERO),
+        (0b01011, true) => (L_NEG, B_ZERO),
+        _ => return None,
+    })
+}
+
+pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
+    let (q, sz) = (i.Q, i.size);
+    let (d, n) = (i.Rd, i.Rn);
+    if let Some((lop, b)) = misc_lane(i.opcode, i.U) {
+        if sz == 3 && !q {
+            return None;
+        }
+        return Some(vf(R_LANE, cfg(sz, q, 0, 0, lop, b), d, n, 0));
+    }
+    let rev = |log_cs: u32| {
+        let mut f = vf(R_PERM, cfg(0, q, P_REV, sz, 0, 0), d, n, 0);
+        f.rc = log_cs;
+        f
+    };
+    Some(match (i.opcode, i.U, sz) {
+        (0b00101, false, 0) => vf(R_LANE, cfg(0, q, 0, 0, L_CNT, 0), d, n, 0),
+        (0b00101, true, 0) => vf(R_LANE, cfg(0, q, 0, 0, L_NOT, 0), d, n, 0),
+        (0b00000, false, s) if s < 3 => rev(3),
+        (0b00000, true, s) if s < 2 => rev(2),
+        (0b00001, false, 0) => rev(1),
+        (0b10010, false, s) if s < 3 => {
+            // XTN writes the low half and zeroes the rest; XTN2 writes the high half, keeps the low.
+            let keep = if q { KEEP | PART } else { 0 };
+            vf(R_PERM, cfg(0, q, P_NARROW, s, 0, 0) | keep, d, n, 0)
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn dec_simd_scalar_2misc(i: SimdScalar2Misc, _pc: u64) -> Option<Form> {
+    let (lop, b) = misc_lane(i.opcode, i.U)?;
+    if i.size != 3 {
+        return None;
+    }
+    Some(vf(R_LANE, cfg(3, false, 0, 0, lop, b), i.Rd, i.Rn, 0))
+}
+
+pub(super) fn dec_simd_across(i: SimdAcross, _pc: u64) -> Option<Form> {
+    let lop = match (i.opcode, i.U) {
+        (0b11011, false) => L_ADD,
+        (0b01010, false) => L_SMAX,
+        (0b01010, true) => L_UMAX,
+        (0b11010, false) => L_SMIN,
+        (0b11010, true) => L_UMIN,
+        _ => return None,
+    };
+    if i.size == 3 || (i.size == 2 && !i.Q) {
+        return None;
+    }
+    let c = cfg(i.size, i.Q, P_EXT, 0, lop, 0) | SCALAR;
+    Some(vf(R_REDUCE, c, i.Rd, i.Rn, 0))
+}
+
+pub(super) fn dec_simd_copy(i: SimdCopy, _pc: u64) -> Option<Form> {
+    let size = i.imm5.trailing_zeros();
+    if size > 3 {
+        return None;
+    }
+    let index = i.imm5 >> (size + 1);
+    let q = i.Q;
+    let mut f = match (i.op, i.imm4) {
+        (false, 0b0000) if size < 3 || q => {
+            let mut f = vf(R_PERM, cfg(0, q, P_DUP, size, 0, 0), i.Rd, i.Rn, 0);
+            f.rc = index;
+            f
+        }
+        (false, 0b0001) if size < 3 || q => {
+            vf(R_PERM, cfg(0, q, P_DUP, size, 0, 0) | GPR, i.Rd, zr(i.Rn), 0)
+        }
+        (false, 0b0101) if size < 2 || (q && size == 2) => {
+            // SMOV: sign-extended to 32 bits (W) or 64 (X).
+            let mut f = vf(R_TOGPR, cfg(0, q, P_DUP, size, 0, 0) | SIGNED, zw(i.Rd), i.Rn, 0);
+            f.w32 = !q;
+            f.rc = index;
+            f
+        }
+        (false, 0b0111) if (!q && size < 3) || (q && size == 3) => {
+            let mut f = vf(R_TOGPR, cfg(0, q, P_DUP, size, 0, 0), zw(i.Rd), i.Rn, 0);
+            f.rc = index;
+            f
+        }
+        (false, 0b0011) if q => {
+            let mut f = vf(R_PERM, cfg(0, true, P_INS, size, 0, 0) | GPR | KEEP, i.Rd, zr(i.Rn), 0);
+            f.rc = index;
+            f
+        }
+        (true, imm4) if q => {
+            let mut f = vf(R_PERM, cfg(0, true, P_INS, size, 0, 0) | KEEP, i.Rd, i.Rn, 0);
+            f.rc = index;
+            f.rc2 = imm4 >> size;
+            f
+        }
+        _ => return None,
+    };
+    f.setflags = false;
+    Some(f)
+}
+
+pub(super) fn dec_simd_perm(i: SimdPerm, _pc: u64) -> Option<Form> {
+    if i.size == 3 && !i.Q {
+        return None;
+    }
+    let (kind, part) = match i.opcode {
+        0b001 => (P_UZP, 0),
+        0b010 => (P_TRN, 0),
+        0b011 => (P_ZIP, 0),
+        0b101 => (P_UZP, PART),
+        0b110 => (P_TRN, PART),
+        0b111 => (P_ZIP, PART),
+        _ => return None,
+    };
+    let c = cfg(0, i.Q, kind, i.size, 0, 0) | part;
+    Some(vf(R_PERM, c, i.Rd, i.Rn, i.Rm))
+}
+
+pub(super) fn dec_simd_ext(i: SimdExt, _pc: u64) -> Option<Form> {
+    if i.op2 != 0 || (!i.Q && i.imm4 >= 8) {
+        return None;
+    }
+    let mut f = vf(R_PERM, cfg(0, i.Q, P_EXT, 0, 0, 0), i.Rd, i.Rn, i.Rm);
+    f.rc = i.imm4;
+    Some(f)
+}
+
+pub(super) fn dec_simd_tbl(i: SimdTbl, _pc: u64) -> Option<Form> {
+    if i.op2 != 0 {
+        return None;
+    }
+    let keep = if i.op { KEEP } else { 0 };
+    let mut f = vf(R_PERM, cfg(0, i.Q, P_TBL, 0, 0, 0) | keep, i.Rd, i.Rn, i.Rm);
+    f.rc2 = i.len;
+    Some(f)
+}
+
+/// VFPExpandImm: the 8-bit FP immediate as a binary32 (`double` false) or binary64.
+pub fn vfp_expand_imm(imm8: u32, double: bool) -> u64 {
+    let a = (imm8 >> 7) as u64;
+    let b = ((imm8 >> 6) & 1) as u64;
+    let cdefgh = (imm8 & 0x3f) as u64;
+    if double {
+        let exp = (b ^ 1) << 10 | if b == 1 { 0xff << 2 } else { 0 } | (cdefgh >> 4);
+        a << 63 | exp << 52 | (cdefgh & 0xf) << 48
+    } else {
+        let exp = (b ^ 1) << 7 | if b == 1 { 0x1f << 2 } else { 0 } | (cdefgh >> 4);
+        a << 31 | exp << 23 | (cdefgh & 0xf) << 19
+    }
+}
+
+/// AdvSIMDExpandImm: the 64-bit value of a modified immediate; `None` if unallocated.
+pub fn simd_expand_imm(op: bool, cmode: u32, imm8: u32) -> Option<u64> {
+    let i = imm8 as u64;
+    Some(match cmode >> 1 {
+        0..=3 => replicate(i << (8 * (cmode >> 1)), 2),
+        4 | 5 => replicate(i << (8 * ((cmode >> 1) & 1)), 1),
+        6 => {
+            if cmode & 1 == 0 {
+                replicate(i << 8 | 0xff, 2)
+            } else {
+                replicate(i << 16 | 0xffff, 2)
+            }
+        }
+        _ => match (cmode & 1, op) {
+            (0, false) => replicate(i, 0),
+            (0, true) => (0..8).fold(0, |v, k| v | if i >> k & 1 == 1 { 0xff << (8 * k) } else { 0 }),
+            (_, false) => replicate(vfp_expand_imm(imm8, false), 2),
+            (_, true) => vfp_expand_imm(imm8, true),
+        },
+    })
+}
+
+pub(super) fn dec_simd_modimm(i: SimdModImm, _pc: u64) -> Option<Form> {
+    if i.o2 {
+        return None; // FMOV (half precision): FEAT_FP16
+    }
+    let cm = i.cmode;
+    if cm == 0b1111 && i.op && !i.Q {
+        return None;
+    }
+    let imm = simd_expand_imm(i.op, cm, i.abc << 5 | i.defgh)?;
+    // op selects MVNI/BIC for the 32- and 16-bit shifted forms and for the shifting-ones form.
+    let invert = i.op && cm < 0b1110;
+    let orr_bic = cm < 0b1100 && cm & 1 == 1;
+    let mut f = if orr_bic {
+        let lop = if i.op { L_BIC } else { L_ORR };
+        vf(R_LANE, cfg(3, i.Q, 0, 0, lop, B_IMM), i.Rd, i.Rd, 0)
+    } else {
+        vf(R_LANE, cfg(3, i.Q, 0, 0, L_MOVB, B_IMM), i.Rd, 0, 0)
+    };
+    f.imm = if invert && !orr_bic { !imm } else { imm };
+    Some(f)
+}
+
+/// Shift amount and element size of a shift-by-immediate: (esz, right shift, left shift).
+fn shift_imm(immh: u32, immb: u32) -> Option<(u32, u32, u32)> {
+    if immh == 0 {
+        return None;
+    }
+    let esz = 31 - immh.leading_zeros();
+    let esize = 8 << esz;
+    let v = immh << 3 | immb;
+    Some((esz, 2 * esize - v, v - esize))
+}
+
+pub(super) fn dec_simd_shift_imm(i: SimdShiftImm, _pc: u64) -> Option<Form> {
+    let (esz, right, left) = shift_imm(i.immh, i.immb)?;
+    let q = i.Q;
+    let (d, n) = (i.Rd, i.Rn);
+    let mut f = match (i.opcode, i.U) {
+        (0b00000, u) if esz < 3 || q => {
+            let lop = if u { L_USHR } else { L_SSHR };
+            let mut f = vf(R_LANE, cfg(esz, q, 0, 0, lop, B_IMM), d, n, 0);
+            f.imm = replicate(right as u64, esz);
+            f
+        }
+        (0b01010, false) if esz < 3 || q => {
+            let mut f = vf(R_LANE, cfg(esz, q, 0, 0, L_SHL, B_IMM), d, n, 0);
+            f.imm = replicate(left as u64, esz);
+            f
+        }
+        (0b10100, u) if esz < 3 => {
+            // SSHLL/USHLL{2}: widen the low (high) half, then shift left.
+            let sign = if u { 0 } else { SIGNED };
+            let part = if q { PART } else { 0 };
+            let c = cfg(esz + 1, true, P_WIDEN, esz + 1, L_SHL, B_IMM) | sign | part;
+            let mut f = vf(R_PL, c, d, n, 0);
+            f.imm = replicate(left as u64, esz + 1);
+            f
+        }
+        (0b10000, false) if esz < 3 => {
+            // SHRN{2}: shift the wide elements right, then narrow into the low (high) half.
+            let keep = if q { KEEP | PART } else { 0 };
+            let c = cfg(esz + 1, q, P_NARROW, esz, L_USHR, B_IMM) | keep;
+            let mut f = vf(R_LP, c, d, n, 0);
+            f.imm = replicate(right as u64, esz + 1);
+            f
+        }
+        _ => return None,
+    };
+    f.setflags = false;
+    Some(f)
+}
+
+pub(super) fn dec_simd_scalar_shift_imm(i: SimdScalarShiftImm, _pc: u64) -> Option<Form> {
+    let (esz, right, left) = shift_imm(i.immh, i.immb)?;
+    if esz != 3 {
+        return None;
+    }
+    let (lop, amt) = match (i.opcode, i.U) {
+        (0b00000, false) => (L_SSHR, right),
+        (0b00000, true) => (L_USHR, right),
+        (0b01010, false) => (L_SHL, left),
+        _ => return None,
+    };
+    let mut f = vf(R_LANE, cfg(3, false, 0, 0, lop, B_IMM), i.Rd, i.Rn, 0);
+    f.imm = amt as u64;
+    Some(f)
+}
+
+pub(super) fn dec_fp_int_conv(i: FpIntConv, _pc: u64) -> Option<Form> {
+    if i.S {
+        return None;
+    }
+    // FMOV between general and FP/SIMD registers (the conversions are not yet here).
+    let (esz, index) = match (i.sf, i.ftype, i.rmode) {
+        (false, 0, 0) => (2, 0),
+        (true, 1, 0) => (3, 0),
+        (true, 2, 1) => (3, 1),
+        _ => return None,
+    };
+    let mut f = match i.opcode {
+        0b110 => vf(R_TOGPR, cfg(0, false, P_DUP, esz, 0, 0), zw(i.Rd), i.Rn, 0),
+        0b111 => {
+            // To element 0 (the rest zeroed) or to D[1] (the rest kept).
+            let keep = if index == 1 { KEEP } else { 0 };
+            vf(R_PERM, cfg(0, index == 1, P_INS, esz, 0, 0) | GPR | keep, i.Rd, zr(i.Rn), 0)
+        }
+        _ => return None,
+    };
+    f.rc = index;
+    Some(f)
+}
+
+pub(super) fn dec_fp_imm(i: FpImm, _pc: u64) -> Option<Form> {
+    if i.imm5 != 0 || i.ftype > 1 {
+        return None;
+    }
+    let double = i.ftype == 1;
+    let esz = 2 + i.ftype;
+    let mut f = vf(R_LANE, cfg(esz, false, 0, 0, L_MOVB, B_IMM) | SCALAR, i.Rd, 0, 0);
+    f.imm = vfp_expand_imm(i.imm8, double);
+    Some(f)
+}
+
+pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
+    if i.ftype > 1 {
+        return None;
+    }
+    let esz = 2 + i.ftype;
+    let sign = 1u64 << ((8 << esz) - 1);
+    // FMOV, FABS and FNEG move bits: no NaN processing, no exceptions.
+    let (lop, imm) = match i.opcode {
+        0b000000 => (L_MOVA, 0),
+        0b000001 => (L_BIC, sign),
+        0b000010 => (L_EOR, sign),
+        _ => return None,
+    };
+    let mut f = vf(R_LANE, cfg(esz, false, 0, 0, lop, B_IMM) | SCALAR, i.Rd, i.Rn, 0);
+    f.imm = imm;
+    Some(f)
+}
