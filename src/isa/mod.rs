@@ -94,9 +94,10 @@ mod describe_tests {
 
     #[test]
     fn unimplemented_groups_are_named() {
-        // dup v0.16b, w1; ldp q0, q1, [x1]; ldadd w0, w1, [x2]; fadd d0, d1, d2.
-        assert!(describe(0x4e01_0c20).starts_with("FP/SIMD data processing"));
-        assert!(describe(0xad40_0420).starts_with("FP/SIMD load/store"));
+        // sqadd v0.16b, v1.16b, v2.16b; ld2 {v0.16b, v1.16b}, [x1]; ldadd w0, w1, [x2];
+        // fadd d0, d1, d2.
+        assert!(describe(0x4e22_0c20).starts_with("FP/SIMD data processing"));
+        assert!(describe(0x4c40_8020).starts_with("FP/SIMD load/store"));
         assert!(describe(0xb820_0041).starts_with("LSE atomic"));
         assert!(describe(0x1e62_2820).starts_with("FP/SIMD data processing"));
         assert_eq!(describe(0x0000_0000), "UDF");

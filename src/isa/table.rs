@@ -857,11 +857,9 @@ encodings! {
         "EXT", "SIMD moves and bit ops" => simd::dec_simd_ext;
     SimdTbl: [0 Q:1 001110 op2:2 0 Rm:5 0 len:2 op:1 00 Rn:5 Rd:5]
         "TBL/TBX", "SIMD moves and bit ops" => simd::dec_simd_tbl;
-    SimdModImm: [0 Q:1 op:1 0111100000 abc:3 cmode:4 o2:1 1 defgh:5 Rd:5]
-        "MOVI/MVNI/ORR/BIC (vector, immediate), FMOV (vector, immediate)",
-        "SIMD moves and bit ops" => simd::dec_simd_modimm;
     SimdShiftImm: [0 Q:1 U:1 011110 immh:4 immb:3 opcode:5 1 Rn:5 Rd:5]
-        "SHL/USHR/SSHR/SSHLL/USHLL/SHRN", "SIMD integer" => simd::dec_simd_shift_imm;
+        "SHL/USHR/SSHR/SSHLL/USHLL/SHRN; with immh 0: MOVI/MVNI/ORR/BIC/FMOV (vector, immediate)",
+        "SIMD integer" => simd::dec_simd_shift_imm;
     SimdScalarShiftImm: [01 U:1 111110 immh:4 immb:3 opcode:5 1 Rn:5 Rd:5]
         "SHL/USHR/SSHR D", "SIMD integer" => simd::dec_simd_scalar_shift_imm;
     FpIntConv: [sf:1 0 S:1 11110 ftype:2 1 rmode:2 opcode:3 000000 Rn:5 Rd:5]
@@ -952,6 +950,41 @@ mod tests {
         (0xf862_6820, "LDR/STR (register offset)"),    // ldr x0, [x1, x2]
         (0xf840_8420, "LDUR/STUR/LDR/STR (pre/post-index)"), // ldr x0, [x1], #8
         (0xf940_0420, "LDR/STR (unsigned offset)"),    // ldr x0, [x1, #8]
+        (0x3dc0_0420, "LDR/STR B/H/S/D/Q (unsigned offset)"), // ldr q0, [x1, #16]
+        (0x3cc1_0420, "LDUR/STUR/LDR/STR B/H/S/D/Q (pre/post-index)"), // ldr q0, [x1], #16
+        (0x3ce2_6820, "LDR/STR B/H/S/D/Q (register offset)"), // ldr q0, [x1, x2]
+        (0x9c00_0040, "LDR S/D/Q (literal)"),          // ldr q0, .+8
+        (0xad40_0420, "LDP/STP/LDNP/STNP S/D/Q"),      // ldp q0, q1, [x1]
+        (0x4c40_7020, "LD1/ST1 (multiple structures)"), // ld1 {v0.16b}, [x1]
+        (0x4cdf_7020, "LD1/ST1 (multiple structures, post-index)"), // ld1 {v0.16b}, [x1], #16
+        (0x0d40_9020, "LD1/ST1 (single structure), LD1R"), // ld1 {v0.s}[1], [x1]
+        (0x4ddf_c820, "LD1/ST1 (single structure), LD1R (post-index)"), // ld1r {v0.4s}, [x1], #4
+        (
+            0x4e22_8420,
+            "SIMD three same (ADD, SUB, CM*, MAX/MIN, pairwise, MUL, logic)",
+        ), // add v0.16b, v1.16b, v2.16b
+        (0x5ee2_8420, "SIMD scalar three same (ADD, SUB, CM* D)"), // add d0, d1, d2
+        (
+            0x4e20_9820,
+            "SIMD two-register misc (CM* zero, ABS, NEG, CNT, NOT, REV, XTN)",
+        ), // cmeq v0.16b, v1.16b, #0
+        (
+            0x5ee0_9820,
+            "SIMD scalar two-register misc (CM* zero, ABS, NEG D)",
+        ), // cmeq d0, d1, #0
+        (0x6e31_a820, "ADDV/SMAXV/UMAXV/SMINV/UMINV"), // uminv b0, v1.16b
+        (0x4e01_0c20, "DUP/INS/UMOV/SMOV"),            // dup v0.16b, w1
+        (0x4e02_3820, "ZIP1/ZIP2/UZP1/UZP2/TRN1/TRN2"), // zip1 v0.16b, v1.16b, v2.16b
+        (0x6e02_1820, "EXT"),                          // ext v0.16b, v1.16b, v2.16b, #3
+        (0x4e02_0020, "TBL/TBX"),                      // tbl v0.16b, {v1.16b}, v2.16b
+        (
+            0x0f0c_8420,
+            "SHL/USHR/SSHR/SSHLL/USHLL/SHRN; with immh 0: MOVI/MVNI/ORR/BIC/FMOV (vector, immediate)",
+        ), // shrn v0.8b, v1.8h, #4
+        (0x7f7d_0420, "SHL/USHR/SSHR D"),              // ushr d0, d1, #3
+        (0x9e66_0020, "FMOV (general)"),               // fmov x0, d1
+        (0x1e6e_1000, "FMOV (scalar, immediate)"),     // fmov d0, #1.0
+        (0x1e60_c020, "FMOV/FABS/FNEG (scalar)"),      // fabs d0, d1
     ];
 
     #[test]
@@ -997,7 +1030,7 @@ mod tests {
         for w in [
             0x0000_0000u32,          // udf #0
             0x1e22_2820,             // fadd s0, s1, s2 (FP: Tier 2)
-            0x4e22_8420,             // add v0.16b, v1.16b, v2.16b (SIMD)
+            0x4e22_0c20,             // sqadd v0.16b, v1.16b, v2.16b (SIMD, Tier 3)
             0x487f_0820,             // ldxp with size 01: unallocated (CASP space)
             0xf88a_98b3,             // prfm, unprivileged form: unallocated (found by fuzzing)
             0xf8a2_0020,             // ldadd x2, x0, [x1] (LSE: Tier 2)

@@ -438,23 +438,25 @@ pub fn simd_expand_imm(op: bool, cmode: u32, imm8: u32) -> Option<u64> {
     })
 }
 
-pub(super) fn dec_simd_modimm(i: SimdModImm, _pc: u64) -> Option<Form> {
-    if i.o2 {
+/// Modified immediate (the shift-by-immediate space with immh 0): `0 Q op 0111100000 abc cmode
+/// o2 1 defgh Rd`.
+fn dec_simd_modimm(q: bool, op: bool, abc: u32, cmode: u32, o2: bool, defgh: u32, rd: u32) -> Option<Form> {
+    if o2 {
         return None; // FMOV (half precision): FEAT_FP16
     }
-    let cm = i.cmode;
-    if cm == 0b1111 && i.op && !i.Q {
+    let cm = cmode;
+    if cm == 0b1111 && op && !q {
         return None;
     }
-    let imm = simd_expand_imm(i.op, cm, i.abc << 5 | i.defgh)?;
+    let imm = simd_expand_imm(op, cm, abc << 5 | defgh)?;
     // op selects MVNI/BIC for the 32- and 16-bit shifted forms and for the shifting-ones form.
-    let invert = i.op && cm < 0b1110;
+    let invert = op && cm < 0b1110;
     let orr_bic = cm < 0b1100 && cm & 1 == 1;
     let mut f = if orr_bic {
-        let lop = if i.op { L_BIC } else { L_ORR };
-        vf(R_LANE, cfg(3, i.Q, 0, 0, lop, B_IMM), i.Rd, i.Rd, 0)
+        let lop = if op { L_BIC } else { L_ORR };
+        vf(R_LANE, cfg(3, q, 0, 0, lop, B_IMM), rd, rd, 0)
     } else {
-        vf(R_LANE, cfg(3, i.Q, 0, 0, L_MOVB, B_IMM), i.Rd, 0, 0)
+        vf(R_LANE, cfg(3, q, 0, 0, L_MOVB, B_IMM), rd, 0, 0)
     };
     f.imm = if invert && !orr_bic { !imm } else { imm };
     Some(f)
@@ -472,6 +474,10 @@ fn shift_imm(immh: u32, immb: u32) -> Option<(u32, u32, u32)> {
 }
 
 pub(super) fn dec_simd_shift_imm(i: SimdShiftImm, _pc: u64) -> Option<Form> {
+    if i.immh == 0 {
+        let (cmode, o2) = (i.opcode >> 1, i.opcode & 1 == 1);
+        return dec_simd_modimm(i.Q, i.U, i.immb, cmode, o2, i.Rn, i.Rd);
+    }
     let (esz, right, left) = shift_imm(i.immh, i.immb)?;
     let q = i.Q;
     let (d, n) = (i.Rd, i.Rn);
