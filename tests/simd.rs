@@ -1,0 +1,44 @@
+//! Tier 2 AdvSIMD against qemu-aarch64: every implemented SIMD instruction form on fixed inputs
+//! (guest/tests/simd/simd_ops.c), and the vectorised string and memory functions of real libcs
+//! (glibc's and musl's, guest/tests/simd/libc_strings.c) over every alignment; stdout and exit
+//! status must equal qemu's.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+fn build_libc(rel: &str, libc: &str) -> std::path::PathBuf {
+    if libc == "musl" {
+        let o = Command::new("bash")
+            .arg(root().join("scripts/sysroot.sh"))
+            .args(["musl-dev", "musl"])
+            .output()
+            .expect("sysroot.sh");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    build_with(rel, &["--libc", libc])
+}
+
+fn same(rel: &str, libc: &str) {
+    let elf = build_libc(rel, libc);
+    let q = qemu(&elf, &[], &[], b"");
+    assert_eq!(q.status, 0, "qemu: {}", q.stderr);
+    let g = garm(&[elf.to_str().unwrap()], b"");
+    assert_eq!(g.stderr, "", "{rel} ({libc})");
+    assert_eq!((g.status, g.out()), (q.status, q.out()), "{rel} ({libc})");
+}
+
+#[test]
+fn simd_instruction_forms_match_qemu() {
+    same("tests/simd/simd_ops", "musl");
+}
+
+#[test]
+fn glibc_string_functions_match_qemu() {
+    same("tests/simd/libc_strings", "glibc");
+}
+
+#[test]
+fn musl_string_functions_match_qemu() {
+    same("tests/simd/libc_strings", "musl");
+}
