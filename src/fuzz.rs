@@ -303,11 +303,12 @@ impl Gen<'_> {
                 // Backwards only (at most into the block's 3-word prologue), so a prefix of the
                 // block reads the same words as the whole block: the access may reach the
                 // literal itself but no further.
-                let nbytes = 1u32 << if d.unit() == form::unit::VMEM {
-                    d.aux() & form::vmem::SIZE_MASK
-                } else {
-                    d.aux() & 3
-                };
+                let nbytes = 1u32
+                    << if d.unit() == form::unit::VMEM {
+                        d.aux() & form::vmem::SIZE_MASK
+                    } else {
+                        d.aux() & 3
+                    };
                 let min = (nbytes / 4).saturating_sub(1).max(1);
                 let avail = self.words_before + 3;
                 if avail < min {
@@ -348,7 +349,11 @@ impl Gen<'_> {
                 false,
                 aux & vmem::STORE != 0,
                 (aux >> vmem::IDX_SHIFT) & 3,
-                if lane { 1 } else { ((aux >> vmem::NREGS_SHIFT) & 3) + 1 },
+                if lane {
+                    1
+                } else {
+                    ((aux >> vmem::NREGS_SHIFT) & 3) + 1
+                },
             )
         } else {
             (

@@ -472,6 +472,14 @@ pub fn run_shared(
                     }
                     host_work = true;
                 }
+                Stop::FetchFault
+                    if m.word64(slot, layout::S_FAULT_ADDR) == signal::SIGRETURN_PC =>
+                {
+                    // A handler without SA_RESTORER returned: what Linux's vDSO trampoline does.
+                    m.set_reg(slot, 8, crate::os::nr::RT_SIGRETURN);
+                    m.set_status(slot, Stop::Syscall);
+                    host_work = true;
+                }
                 Stop::MemFault | Stop::Illegal | Stop::FetchFault | Stop::Brk => {
                     let (sig, msg) = match fault_outcome(&m, slot, stop, opts.max_insns) {
                         Outcome::Signaled(s, msg) => (s, msg),

@@ -612,7 +612,10 @@ impl Machine {
                 &self.vreg,
             );
         }
-        if page.iter().any(|d| crate::isa::form::is_simd_unit(d.unit())) {
+        if page
+            .iter()
+            .any(|d| crate::isa::form::is_simd_unit(d.unit()))
+        {
             self.enable_simd();
         }
         let slot = self.dec_slots;

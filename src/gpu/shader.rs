@@ -29,7 +29,12 @@ pub const PARTS: &[(&str, &str, bool, bool)] = &[
         true,
         false,
     ),
-    ("alu.wgsl", include_str!("../../shaders/cpu/alu.wgsl"), true, false),
+    (
+        "alu.wgsl",
+        include_str!("../../shaders/cpu/alu.wgsl"),
+        true,
+        false,
+    ),
     (
         "bitfield.wgsl",
         include_str!("../../shaders/cpu/bitfield.wgsl"),

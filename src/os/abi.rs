@@ -40,6 +40,7 @@ pub const MREMAP_MAYMOVE: u64 = 1;
 
 /// sa_flags bit: restart a blocked syscall after the handler instead of failing it with EINTR.
 pub const SA_RESTART: u64 = 0x1000_0000;
+pub const SA_RESTORER: u64 = 0x0400_0000;
 /// `sa_handler` values that are not addresses.
 pub const SIG_DFL: u64 = 0;
 pub const SIG_IGN: u64 = 1;

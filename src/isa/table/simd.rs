@@ -139,7 +139,14 @@ pub(super) fn dec_simd_ldst_multi_post(i: SimdLdstMultiPost, _pc: u64) -> Option
 }
 
 /// LD1/ST1 (single structure) and LD1R: (log2 element bytes, flags).
-fn ldst_single(q: bool, load: bool, r: bool, opcode: u32, s: bool, size: u32) -> Option<(u32, u32)> {
+fn ldst_single(
+    q: bool,
+    load: bool,
+    r: bool,
+    opcode: u32,
+    s: bool,
+    size: u32,
+) -> Option<(u32, u32)> {
     if r {
         return None; // LD2-LD4 forms: not yet
     }
@@ -233,7 +240,13 @@ pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
     if sz == 3 && (!any64 || !q) {
         return None;
     }
-    Some(vf(recipe, cfg(sz, q, P_UZP, sz, lop, B_VM), i.Rd, i.Rn, i.Rm))
+    Some(vf(
+        recipe,
+        cfg(sz, q, P_UZP, sz, lop, B_VM),
+        i.Rd,
+        i.Rn,
+        i.Rm,
+    ))
 }
 
 pub(super) fn dec_simd_scalar_3same(i: SimdScalar3Same, _pc: u64) -> Option<Form> {
@@ -334,12 +347,22 @@ pub(super) fn dec_simd_copy(i: SimdCopy, _pc: u64) -> Option<Form> {
             f.rc = index;
             f
         }
-        (false, 0b0001) if size < 3 || q => {
-            vf(R_PERM, cfg(0, q, P_DUP, size, 0, 0) | GPR, i.Rd, zr(i.Rn), 0)
-        }
+        (false, 0b0001) if size < 3 || q => vf(
+            R_PERM,
+            cfg(0, q, P_DUP, size, 0, 0) | GPR,
+            i.Rd,
+            zr(i.Rn),
+            0,
+        ),
         (false, 0b0101) if size < 2 || (q && size == 2) => {
             // SMOV: sign-extended to 32 bits (W) or 64 (X).
-            let mut f = vf(R_TOGPR, cfg(0, q, P_DUP, size, 0, 0) | SIGNED, zw(i.Rd), i.Rn, 0);
+            let mut f = vf(
+                R_TOGPR,
+                cfg(0, q, P_DUP, size, 0, 0) | SIGNED,
+                zw(i.Rd),
+                i.Rn,
+                0,
+            );
             f.w32 = !q;
             f.rc = index;
             f
@@ -350,12 +373,24 @@ pub(super) fn dec_simd_copy(i: SimdCopy, _pc: u64) -> Option<Form> {
             f
         }
         (false, 0b0011) if q => {
-            let mut f = vf(R_PERM, cfg(0, true, P_INS, size, 0, 0) | GPR | KEEP, i.Rd, zr(i.Rn), 0);
+            let mut f = vf(
+                R_PERM,
+                cfg(0, true, P_INS, size, 0, 0) | GPR | KEEP,
+                i.Rd,
+                zr(i.Rn),
+                0,
+            );
             f.rc = index;
             f
         }
         (true, imm4) if q => {
-            let mut f = vf(R_PERM, cfg(0, true, P_INS, size, 0, 0) | KEEP, i.Rd, i.Rn, 0);
+            let mut f = vf(
+                R_PERM,
+                cfg(0, true, P_INS, size, 0, 0) | KEEP,
+                i.Rd,
+                i.Rn,
+                0,
+            );
             f.rc = index;
             f.rc2 = imm4 >> size;
             f
@@ -431,7 +466,9 @@ pub fn simd_expand_imm(op: bool, cmode: u32, imm8: u32) -> Option<u64> {
         }
         _ => match (cmode & 1, op) {
             (0, false) => replicate(i, 0),
-            (0, true) => (0..8).fold(0, |v, k| v | if i >> k & 1 == 1 { 0xff << (8 * k) } else { 0 }),
+            (0, true) => (0..8).fold(0, |v, k| {
+                v | if i >> k & 1 == 1 { 0xff << (8 * k) } else { 0 }
+            }),
             (_, false) => replicate(vfp_expand_imm(imm8, false), 2),
             (_, true) => vfp_expand_imm(imm8, true),
         },
@@ -440,7 +477,15 @@ pub fn simd_expand_imm(op: bool, cmode: u32, imm8: u32) -> Option<u64> {
 
 /// Modified immediate (the shift-by-immediate space with immh 0): `0 Q op 0111100000 abc cmode
 /// o2 1 defgh Rd`.
-fn dec_simd_modimm(q: bool, op: bool, abc: u32, cmode: u32, o2: bool, defgh: u32, rd: u32) -> Option<Form> {
+fn dec_simd_modimm(
+    q: bool,
+    op: bool,
+    abc: u32,
+    cmode: u32,
+    o2: bool,
+    defgh: u32,
+    rd: u32,
+) -> Option<Form> {
     if o2 {
         return None; // FMOV (half precision): FEAT_FP16
     }
@@ -548,7 +593,13 @@ pub(super) fn dec_fp_int_conv(i: FpIntConv, _pc: u64) -> Option<Form> {
         0b111 => {
             // To element 0 (the rest zeroed) or to D[1] (the rest kept).
             let keep = if index == 1 { KEEP } else { 0 };
-            vf(R_PERM, cfg(0, index == 1, P_INS, esz, 0, 0) | GPR | keep, i.Rd, zr(i.Rn), 0)
+            vf(
+                R_PERM,
+                cfg(0, index == 1, P_INS, esz, 0, 0) | GPR | keep,
+                i.Rd,
+                zr(i.Rn),
+                0,
+            )
         }
         _ => return None,
     };
@@ -562,7 +613,13 @@ pub(super) fn dec_fp_imm(i: FpImm, _pc: u64) -> Option<Form> {
     }
     let double = i.ftype == 1;
     let esz = 2 + i.ftype;
-    let mut f = vf(R_LANE, cfg(esz, false, 0, 0, L_MOVB, B_IMM) | SCALAR, i.Rd, 0, 0);
+    let mut f = vf(
+        R_LANE,
+        cfg(esz, false, 0, 0, L_MOVB, B_IMM) | SCALAR,
+        i.Rd,
+        0,
+        0,
+    );
     f.imm = vfp_expand_imm(i.imm8, double);
     Some(f)
 }
@@ -580,7 +637,13 @@ pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
         0b000010 => (L_EOR, sign),
         _ => return None,
     };
-    let mut f = vf(R_LANE, cfg(esz, false, 0, 0, lop, B_IMM) | SCALAR, i.Rd, i.Rn, 0);
+    let mut f = vf(
+        R_LANE,
+        cfg(esz, false, 0, 0, lop, B_IMM) | SCALAR,
+        i.Rd,
+        i.Rn,
+        0,
+    );
     f.imm = imm;
     Some(f)
 }

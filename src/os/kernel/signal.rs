@@ -263,6 +263,12 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
     }
 }
 
+/// Where a handler registered without SA_RESTORER returns (glibc registers none on arm64: Linux
+/// returns through its vDSO's sigreturn trampoline). Outside every guest's memory, so the return
+/// stops the guest with a fetch fault at exactly this address, which the run loop answers with
+/// rt_sigreturn.
+pub const SIGRETURN_PC: u64 = 0xffff_ffff_ffff_f000;
+
 /// Writes the frame record and the `rt_sigframe` below the guest's sp and points the registers
 /// at the handler.
 fn push_frame(
@@ -310,7 +316,12 @@ fn push_frame(
         );
     }
     g.set_reg(slot, 29, record_at);
-    g.set_reg(slot, 30, act.restorer);
+    let ret = if act.flags & SA_RESTORER != 0 {
+        act.restorer
+    } else {
+        SIGRETURN_PC
+    };
+    g.set_reg(slot, 30, ret);
     g.set_reg(slot, 31, frame_at);
     g.set_pc(slot, act.handler);
     Ok(())
