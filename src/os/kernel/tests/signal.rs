@@ -143,9 +143,21 @@ fn tgkill_targets_the_thread_id() {
 }
 
 #[test]
-fn a_caught_signal_is_queued_and_delivered_with_a_frame() {
+fn a_handler_without_sa_restorer_returns_to_the_sigreturn_address() {
+    // glibc on arm64 registers no restorer: Linux returns through its vDSO trampoline.
     let mut t = T::new();
     set_action(&mut t, sig::SIGUSR1, 0x10200, 0);
+    t.g.set_reg(0, 31, 0x80000);
+    assert_eq!(t.call(nr::KILL, &[1, sig::SIGUSR1 as u64]), 0);
+    crate::os::kernel::signal::deliver_pending(&mut t.k, &mut t.g);
+    assert_eq!(t.g.pc(0), 0x10200);
+    assert_eq!(t.g.reg(0, 30), crate::os::kernel::signal::SIGRETURN_PC);
+}
+
+#[test]
+fn a_caught_signal_is_queued_and_delivered_with_a_frame() {
+    let mut t = T::new();
+    set_action(&mut t, sig::SIGUSR1, 0x10200, SA_RESTORER);
     t.g.set_pc(0, 0x10040);
     t.g.set_reg(0, 31, 0x80000);
     t.g.set_reg(0, 19, 0x1919);
