@@ -614,7 +614,20 @@ void fuzz_run(uint64_t *regs, uint64_t *dump, void (*blk)(void), uint64_t *vin);
 static uint64_t scratch[SCRATCH_QWORDS] __attribute__((aligned(64)));
 static uint64_t regs[34] __attribute__((aligned(16)));
 static uint64_t vin[64] __attribute__((aligned(16)));
-static uint64_t rec[1 + 33 + 64 + SCRATCH_QWORDS];
+static uint64_t rec[1 + 34 + 64 + SCRATCH_QWORDS];
+/* FP operands that random bits rarely are: zeros, infinities, quiet and signalling NaNs with
+ * payloads, subnormals, the normal extremes, rounding ties, integer-conversion limits. */
+static const uint64_t fp64[] = {
+    0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+    0x7ff8000000000000ull, 0x7ff8000000000123ull, 0xfff4000000000456ull, 0x7ff0000000000001ull,
+    0x0000000000000001ull, 0x800fffffffffffffull, 0x0010000000000000ull, 0x7fefffffffffffffull,
+    0x3ff0000000000000ull, 0xbff0000000000000ull, 0x3fe0000000000000ull, 0x4330000000000001ull,
+    0x43e0000000000000ull, 0xc3e0000000000000ull, 0x41e0000000000000ull, 0xc1e0000000200000ull,
+    0x43f0000000000000ull, 0x41dfffffffc00000ull, 0x3ff0000000000001ull, 0x4340000000000001ull};
+static const uint32_t fp32[] = {
+    0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7fc01234u, 0xffa00001u, 0x7f800001u,
+    0x00000001u, 0x807fffffu, 0x00800000u, 0x7f7fffffu, 0x3f800000u, 0xbf800000u, 0x3f000000u,
+    0x4b000001u, 0x5f000000u, 0xdf000000u, 0x4f000000u, 0xcf000000u, 0x3f800001u, 0x4b800001u};
 
 static uint64_t mix(uint64_t *z)
 {
@@ -644,6 +657,12 @@ int main(void)
                 x |= mix(&z) & 0xff00ff00ff00ff00ull;
             if ((m & 15) == 2)
                 x = 0;
+            if ((m & 7) == 3)
+                x = fp64[(m >> 8) % (sizeof fp64 / sizeof fp64[0])];
+            if ((m & 7) == 4)
+                x = (x & ~0xffffffffull) | fp32[(m >> 8) % (sizeof fp32 / sizeof fp32[0])];
+            if ((m & 63) == 5)
+                x = fp64[(m >> 8) % (sizeof fp64 / sizeof fp64[0])] ^ (mix(&z) & 3);
             vin[q] = x;
         }
         for (int r = 0; r < 33; r++)
@@ -652,15 +671,16 @@ int main(void)
         rec[0] = k;
         fuzz_run(regs, &rec[1], fuzz_blocks[k], vin);
         for (int q = 0; q < SCRATCH_QWORDS; q++)
-            rec[34 + 64 + q] = scratch[q];
+            rec[35 + 64 + q] = scratch[q];
         write(1, rec, sizeof rec);
     }
     return 0;
 }
 "#;
 
-/// Bytes each block writes: block index, x0-x30, sp, NZCV, V0-V31, the scratch area.
-pub const RECORD: usize = 8 * (1 + 33) + V_BYTES + SCRATCH as usize;
+/// Bytes each block writes: block index, x0-x30, sp, NZCV, FPSR | FPCR << 32, V0-V31, the
+/// scratch area.
+pub const RECORD: usize = 8 * (1 + 34) + V_BYTES + SCRATCH as usize;
 /// V0-V31 in a record.
 const V_BYTES: usize = 32 * 16;
 
@@ -737,8 +757,12 @@ fuzz_exit:
     str x1, [x0, #248]
     mrs x1, nzcv
     str x1, [x0, #256]
+    mrs x1, fpsr
+    mrs x2, fpcr
+    orr x1, x1, x2, lsl #32
+    str x1, [x0, #264]
     // st1 {v0.16b-v3.16b}, [x1], #64 ... : V0-V31 after the general registers.
-    add x1, x0, #264
+    add x1, x0, #272
     .inst 0x4c9f2020, 0x4c9f2024, 0x4c9f2028, 0x4c9f202c
     .inst 0x4c9f2030, 0x4c9f2034, 0x4c9f2038, 0x4c9f203c
     adrp x9, fuzz_save
@@ -876,6 +900,7 @@ fn reg_name(i: usize) -> String {
     match i {
         31 => "sp".into(),
         32 => "nzcv".into(),
+        33 => "fpsr|fpcr<<32".into(),
         _ => format!("x{i}"),
     }
 }
@@ -883,7 +908,7 @@ fn reg_name(i: usize) -> String {
 /// Lists the registers of two records (without the block index) side by side, marking differences.
 fn state_diff(label_a: &str, a: &[u8], label_b: &str, b: &[u8]) -> String {
     let mut s = String::new();
-    for i in 0..33 {
+    for i in 0..34 {
         let (x, y) = (q(a, i), q(b, i));
         let mark = if x != y { "  <-- differs" } else { "" };
         if x != y || i >= 31 {
@@ -895,7 +920,7 @@ fn state_diff(label_a: &str, a: &[u8], label_b: &str, b: &[u8]) -> String {
         }
     }
     for v in 0..32 {
-        let o = 33 * 8 + 16 * v;
+        let o = 34 * 8 + 16 * v;
         let x = u128::from_le_bytes(a[o..o + 16].try_into().unwrap());
         let y = u128::from_le_bytes(b[o..o + 16].try_into().unwrap());
         if x != y {
@@ -906,7 +931,7 @@ fn state_diff(label_a: &str, a: &[u8], label_b: &str, b: &[u8]) -> String {
             );
         }
     }
-    let (sa, sb) = (&a[33 * 8 + V_BYTES..], &b[33 * 8 + V_BYTES..]);
+    let (sa, sb) = (&a[34 * 8 + V_BYTES..], &b[34 * 8 + V_BYTES..]);
     for (i, (x, y)) in sa.iter().zip(sb).enumerate() {
         if x != y {
             let _ = writeln!(

@@ -1,7 +1,8 @@
 //! Tier 2 AdvSIMD against qemu-aarch64: every implemented SIMD instruction form on fixed inputs
 //! (guest/tests/simd/simd_ops.c), and the vectorised string and memory functions of real libcs
 //! (glibc's and musl's, guest/tests/simd/libc_strings.c) over every alignment; stdout and exit
-//! status must equal qemu's.
+//! status must equal qemu's; scalar binary32/binary64 arithmetic, compares and conversions
+//! over special operands in every rounding mode with the exception flags (guest/tests/simd/fp_ops.c).
 
 mod common;
 use common::*;
@@ -41,4 +42,9 @@ fn glibc_string_functions_match_qemu() {
 #[test]
 fn musl_string_functions_match_qemu() {
     same("tests/simd/libc_strings", "musl");
+}
+
+#[test]
+fn scalar_fp_matches_qemu_in_every_rounding_mode() {
+    same("tests/simd/fp_ops", "musl");
 }

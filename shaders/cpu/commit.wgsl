@@ -2,7 +2,7 @@
 // step's locals (operands, `res`, `flags`, `next`, ...), declared in fetch.wgsl.
 
     // (The integer variant never meets a SIMD unit: the machine switches variants first.)
-    if unit == U_TRAP || (!HAS_SIMD && unit >= U_VEC) {
+    if unit == U_TRAP || (!HAS_SIMD && unit >= U_VEC) || (!HAS_FP && unit == U_FP) {
         // Unallocated, HLT, UDF: the raw word rides in the immediate.
         fault(ST_ILLEGAL, pc, d.z);
         return;

@@ -42,9 +42,11 @@ pub struct Machine {
     pub gpu: Gpu,
     pub cfg: MachineConfig,
     pub map_pages: u32,
-    pipeline: wgpu::ComputePipeline,
-    /// The SIMD variant, once code that needs it has been decoded.
-    simd_pipeline: Option<wgpu::ComputePipeline>,
+    /// The shader variants compiled so far, by level ([`crate::isa::form::unit_level`]): the
+    /// integer one always, the others once code that needs them has been decoded.
+    variants: [Option<wgpu::ComputePipeline>; 3],
+    /// The variant every dispatch runs: the highest any decoded page needed.
+    level: usize,
     bgl: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
@@ -147,7 +149,7 @@ impl Machine {
             label: Some("cpu"),
             entries: &entries,
         });
-        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, false);
+        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, 0);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
             size: std::mem::size_of::<Params>() as u64,
@@ -204,8 +206,8 @@ impl Machine {
         );
         let mut m = Machine {
             map_pages,
-            pipeline,
-            simd_pipeline: None,
+            variants: [Some(pipeline), None, None],
+            level: 0,
             bgl,
             bind_group,
             params,
@@ -247,11 +249,11 @@ impl Machine {
         gpu: &Gpu,
         cfg: &MachineConfig,
         bgl: &wgpu::BindGroupLayout,
-        simd: bool,
+        level: u32,
     ) -> wgpu::ComputePipeline {
         let device = &gpu.device;
-        let src = shader::source(cfg.prelude, cfg.abi, simd);
-        let label = Some(if simd { "cpu-simd" } else { "cpu" });
+        let src = shader::source(cfg.prelude, cfg.abi, level);
+        let label = Some(["cpu", "cpu-simd", "cpu-fp"][level as usize]);
         let module = if cfg.checked {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label,
@@ -287,20 +289,24 @@ impl Machine {
         })
     }
 
-    /// Switches to the SIMD variant of the shader (compiled on first use): from the first
-    /// decoded page holding an FP/SIMD instruction on, every dispatch runs it.
-    fn enable_simd(&mut self) {
-        if self.simd_pipeline.is_none() {
+    /// Switches to a larger variant of the shader (compiled on first use): from the first
+    /// decoded page holding an instruction that needs it on, every dispatch runs it.
+    fn raise_level(&mut self, level: usize) {
+        if level <= self.level {
+            return;
+        }
+        if self.variants[level].is_none() {
             let t0 = Instant::now();
-            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, true);
-            self.simd_pipeline = Some(p);
+            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, level as u32);
+            self.variants[level] = Some(p);
             self.stats.pipeline_time += t0.elapsed();
         }
+        self.level = level;
     }
 
-    /// Whether the SIMD variant runs.
-    pub fn simd(&self) -> bool {
-        self.simd_pipeline.is_some()
+    /// The shader variant dispatches run (0 integer, 1 SIMD, 2 FP).
+    pub fn level(&self) -> usize {
+        self.level
     }
 
     fn vreg_offset(&self, inst: usize) -> u64 {
@@ -612,12 +618,8 @@ impl Machine {
                 &self.vreg,
             );
         }
-        if page
-            .iter()
-            .any(|d| crate::isa::form::is_simd_unit(d.unit()))
-        {
-            self.enable_simd();
-        }
+        let need = page.iter().map(|d| crate::isa::form::unit_level(d.unit()));
+        self.raise_level(need.max().unwrap_or(0) as usize);
         let slot = self.dec_slots;
         self.dec_slots += 1;
         let off = slot as u64 * INSNS_PER_PAGE * DECODED_WORDS as u64 * 4;
@@ -670,7 +672,8 @@ impl Machine {
                 label: Some("cpu"),
                 timestamp_writes: None,
             });
-            pass.set_pipeline(self.simd_pipeline.as_ref().unwrap_or(&self.pipeline));
+            let pipeline = self.variants[self.level].as_ref();
+            pass.set_pipeline(pipeline.expect("the running variant is compiled"));
             pass.set_bind_group(0, &self.bind_group, &[]);
             let groups = self.cfg.instances.div_ceil(WORKGROUP);
             for _ in 0..dispatches {

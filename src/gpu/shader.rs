@@ -8,86 +8,98 @@ use crate::isa::form::{wgsl_constants, REGS};
 pub const PRELUDE_U64: &str = include_str!("../../shaders/prelude_u64.wgsl");
 pub const PRELUDE_VEC2: &str = include_str!("../../shaders/prelude_vec2.wgsl");
 
-/// The shader's files in assembly order: (name, built-in text, fragment of `fn step()`, only in
-/// the SIMD variant).
-pub const PARTS: &[(&str, &str, bool, bool)] = &[
+/// The shader's files in assembly order: (name, built-in text, fragment of `fn step()`, the
+/// lowest variant that includes it: see [`crate::isa::form::unit_level`]).
+pub const PARTS: &[(&str, &str, bool, u32)] = &[
     (
         "state.wgsl",
         include_str!("../../shaders/cpu/state.wgsl"),
         false,
-        false,
+        0,
     ),
     (
         "simd_fns.wgsl",
         include_str!("../../shaders/cpu/simd_fns.wgsl"),
         false,
-        true,
+        1,
+    ),
+    (
+        "fp_fns.wgsl",
+        include_str!("../../shaders/cpu/fp_fns.wgsl"),
+        false,
+        2,
     ),
     (
         "fetch.wgsl",
         include_str!("../../shaders/cpu/fetch.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "alu.wgsl",
         include_str!("../../shaders/cpu/alu.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "bitfield.wgsl",
         include_str!("../../shaders/cpu/bitfield.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "muldiv.wgsl",
         include_str!("../../shaders/cpu/muldiv.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "memory.wgsl",
         include_str!("../../shaders/cpu/memory.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "branch.wgsl",
         include_str!("../../shaders/cpu/branch.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "system.wgsl",
         include_str!("../../shaders/cpu/system.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "simd.wgsl",
         include_str!("../../shaders/cpu/simd.wgsl"),
         true,
+        1,
+    ),
+    (
+        "fp.wgsl",
+        include_str!("../../shaders/cpu/fp.wgsl"),
         true,
+        2,
     ),
     (
         "commit.wgsl",
         include_str!("../../shaders/cpu/commit.wgsl"),
         true,
-        false,
+        0,
     ),
     (
         "syscall.wgsl",
         include_str!("../../shaders/cpu/syscall.wgsl"),
         false,
-        false,
+        0,
     ),
     (
         "main.wgsl",
         include_str!("../../shaders/cpu/main.wgsl"),
         false,
-        false,
+        0,
     ),
 ];
 
@@ -126,9 +138,10 @@ fn register_moves() -> (String, String) {
 }
 
 /// The complete WGSL source of the CPU shader. `abi` names the syscall numbers the shader answers
-/// (see [`layout::wgsl`]). `simd` selects the variant with the V register file and the VEC and
-/// VMEM units: lavapipe runs every arm of every step, so integer-only code runs without them.
-pub fn source(prelude: Prelude, abi: &[(&str, u64)], simd: bool) -> String {
+/// (see [`layout::wgsl`]). `level` selects the variant ([`crate::isa::form::unit_level`]): 1 adds
+/// the V register file and the VEC and VMEM units, 2 the soft-float unit. lavapipe runs every
+/// arm of every step, so code runs in the smallest variant that holds its instructions.
+pub fn source(prelude: Prelude, abi: &[(&str, u64)], level: u32) -> String {
     // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
     // without a rebuild.
     let dir = std::env::var_os("GARM_SHADER_DIR").map(std::path::PathBuf::from);
@@ -148,11 +161,15 @@ pub fn source(prelude: Prelude, abi: &[(&str, u64)], simd: bool) -> String {
     s.push_str(&wgsl_constants());
     s.push('\n');
     s.push_str(&layout::wgsl(abi));
-    s.push_str(&format!("const HAS_SIMD: bool = {simd};\n"));
+    s.push_str(&format!(
+        "const HAS_SIMD: bool = {};\nconst HAS_FP: bool = {};\n",
+        level >= 1,
+        level >= 2
+    ));
     let (load, store) = register_moves();
     let mut in_step = false;
-    for (name, builtin, fragment, simd_only) in PARTS {
-        if *simd_only && !simd {
+    for (name, builtin, fragment, min_level) in PARTS {
+        if *min_level > level {
             continue;
         }
         if *fragment && !in_step {

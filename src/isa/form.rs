@@ -32,11 +32,74 @@ pub mod unit {
     pub const VEC: u32 = 11;
     /// FP/SIMD loads and stores (only in the SIMD pipeline variant; see [`super::vmem`]).
     pub const VMEM: u32 = 12;
+    /// Scalar IEEE-754 binary32/binary64 (only in the FP pipeline variant; see [`super::fp`]).
+    pub const FP: u32 = 13;
 }
 
-/// Whether a unit exists only in the SIMD pipeline variant (reads or writes V registers).
-pub fn is_simd_unit(u: u32) -> bool {
-    u == unit::VEC || u == unit::VMEM
+/// The pipeline variant a unit needs: 0 the integer shader, 1 the SIMD variant (V registers,
+/// VEC, VMEM), 2 the FP variant (SIMD plus the soft-float unit). Each level includes the ones
+/// below it.
+pub fn unit_level(u: u32) -> u32 {
+    match u {
+        unit::VEC | unit::VMEM => 1,
+        unit::FP => 2,
+        _ => 0,
+    }
+}
+
+/// The FP unit: the op selects the operation, w3 (aux) its operand format and options; a
+/// conditional compare's NZCV rides in the immediate.
+pub mod fp {
+    pub const ADD: u32 = 0;
+    pub const SUB: u32 = 1;
+    pub const MUL: u32 = 2;
+    pub const CMP: u32 = 3;
+    pub const CCMP: u32 = 4;
+    pub const CSEL: u32 = 5;
+    /// Integer (Xn/Wn) to FP.
+    pub const CVTF: u32 = 6;
+    /// FP to integer (Xd/Wd).
+    pub const CVTI: u32 = 7;
+    /// binary32 <-> binary64 (DBL names the source).
+    pub const CVT: u32 = 8;
+    /// FMADD family: Va + Vn * Vm (Va in rc), NEG negating Vn, NEG_C Va.
+    pub const FMA: u32 = 9;
+
+    /// binary64 (else binary32).
+    pub const DBL: u32 = 1;
+    /// FCMPE: quiet NaNs signal too.
+    pub const E: u32 = 2;
+    /// The second operand is +0.0 (FCMP #0.0).
+    pub const ZERO: u32 = 4;
+    pub const SIGNED: u32 = 8;
+    /// The integer is 64 bits (else 32).
+    pub const I64: u32 = 16;
+    /// Rounding of conversions to integers: 0 nearest-even, 1 +inf, 2 -inf, 3 zero, 4 away.
+    pub const RM_SHIFT: u32 = 5;
+    /// FNMUL: the product negated.
+    pub const NEG: u32 = 1 << 8;
+    pub const NEG_C: u32 = 1 << 9;
+
+    pub const WGSL: &[(&str, u32)] = &[
+        ("FP_ADD", ADD),
+        ("FP_SUB", SUB),
+        ("FP_MUL", MUL),
+        ("FP_CMP", CMP),
+        ("FP_CCMP", CCMP),
+        ("FP_CSEL", CSEL),
+        ("FP_CVTF", CVTF),
+        ("FP_CVTI", CVTI),
+        ("FP_CVT", CVT),
+        ("FP_FMA", FMA),
+        ("FP_DBL", DBL),
+        ("FP_E", E),
+        ("FP_ZERO", ZERO),
+        ("FP_SIGNED", SIGNED),
+        ("FP_I64", I64),
+        ("FP_RM_SHIFT", RM_SHIFT),
+        ("FP_NEG", NEG),
+        ("FP_NEG_C", NEG_C),
+    ];
 }
 
 /// The SIMD datapath (unit VEC): a byte-permute stage P and a lane-wise stage L, sequenced by a
@@ -582,6 +645,7 @@ pub fn wgsl_constants() -> String {
         ("SYS", unit::SYS),
         ("VEC", unit::VEC),
         ("VMEM", unit::VMEM),
+        ("FP", unit::FP),
     ] {
         c(&format!("U_{n}"), v);
     }
@@ -684,7 +748,7 @@ pub fn wgsl_constants() -> String {
     ] {
         c(n, v);
     }
-    for (n, v) in vec::WGSL.iter().chain(vmem::WGSL) {
+    for (n, v) in vec::WGSL.iter().chain(vmem::WGSL).chain(fp::WGSL) {
         c(n, *v);
     }
     s

@@ -2,6 +2,7 @@
 //! into the VEC unit's recipes (see [`crate::isa::form::vec`] and shaders/cpu/simd.wgsl).
 
 use super::*;
+use crate::isa::form::fp;
 use crate::isa::form::vec::*;
 
 fn vmemf(rn: u32, vt: u32, log: u32, flags: u32, idx: u32) -> Form {
@@ -581,7 +582,10 @@ pub(super) fn dec_fp_int_conv(i: FpIntConv, _pc: u64) -> Option<Form> {
     if i.S {
         return None;
     }
-    // FMOV between general and FP/SIMD registers (the conversions are not yet here).
+    if i.ftype < 2 && (i.opcode < 2 || (i.opcode & 6) == 2 || (i.opcode & 6) == 4) {
+        return fp_int_convert(i);
+    }
+    // FMOV between general and FP/SIMD registers.
     let (esz, index) = match (i.sf, i.ftype, i.rmode) {
         (false, 0, 0) => (2, 0),
         (true, 1, 0) => (3, 0),
@@ -604,6 +608,104 @@ pub(super) fn dec_fp_int_conv(i: FpIntConv, _pc: u64) -> Option<Form> {
         _ => return None,
     };
     f.rc = index;
+    Some(f)
+}
+
+fn fpf(op: u32, aux: u32, rd: u32, rn: u32, rm: u32) -> Form {
+    let mut f = Form::new(unit::FP, op);
+    f.aux = aux;
+    f.rd = rd;
+    f.rn = rn;
+    f.rm = rm;
+    f.rc = 0;
+    f.rc2 = 0;
+    f
+}
+
+fn dbl(ftype: u32) -> Option<u32> {
+    match ftype {
+        0 => Some(0),
+        1 => Some(fp::DBL),
+        _ => None, // half precision: FEAT_FP16
+    }
+}
+
+/// SCVTF/UCVTF and FCVT{N,P,M,Z,A}{S,U} between W/X and S/D.
+fn fp_int_convert(i: FpIntConv) -> Option<Form> {
+    let d = dbl(i.ftype)?;
+    let signed = if i.opcode & 1 == 0 { fp::SIGNED } else { 0 };
+    let i64 = if i.sf { fp::I64 } else { 0 };
+    Some(match (i.rmode, i.opcode >> 1) {
+        (0, 1) => fpf(fp::CVTF, d | signed | i64, i.Rd, zr(i.Rn), 0),
+        (r, 0) | (r @ 0, 2) => {
+            let rm = if i.opcode >> 1 == 2 {
+                4
+            } else {
+                [0, 1, 2, 3][r as usize]
+            };
+            let mut f = fpf(
+                fp::CVTI,
+                d | signed | i64 | rm << fp::RM_SHIFT,
+                zw(i.Rd),
+                i.Rn,
+                0,
+            );
+            f.w32 = !i.sf;
+            f
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn dec_fp_dp2(i: FpDp2, _pc: u64) -> Option<Form> {
+    let d = dbl(i.ftype)?;
+    let (op, neg) = match i.opcode {
+        0b0000 => (fp::MUL, 0),
+        0b0010 => (fp::ADD, 0),
+        0b0011 => (fp::SUB, 0),
+        0b1000 => (fp::MUL, fp::NEG),
+        _ => return None, // FDIV, FMAX/FMIN(NM): not yet
+    };
+    Some(fpf(op, d | neg, i.Rd, i.Rn, i.Rm))
+}
+
+pub(super) fn dec_fp_dp3(i: FpDp3, _pc: u64) -> Option<Form> {
+    let d = dbl(i.ftype)?;
+    // FMADD, FMSUB (-n), FNMADD (-n, -a), FNMSUB (-a), as qemu negates the inputs.
+    let neg_c = if i.o1 { fp::NEG_C } else { 0 };
+    let neg = if i.o0 != i.o1 { fp::NEG } else { 0 };
+    let mut f = fpf(fp::FMA, d | neg | neg_c, i.Rd, i.Rn, i.Rm);
+    f.rc = i.Ra;
+    Some(f)
+}
+
+pub(super) fn dec_fp_cmp(i: FpCmp, _pc: u64) -> Option<Form> {
+    let d = dbl(i.ftype)?;
+    let zero = i.opc & 8 != 0;
+    if i.opc & 7 != 0 || (zero && i.Rm != 0) {
+        return None;
+    }
+    let e = if i.opc & 16 != 0 { fp::E } else { 0 };
+    let z = if zero { fp::ZERO } else { 0 };
+    let mut f = fpf(fp::CMP, d | e | z, R_SINK, i.Rn, i.Rm);
+    f.setflags = true;
+    Some(f)
+}
+
+pub(super) fn dec_fp_ccmp(i: FpCcmp, _pc: u64) -> Option<Form> {
+    let d = dbl(i.ftype)?;
+    let e = if i.op { fp::E } else { 0 };
+    let mut f = fpf(fp::CCMP, d | e, R_SINK, i.Rn, i.Rm);
+    f.setflags = true;
+    f.cond = i.cond;
+    f.imm = i.nzcv as u64;
+    Some(f)
+}
+
+pub(super) fn dec_fp_csel(i: FpCsel, _pc: u64) -> Option<Form> {
+    let d = dbl(i.ftype)?;
+    let mut f = fpf(fp::CSEL, d, i.Rd, i.Rn, i.Rm);
+    f.cond = i.cond;
     Some(f)
 }
 
@@ -631,6 +733,13 @@ pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
     let esz = 2 + i.ftype;
     let sign = 1u64 << ((8 << esz) - 1);
     // FMOV, FABS and FNEG move bits: no NaN processing, no exceptions.
+    if i.opcode == 0b000100 || i.opcode == 0b000101 {
+        // FCVT between single and double (to half: FEAT_FP16 conversions, not yet).
+        if (i.opcode & 1) == i.ftype {
+            return None;
+        }
+        return Some(fpf(fp::CVT, dbl(i.ftype)?, i.Rd, i.Rn, 0));
+    }
     let (lop, imm) = match i.opcode {
         0b000000 => (L_MOVA, 0),
         0b000001 => (L_BIC, sign),
