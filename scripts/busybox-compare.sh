@@ -35,6 +35,13 @@ fixture() {
     printf 'two two\n' >"$1/dir/sub/b"
 }
 
+# garm's guest finds the applets as qemu's side does: a PATH of applet links to busybox.
+mkdir -p "$work/bbin"
+cp "$bb" "$work/bbin/busybox"
+for a in $(qemu-aarch64 "$bb" --list); do
+    [ "$a" = busybox ] || ln -sf busybox "$work/bbin/$a"
+done
+
 pass=0 fail=0
 while IFS= read -r cmd; do
     case "$cmd" in '' | '#'*) continue ;; esac
@@ -47,7 +54,8 @@ while IFS= read -r cmd; do
     qrc=$?
     [ -n "${BBC_SHOW:-}" ] && printf '== %s (qemu %s)\n%s\n' "$cmd" "$qrc" "$qout"
     # shellcheck disable=SC2086
-    gout=$(timeout 120 "$garm" run ${GARM_OPTS:-} --mount "$g:/w" "$bb" sh -c "cd /w && $cmd" 2>"$work/gerr" </dev/null)
+    gout=$(timeout 120 "$garm" run ${GARM_OPTS:-} --mount "$g:/w" --mount "$work/bbin:/bbin:ro" \
+        -E PATH=/bbin "$bb" sh -c "cd /w && $cmd" 2>"$work/gerr" </dev/null)
     grc=$?
     if [ "$qout" == "$gout" ] && [ "$qrc" == "$grc" ]; then
         pass=$((pass + 1))

@@ -71,7 +71,7 @@ struct RunArgs {
     #[arg(long)]
     stats: bool,
     /// For a .c program: the C library it is built against, garm (the runtime), glibc or musl
-    /// (static; stops at its first FP/SIMD instruction until Tier 2 lands).
+    /// (static; FP/SIMD instructions garm does not execute yet trap with pc and word).
     #[arg(long, default_value = "garm")]
     libc: garm::toolchain::Libc,
     /// Set a guest environment variable (repeatable).
@@ -99,8 +99,8 @@ enum Cmd {
         /// Sources (`-` reads standard input), objects (.o, .a) and the usual cc flags: -o FILE,
         /// -c, -O*, -g*, -I, -D, -U, -std=, -W*, -f*, -include, -isystem, -MD/-MMD/-MP/-MF/-MT,
         /// -l, -L, -Wl,...;
-        /// garm's own: --libc garm|glibc|musl (static; FP/SIMD allowed, so such programs stop
-        /// at their first FP/SIMD instruction until Tier 2 lands), --pie (a static PIE: ET_DYN,
+        /// garm's own: --libc garm|glibc|musl (static; FP/SIMD allowed: what garm does not
+        /// execute yet traps with pc and word), --pie (a static PIE: ET_DYN,
         /// no interpreter), --cflag FLAG (any other clang flag).
         #[arg(
             allow_hyphen_values = true,

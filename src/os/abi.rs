@@ -104,7 +104,8 @@ impl Stat {
             nlink,
             size: size as i64,
             blksize: 4096,
-            blocks: size.div_ceil(512) as i64,
+            // 512-byte units allocated in whole 4 KiB pages, as tmpfs and ext4 count them.
+            blocks: (size.div_ceil(4096) * 8) as i64,
             ..Default::default()
         }
     }
@@ -114,6 +115,7 @@ impl Stat {
         use std::os::unix::fs::MetadataExt;
         let mut s = Stat::new(md.ino(), md.mode(), md.size(), md.nlink() as u32);
         s.mtime = md.mtime();
+        s.blocks = md.blocks() as i64;
         s
     }
 }
@@ -504,7 +506,7 @@ mod tests {
         let x = Statx::from(&s);
         assert_eq!(
             (x.ino, x.size, x.nlink, x.mode, x.blocks),
-            (7, 1000, 2, 0o100644, 2)
+            (7, 1000, 2, 0o100644, 8)
         );
         assert_eq!(x.mtime.sec, 1234);
         assert_eq!(x.mask, STATX_BASIC_STATS);

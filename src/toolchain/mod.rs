@@ -516,8 +516,8 @@ impl Toolchain {
     }
 
     /// Builds static AArch64 programs against a real libc (no garm runtime): glibc from the
-    /// installed cross libraries, musl from the arm64 sysroot. FP/SIMD is allowed: programs
-    /// built so stop at their first FP/SIMD instruction on garm until Tier 2 lands.
+    /// installed cross libraries, musl from the arm64 sysroot. FP/SIMD is allowed: an FP/SIMD
+    /// instruction garm does not execute yet traps with pc and word.
     pub fn build_libc(
         &self,
         sources: &[PathBuf],
