@@ -429,6 +429,13 @@ pub fn run_shared(
                     }
                     host_work = true;
                 }
+                Stop::Variant => {
+                    let level = m.st(slot)[layout::S_FAULT_KIND].min(2) as usize;
+                    m.raise_level(level);
+                    m.set_status(slot, Stop::Running);
+                    live = true;
+                    host_work = true;
+                }
                 Stop::CodeMod | Stop::DcZva => {
                     // A store into the decoded-code range: allowed in a writable segment
                     // (self-modifying code re-decodes), a SIGSEGV in text and read-only data.

@@ -1,8 +1,13 @@
 // A fragment of `fn step()`, assembled in order by src/gpu/shader.rs: it reads and writes the
 // step's locals (operands, `res`, `flags`, `next`, ...), declared in fetch.wgsl.
 
-    // (The integer variant never meets a SIMD unit: the machine switches variants first.)
-    if unit == U_TRAP || (!HAS_SIMD && unit >= U_VEC) || (!HAS_FP && unit == U_FP) {
+    // An FP/SIMD instruction in a variant without its unit: the host switches variants and it
+    // runs from the start (no unit has touched anything).
+    if (!HAS_SIMD && unit >= U_VEC) || (!HAS_FP && unit == U_FP) {
+        fault(ST_VARIANT, pc, select(1u, 2u, unit == U_FP));
+        return;
+    }
+    if unit == U_TRAP {
         // Unallocated, HLT, UDF: the raw word rides in the immediate.
         fault(ST_ILLEGAL, pc, d.z);
         return;

@@ -61,7 +61,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset(S_OUT_LEN, g_out_len);
     sset(S_EXIT_CODE, g_exit_code);
     if g_status == ST_MEMFAULT || g_status == ST_FETCHFAULT || g_status == ST_ILLEGAL || g_status == ST_BRK
-        || g_status == ST_CODEMOD || g_status == ST_DCZVA {
+        || g_status == ST_CODEMOD || g_status == ST_DCZVA || g_status == ST_VARIANT {
         sset64(S_FAULT_ADDR, g_fault_addr);
         sset(S_FAULT_KIND, g_fault_kind);
     }

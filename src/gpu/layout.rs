@@ -108,6 +108,9 @@ stops! {
     LimitRetry = 11 => "ST_LIMIT_RETRY",
     /// DC ZVA: the host zeroes the block.
     DcZva = 12 => "ST_DCZVA",
+    /// The instruction at pc needs a larger shader variant (FP/SIMD; the level is in
+    /// S_FAULT_KIND): the host switches and the instruction runs.
+    Variant = 13 => "ST_VARIANT",
 }
 
 impl Stop {

@@ -289,9 +289,11 @@ impl Machine {
         })
     }
 
-    /// Switches to a larger variant of the shader (compiled on first use): from the first
-    /// decoded page holding an instruction that needs it on, every dispatch runs it.
-    fn raise_level(&mut self, level: usize) {
+    /// Switches to a larger variant of the shader (compiled on first use), from the first
+    /// instruction that needs it on (a Variant stop): every later dispatch runs it. Deciding at
+    /// execution, not decode, keeps integer programs whose pages hold data that decodes as
+    /// FP/SIMD (literal pools, constants) in the small shader.
+    pub fn raise_level(&mut self, level: usize) {
         if level <= self.level {
             return;
         }
@@ -618,8 +620,6 @@ impl Machine {
                 &self.vreg,
             );
         }
-        let need = page.iter().map(|d| crate::isa::form::unit_level(d.unit()));
-        self.raise_level(need.max().unwrap_or(0) as usize);
         let slot = self.dec_slots;
         self.dec_slots += 1;
         let off = slot as u64 * INSNS_PER_PAGE * DECODED_WORDS as u64 * 4;
