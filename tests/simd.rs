@@ -17,7 +17,7 @@ fn build_libc(rel: &str, libc: &str) -> std::path::PathBuf {
             .expect("sysroot.sh");
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
-    build_with(rel, &["--libc", libc])
+    build_with(rel, &["--libc", libc, "-lm"])
 }
 
 fn same(rel: &str, libc: &str) {
@@ -47,4 +47,14 @@ fn musl_string_functions_match_qemu() {
 #[test]
 fn scalar_fp_matches_qemu_in_every_rounding_mode() {
     same("tests/simd/fp_ops", "musl");
+}
+
+#[test]
+fn glibc_float_printf_strtod_and_libm_match_qemu() {
+    same("tests/simd/float_libc", "glibc");
+}
+
+#[test]
+fn musl_float_printf_strtod_and_libm_match_qemu() {
+    same("tests/simd/float_libc", "musl");
 }

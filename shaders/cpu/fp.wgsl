@@ -30,12 +30,43 @@
             to_v = false;
         }
         if opn == FP_CSEL { r = select(xb, xa, holds); }
-        if opn == FP_CVTF { r = fp_from_int(a, signed, i64, dbl); }
+        let fbits = (aux >> FP_FBITS_SHIFT) & 127u;
+        if opn == FP_CVTF { r = fp_from_int(a, signed, i64, dbl, fbits); }
         if opn == FP_CVTI {
-            res = fp_to_int(xa, dbl, (aux >> FP_RM_SHIFT) & 7u, signed, i64);
+            res = fp_to_int(xa, dbl, (aux >> FP_RM_SHIFT) & 7u, signed, i64, fbits);
             to_v = false;
         }
         if opn == FP_CVT { r = fp_convert(xa, dbl); }
+        if opn == FP_MINMAX {
+            r = fp_minmax(xa, xb, dbl, (aux & FP_MAX) != 0u, (aux & FP_NM) != 0u);
+        }
+        if opn == FP_RINT {
+            let rmf = (aux >> FP_RM_SHIFT) & 7u;
+            let rmode = select(rmf, (g_fpcr >> 22u) & 3u, rmf == 7u);
+            r = fp_rint(xa, dbl, rmode, (aux & FP_EXACT) != 0u);
+        }
+        if opn == FP_DIV || opn == FP_SQRT {
+            // Multi-step: the bits into VT, then the rounding step.
+            let s = g_ustep;
+            let ua = fp_unpack(xa, dbl);
+            let ub = fp_unpack(xb, dbl);
+            let tv = vreg[vb + VT];
+            let st = array<V, 2>(vw(tv.x, tv.y), vw(tv.z, tv.w));
+            let nst = select(fp_sqrt_steps(), fp_div_steps(), opn == FP_DIV);
+            if s < nst {
+                var nx = fp_sqrt_bits(s, fp_sqrt_m(ua), st);
+                if opn == FP_DIV { nx = fp_div_bits(s, vshr(ua.m, 10u), vshr(ub.m, 10u), st); }
+                vreg[vb + VT] = vec4<u32>(vlo(nx[0]), vhi(nx[0]), vlo(nx[1]), vhi(nx[1]));
+                ustep_next = s + 1u;
+                next = pc;
+                to_v = false;
+                g_fpx = 0u;
+            } else if opn == FP_DIV {
+                r = fp_div_final(xa, ua, xb, ub, st, dbl);
+            } else {
+                r = fp_sqrt_final(xa, ua, st, dbl);
+            }
+        }
         if opn == FP_FMA {
             let va = vreg[vb + ((d.y >> 18u) & 31u)];
             r = fp_fma(xa, xb, vw(va.x, va.y), dbl, (aux & FP_NEG) != 0u, (aux & FP_NEG_C) != 0u);

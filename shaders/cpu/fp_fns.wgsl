@@ -214,7 +214,7 @@ fn fp_mul(a: V, b: V, dbl: bool) -> V {
 }
 
 // A 32- or 64-bit integer (signed or not) to binary32/64.
-fn fp_from_int(v: V, signed: bool, i64: bool, dbl: bool) -> V {
+fn fp_from_int(v: V, signed: bool, i64: bool, dbl: bool, fbits: u32) -> V {
     var x = v;
     if !i64 { x = select(vw(vlo(v), 0u), sext32(vlo(v)), signed); }
     var s = 0u;
@@ -226,13 +226,14 @@ fn fp_from_int(v: V, signed: bool, i64: bool, dbl: bool) -> V {
     let lz = vclz(x);
     var m = vshl(x, max(lz, 1u) - 1u);
     if lz == 0u { m = vor(vshr(x, 1u), vand(x, vw(1u, 0u))); }
-    return fp_round(s, 63 - i32(lz), m, dbl);
+    return fp_round(s, 63 - i32(lz) - i32(fbits), m, dbl);
 }
 
 // binary32/64 to a 32- or 64-bit integer, rounding by rm (0 nearest-even, 1 +inf, 2 -inf,
 // 3 zero, 4 nearest-away), saturating with IOC as Arm's FPToFixed.
-fn fp_to_int(v: V, dbl: bool, rm: u32, signed: bool, i64: bool) -> V {
-    let u = fp_unpack(v, dbl);
+fn fp_to_int(v: V, dbl: bool, rm: u32, signed: bool, i64: bool, fbits: u32) -> V {
+    var u = fp_unpack(v, dbl);
+    u.e = u.e + i32(fbits);
     let maxu = select(vw(~0u, 0u), vw(~0u, ~0u), i64);
     let maxs = select(vw(0x7fffffffu, 0u), vw(~0u, 0x7fffffffu), i64);
     let mins = select(vw(0x80000000u, ~0u), vw(0u, 0x80000000u), i64);
@@ -448,4 +449,162 @@ fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> V {
         m = vshl(rl, 62u - k);
     }
     return fp_round(s, e + i32(k) - 106, m, dbl);
+}
+
+// FDIV and FSQRT run as multi-step instructions: eight quotient or root bits per step, the
+// partial remainder and result in the scratch register VT (no loop: lavapipe would pay its
+// ticks on every step), then a last step that rounds.
+
+// Steps before the rounding step.
+fn fp_div_steps() -> u32 { return 8u; }
+fn fp_sqrt_steps() -> u32 { return 7u; }
+
+// One quotient bit j of ma / mb (weighing 2^-j): (rem, q).
+fn fp_div_bit(j: u32, mb: V, st: array<V, 2>) -> array<V, 2> {
+    let rem = select(st[0], vshl(st[0], 1u), j > 0u);
+    let ge = !vult(rem, mb);
+    return array<V, 2>(select(rem, vsub(rem, mb), ge),
+                       select(st[1], vor(st[1], vshl(vw(1u, 0u), 63u - j)), ge));
+}
+
+// Eight bits of ma / mb (53-bit integers), unrolled.
+fn fp_div_bits(s: u32, ma: V, mb: V, st0: array<V, 2>) -> array<V, 2> {
+    var st = st0;
+    if s == 0u { st = array<V, 2>(ma, vz()); }
+    let j = s * 8u;
+    st = fp_div_bit(j, mb, st);
+    st = fp_div_bit(j + 1u, mb, st);
+    st = fp_div_bit(j + 2u, mb, st);
+    st = fp_div_bit(j + 3u, mb, st);
+    st = fp_div_bit(j + 4u, mb, st);
+    st = fp_div_bit(j + 5u, mb, st);
+    st = fp_div_bit(j + 6u, mb, st);
+    return fp_div_bit(j + 7u, mb, st);
+}
+
+// One root bit j of m << 58 (m a 53- or 54-bit integer; radicand bits 53-2j and 52-2j of m):
+// (rem, root).
+fn fp_sqrt_bit(j: u32, m: V, st: array<V, 2>) -> array<V, 2> {
+    let two = select(0u, vlo(vshr(m, (52u - 2u * j) & 63u)) & 3u, 2u * j <= 52u);
+    let rem = vor(vshl(st[0], 2u), vw(two, 0u));
+    let trial = vor(vshl(st[1], 2u), vw(1u, 0u));
+    let ge = !vult(rem, trial);
+    return array<V, 2>(select(rem, vsub(rem, trial), ge),
+                       vor(vshl(st[1], 1u), vw(select(0u, 1u, ge), 0u)));
+}
+
+// Eight root bits, unrolled.
+fn fp_sqrt_bits(s: u32, m: V, st0: array<V, 2>) -> array<V, 2> {
+    var st = st0;
+    if s == 0u { st = array<V, 2>(vz(), vz()); }
+    let j = s * 8u;
+    st = fp_sqrt_bit(j, m, st);
+    st = fp_sqrt_bit(j + 1u, m, st);
+    st = fp_sqrt_bit(j + 2u, m, st);
+    st = fp_sqrt_bit(j + 3u, m, st);
+    st = fp_sqrt_bit(j + 4u, m, st);
+    st = fp_sqrt_bit(j + 5u, m, st);
+    st = fp_sqrt_bit(j + 6u, m, st);
+    return fp_sqrt_bit(j + 7u, m, st);
+}
+
+// The operand of a rounding-to-integral (FRINT*) or an integer conversion: the integral part
+// of a finite non-zero u, rounded by rm (0 nearest-even, 1 +inf, 2 -inf, 3 zero, 4 away), and
+// whether anything was dropped. Only for u.e <= 62.
+fn fp_round_int(u: FU, rm: u32) -> array<V, 2> {
+    var ip = vz();
+    var rem_nz = true;
+    var above = false;
+    var half = false;
+    if u.e >= -1 {
+        let sh = u32(62 - u.e);
+        ip = vshr(u.m, sh);
+        let rem = vand(u.m, vones(sh));
+        let h = vshl(vw(1u, 0u), (sh + 63u) & 63u);
+        rem_nz = !veq(rem, vz());
+        above = sh > 0u && vult(h, rem);
+        half = sh > 0u && veq(rem, h);
+    }
+    var up = above || (half && (vlo(ip) & 1u) == 1u);
+    if rm == 1u { up = rem_nz && u.s == 0u; }
+    if rm == 2u { up = rem_nz && u.s == 1u; }
+    if rm == 3u { up = false; }
+    if rm == 4u { up = above || half; }
+    return array<V, 2>(vadd(ip, vw(select(0u, 1u, up), 0u)), vw(select(0u, 1u, rem_nz), 0u));
+}
+
+// FRINT*: x rounded to an integral value in its own format; `exact` (FRINTX) raises IXC.
+fn fp_rint(x: V, dbl: bool, rm: u32, exact: bool) -> V {
+    let u = fp_unpack(x, dbl);
+    if u.cls >= 3u {
+        if u.cls == 4u { g_fpx = g_fpx | 1u; }
+        return fp_quiet(x, dbl);
+    }
+    if u.cls == 2u { return fp_inf(u.s, dbl); }
+    if u.cls == 0u { return fp_sign(u.s, dbl); }
+    if u.e >= 52 { return x; }
+    let r = fp_round_int(u, rm);
+    if exact && vlo(r[1]) != 0u { g_fpx = g_fpx | 16u; }
+    if veq(r[0], vz()) { return fp_sign(u.s, dbl); }
+    let lz = vclz(r[0]);
+    return fp_round(u.s, 63 - i32(lz), vshl(r[0], lz - 1u), dbl);
+}
+
+// FMAX/FMIN (NaN operands propagate) and FMAXNM/FMINNM (a single quiet NaN loses).
+fn fp_minmax(a0: V, b0: V, dbl: bool, is_max: bool, nm: bool) -> V {
+    let x0 = fp_unpack(a0, dbl);
+    let y0 = fp_unpack(b0, dbl);
+    var a = a0;
+    var b = b0;
+    if nm && x0.cls == 3u && y0.cls < 3u { a = b0; }
+    if nm && y0.cls == 3u && x0.cls < 3u { b = a0; }
+    let x = fp_unpack(a, dbl);
+    let y = fp_unpack(b, dbl);
+    if x.cls >= 3u || y.cls >= 3u { return fp_nan2(a, x, b, y, dbl); }
+    let c = fp_compare(a, b, dbl, false);
+    // c: 6 equal, 8 less, 2 greater (flags already unpacked: IDC is raised once per operand).
+    let take_a = select(c == 8u, c == 2u, is_max);
+    if x.cls == 0u && y.cls == 0u {
+        return fp_sign(select(x.s | y.s, x.s & y.s, is_max), dbl);
+    }
+    var u = y;
+    if take_a || c == 6u { u = x; }
+    if u.cls == 2u { return fp_inf(u.s, dbl); }
+    if u.cls == 0u { return fp_sign(u.s, dbl); }
+    return fp_round(u.s, u.e, u.m, dbl);
+}
+
+// The radicand's integer (53 or 54 bits) for an exponent made even.
+fn fp_sqrt_m(u: FU) -> V {
+    return select(vshr(u.m, 10u), vshr(u.m, 9u), (u.e & 1) != 0);
+}
+
+fn fp_div_final(a: V, x: FU, b: V, y: FU, st: array<V, 2>, dbl: bool) -> V {
+    if x.cls >= 3u || y.cls >= 3u { return fp_nan2(a, x, b, y, dbl); }
+    let s = x.s ^ y.s;
+    if (x.cls == 2u && y.cls == 2u) || (x.cls == 0u && y.cls == 0u) { return fp_invalid(dbl); }
+    if x.cls == 2u { return fp_inf(s, dbl); }
+    if y.cls == 0u {
+        g_fpx = g_fpx | 2u;
+        return fp_inf(s, dbl);
+    }
+    if x.cls == 0u || y.cls == 2u { return fp_sign(s, dbl); }
+    let q = st[1];
+    let big = top_bit(q) == 1u;
+    var m = select(q, vor(vshr(q, 1u), vand(q, vw(1u, 0u))), big);
+    m = vor(m, vw(select(0u, 1u, !veq(st[0], vz())), 0u));
+    return fp_round(s, x.e - y.e - select(1, 0, big), m, dbl);
+}
+
+fn fp_sqrt_final(a: V, x: FU, st: array<V, 2>, dbl: bool) -> V {
+    if x.cls >= 3u {
+        if x.cls == 4u { g_fpx = g_fpx | 1u; }
+        return fp_quiet(a, dbl);
+    }
+    if x.cls == 0u { return fp_sign(x.s, dbl); }
+    if x.s == 1u { return fp_invalid(dbl); }
+    if x.cls == 2u { return fp_inf(0u, dbl); }
+    let ev = x.e - 52 - select(0, 1, (x.e & 1) != 0);
+    let m = vor(vshl(st[1], 7u), vw(select(0u, 1u, !veq(st[0], vz())), 0u));
+    return fp_round(0u, ev / 2 + 26, m, dbl);
 }

@@ -64,6 +64,14 @@ pub mod fp {
     pub const CVT: u32 = 8;
     /// FMADD family: Va + Vn * Vm (Va in rc), NEG negating Vn, NEG_C Va.
     pub const FMA: u32 = 9;
+    /// Multi-step: eight quotient bits per step into VT, then the rounding step.
+    pub const DIV: u32 = 10;
+    /// Multi-step like DIV.
+    pub const SQRT: u32 = 11;
+    /// FMAX/FMIN/FMAXNM/FMINNM (MAX, NM).
+    pub const MINMAX: u32 = 12;
+    /// FRINT*: rounding by RM_SHIFT (7: FPCR's mode); EXACT raises inexact (FRINTX).
+    pub const RINT: u32 = 13;
 
     /// binary64 (else binary32).
     pub const DBL: u32 = 1;
@@ -79,6 +87,11 @@ pub mod fp {
     /// FNMUL: the product negated.
     pub const NEG: u32 = 1 << 8;
     pub const NEG_C: u32 = 1 << 9;
+    pub const MAX: u32 = 1 << 10;
+    pub const NM: u32 = 1 << 11;
+    pub const EXACT: u32 = 1 << 12;
+    /// Fixed-point conversions: fraction bits (0 for the integer forms).
+    pub const FBITS_SHIFT: u32 = 13;
 
     pub const WGSL: &[(&str, u32)] = &[
         ("FP_ADD", ADD),
@@ -91,6 +104,10 @@ pub mod fp {
         ("FP_CVTI", CVTI),
         ("FP_CVT", CVT),
         ("FP_FMA", FMA),
+        ("FP_DIV", DIV),
+        ("FP_SQRT", SQRT),
+        ("FP_MINMAX", MINMAX),
+        ("FP_RINT", RINT),
         ("FP_DBL", DBL),
         ("FP_E", E),
         ("FP_ZERO", ZERO),
@@ -99,6 +116,10 @@ pub mod fp {
         ("FP_RM_SHIFT", RM_SHIFT),
         ("FP_NEG", NEG),
         ("FP_NEG_C", NEG_C),
+        ("FP_MAX", MAX),
+        ("FP_NM", NM),
+        ("FP_EXACT", EXACT),
+        ("FP_FBITS_SHIFT", FBITS_SHIFT),
     ];
 }
 

@@ -865,8 +865,11 @@ encodings! {
     FpIntConv: [sf:1 0 S:1 11110 ftype:2 1 rmode:2 opcode:3 000000 Rn:5 Rd:5]
         "FMOV (general), SCVTF/UCVTF, FCVT{N,P,M,Z,A}{S,U} (integer)", "scalar FP"
         => simd::dec_fp_int_conv;
+    FpFixedConv: [sf:1 0 S:1 11110 ftype:2 0 rmode:2 opcode:3 scale:6 Rn:5 Rd:5]
+        "SCVTF/UCVTF/FCVTZS/FCVTZU (fixed-point)", "scalar FP" => simd::dec_fp_fixed_conv;
     FpDp2: [0 0 0 11110 ftype:2 1 Rm:5 opcode:4 10 Rn:5 Rd:5]
-        "FADD/FSUB/FMUL/FNMUL (scalar)", "scalar FP" => simd::dec_fp_dp2;
+        "FADD/FSUB/FMUL/FDIV/FNMUL/FMAX/FMIN/FMAXNM/FMINNM (scalar)", "scalar FP"
+        => simd::dec_fp_dp2;
     FpDp3: [0 0 0 11111 ftype:2 o1:1 Rm:5 o0:1 Ra:5 Rn:5 Rd:5]
         "FMADD/FMSUB/FNMADD/FNMSUB", "scalar FP" => simd::dec_fp_dp3;
     FpCmp: [0 0 0 11110 ftype:2 1 Rm:5 00 1000 Rn:5 opc:5]
@@ -878,7 +881,7 @@ encodings! {
     FpImm: [0 0 0 11110 ftype:2 1 imm8:8 100 imm5:5 Rd:5]
         "FMOV (scalar, immediate)", "SIMD moves and bit ops" => simd::dec_fp_imm;
     FpDp1: [0 0 0 11110 ftype:2 1 opcode:6 10000 Rn:5 Rd:5]
-        "FMOV/FABS/FNEG/FCVT (scalar)", "SIMD moves and bit ops" => simd::dec_fp_dp1;
+        "FMOV/FABS/FNEG/FSQRT/FCVT/FRINT* (scalar)", "scalar FP" => simd::dec_fp_dp1;
 }
 
 /// Decodes one word at `pc`: the first matching row whose decoder accepts it, else a trap.
@@ -997,13 +1000,17 @@ mod tests {
             0x9e66_0020,
             "FMOV (general), SCVTF/UCVTF, FCVT{N,P,M,Z,A}{S,U} (integer)",
         ), // fmov x0, d1
-        (0x1e62_2820, "FADD/FSUB/FMUL/FNMUL (scalar)"), // fadd d0, d1, d2
+        (
+            0x1e62_2820,
+            "FADD/FSUB/FMUL/FDIV/FNMUL/FMAX/FMIN/FMAXNM/FMINNM (scalar)",
+        ), // fadd d0, d1, d2
         (0x1e62_2020, "FCMP/FCMPE"),                   // fcmp d1, d2
+        (0x1e42_f800, "SCVTF/UCVTF/FCVTZS/FCVTZU (fixed-point)"), // scvtf d0, w0, #2
         (0x1f42_0c20, "FMADD/FMSUB/FNMADD/FNMSUB"),    // fmadd d0, d1, d2, d3
         (0x1e62_0420, "FCCMP/FCCMPE"),                 // fccmp d1, d2, #0, eq
         (0x1e62_0c20, "FCSEL"),                        // fcsel d0, d1, d2, eq
         (0x1e6e_1000, "FMOV (scalar, immediate)"),     // fmov d0, #1.0
-        (0x1e60_c020, "FMOV/FABS/FNEG/FCVT (scalar)"), // fabs d0, d1
+        (0x1e60_c020, "FMOV/FABS/FNEG/FSQRT/FCVT/FRINT* (scalar)"), // fabs d0, d1
     ];
 
     #[test]
@@ -1048,7 +1055,7 @@ mod tests {
     fn words_outside_the_table_trap() {
         for w in [
             0x0000_0000u32,          // udf #0
-            0x1e22_1820,             // fdiv s0, s1, s2 (not yet)
+            0x1e22_0820 | 0x9 << 12, // opcode 1001 in FP data-processing (2 source): unallocated
             0x4e22_0c20,             // sqadd v0.16b, v1.16b, v2.16b (SIMD, Tier 3)
             0x487f_0820,             // ldxp with size 01: unallocated (CASP space)
             0xf88a_98b3,             // prfm, unprivileged form: unallocated (found by fuzzing)

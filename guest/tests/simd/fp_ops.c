@@ -35,7 +35,7 @@ int main(void)
     for (int mi = 0; mi < 4; mi++) {
         fesetround(modes[mi]);
         feclearexcept(FE_ALL_EXCEPT);
-        uint64_t hs[8] = {0};
+        uint64_t hs[9] = {0};
         for (unsigned i = 0; i < ND; i++) {
             for (unsigned j = 0; j < ND; j++) {
                 volatile double a = d(i), b = d(j);
@@ -43,6 +43,9 @@ int main(void)
                 h = hs[0]; mixin(bd(a + b)); flags(); mixin(bd(a - b)); flags(); hs[0] = h;
                 h = hs[1]; mixin(bd(a * b)); flags(); mixin(bf(fa * fb)); flags(); hs[1] = h;
                 h = hs[2]; mixin(bf(fa + fb)); flags(); mixin(bf(fa - fb)); flags(); hs[2] = h;
+                h = hs[7]; mixin(bd(a / b)); flags(); mixin(bf(fa / fb)); flags();
+                mixin(bd(__builtin_fmax(a, b))); flags(); mixin(bd(__builtin_fmin(a, b))); flags();
+                mixin(bf(__builtin_fmaxf(fa, fb))); flags(); hs[7] = h;
                 h = hs[3]; mixin(a < b); flags(); mixin(a == b); flags(); mixin(__builtin_isless(a, b)); flags(); hs[3] = h;
                 h = hs[4];
                 for (unsigned k = 0; k < ND; k += 5) {
@@ -65,9 +68,16 @@ int main(void)
             mixin(bd((double)(int64_t)D[i])); flags(); mixin(bf((float)D[i])); flags();
             mixin(bd((double)(int32_t)D[i])); flags(); mixin(bf((float)(uint32_t)D[i])); flags();
             hs[6] = h;
+            h = hs[8];
+            mixin(bd(__builtin_sqrt(a))); flags(); mixin(bf(__builtin_sqrtf(fa))); flags();
+            mixin(bd(__builtin_floor(a))); flags(); mixin(bd(__builtin_ceil(a))); flags();
+            mixin(bd(__builtin_trunc(a))); flags(); mixin(bd(__builtin_round(a))); flags();
+            mixin(bd(__builtin_rint(a))); flags(); mixin(bd(__builtin_nearbyint(a))); flags();
+            mixin(bf(__builtin_floorf(fa))); flags(); mixin(bf(__builtin_rintf(fa))); flags();
+            hs[8] = h;
         }
         printf("%-8s", names[mi]);
-        for (int k = 0; k < 7; k++)
+        for (int k = 0; k < 9; k++)
             printf(" %016llx", (unsigned long long)hs[k]);
         printf("\n");
     }

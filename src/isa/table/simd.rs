@@ -657,14 +657,39 @@ fn fp_int_convert(i: FpIntConv) -> Option<Form> {
     })
 }
 
+pub(super) fn dec_fp_fixed_conv(i: FpFixedConv, _pc: u64) -> Option<Form> {
+    let d = dbl(i.ftype)?;
+    if i.S || (!i.sf && i.scale < 32) {
+        return None;
+    }
+    let fb = (64 - i.scale) << fp::FBITS_SHIFT;
+    let signed = if i.opcode & 1 == 0 { fp::SIGNED } else { 0 };
+    let i64 = if i.sf { fp::I64 } else { 0 };
+    Some(match (i.rmode, i.opcode) {
+        (0, 2 | 3) => fpf(fp::CVTF, d | signed | i64 | fb, i.Rd, zr(i.Rn), 0),
+        (3, 0 | 1) => {
+            let rz = 3 << fp::RM_SHIFT;
+            let mut f = fpf(fp::CVTI, d | signed | i64 | fb | rz, zw(i.Rd), i.Rn, 0);
+            f.w32 = !i.sf;
+            f
+        }
+        _ => return None,
+    })
+}
+
 pub(super) fn dec_fp_dp2(i: FpDp2, _pc: u64) -> Option<Form> {
     let d = dbl(i.ftype)?;
     let (op, neg) = match i.opcode {
         0b0000 => (fp::MUL, 0),
+        0b0001 => (fp::DIV, 0),
         0b0010 => (fp::ADD, 0),
         0b0011 => (fp::SUB, 0),
+        0b0100 => (fp::MINMAX, fp::MAX),
+        0b0101 => (fp::MINMAX, 0),
+        0b0110 => (fp::MINMAX, fp::MAX | fp::NM),
+        0b0111 => (fp::MINMAX, fp::NM),
         0b1000 => (fp::MUL, fp::NEG),
-        _ => return None, // FDIV, FMAX/FMIN(NM): not yet
+        _ => return None,
     };
     Some(fpf(op, d | neg, i.Rd, i.Rn, i.Rm))
 }
@@ -733,6 +758,19 @@ pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
     let esz = 2 + i.ftype;
     let sign = 1u64 << ((8 << esz) - 1);
     // FMOV, FABS and FNEG move bits: no NaN processing, no exceptions.
+    if i.opcode == 0b000011 {
+        return Some(fpf(fp::SQRT, dbl(i.ftype)?, i.Rd, i.Rn, 0));
+    }
+    if i.opcode >> 3 == 0b001 && i.opcode != 0b001101 {
+        // FRINTN, P, M, Z, A, (unallocated), X, I.
+        let d = dbl(i.ftype)?;
+        let (rm, exact) = match i.opcode & 7 {
+            k @ 0..=4 => (k, 0),
+            6 => (7, fp::EXACT),
+            _ => (7, 0),
+        };
+        return Some(fpf(fp::RINT, d | rm << fp::RM_SHIFT | exact, i.Rd, i.Rn, 0));
+    }
     if i.opcode == 0b000100 || i.opcode == 0b000101 {
         // FCVT between single and double (to half: FEAT_FP16 conversions, not yet).
         if (i.opcode & 1) == i.ftype {
