@@ -430,8 +430,7 @@ pub fn run_shared(
                     host_work = true;
                 }
                 Stop::Variant => {
-                    let level = m.st(slot)[layout::S_FAULT_KIND].min(2) as usize;
-                    m.raise_level(level);
+                    m.add_units(m.st(slot)[layout::S_FAULT_KIND]);
                     m.set_status(slot, Stop::Running);
                     live = true;
                     host_work = true;

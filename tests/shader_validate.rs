@@ -6,14 +6,15 @@ use garm::gpu::layout::{self, Access, Params, Stop, BINDINGS, STATE_OFFSETS};
 use garm::gpu::shader::{source, validate, Prelude, PARTS};
 use garm::os::syscalls::SHADER_HANDLED;
 
-/// Every variant validates; the FP one (a superset) is returned for the contract checks.
+/// Every variant (set of optional units) validates; the full one is returned for the contract
+/// checks.
 fn module(p: Prelude) -> naga::Module {
-    for level in 0..2 {
-        validate(&source(p, &SHADER_HANDLED, level), p == Prelude::U64)
-            .unwrap_or_else(|e| panic!("variant {level}: {e}"));
+    for v in 0..7 {
+        validate(&source(p, &SHADER_HANDLED, v), p == Prelude::U64)
+            .unwrap_or_else(|e| panic!("variant {v}: {e}"));
     }
-    validate(&source(p, &SHADER_HANDLED, 2), p == Prelude::U64)
-        .unwrap_or_else(|e| panic!("FP variant: {e}"))
+    validate(&source(p, &SHADER_HANDLED, 7), p == Prelude::U64)
+        .unwrap_or_else(|e| panic!("full variant: {e}"))
 }
 
 #[test]
@@ -29,7 +30,7 @@ fn cpu_shader_validates_with_vec2_prelude() {
 #[test]
 fn vec2_prelude_needs_no_int64() {
     assert!(
-        !(0..3).any(|level| source(Prelude::Vec2, &SHADER_HANDLED, level).contains("u64")),
+        !(0..8).any(|v| source(Prelude::Vec2, &SHADER_HANDLED, v).contains("u64")),
         "the portable shader must not use u64"
     );
 }

@@ -3,8 +3,10 @@
 
     // An FP/SIMD instruction in a variant without its unit: the host switches variants and it
     // runs from the start (no unit has touched anything).
-    if (!HAS_SIMD && unit >= U_VEC) || (!HAS_FP && unit == U_FP) {
-        fault(ST_VARIANT, pc, select(1u, 2u, unit == U_FP));
+    let missing = select(0u, VAR_VEC, !HAS_VEC && unit == U_VEC)
+        | select(0u, VAR_VMEM, !HAS_VMEM && unit == U_VMEM) | select(0u, VAR_FP, !HAS_FP && unit == U_FP);
+    if missing != 0u {
+        fault(ST_VARIANT, pc, missing);
         return;
     }
     if unit == U_TRAP {

@@ -18,7 +18,7 @@
     let opn = (c0 >> F_OP_SHIFT) & 15u;
     let w = (c0 & F_W) != 0u;
     let cond = (c0 >> F_COND_SHIFT) & 15u;
-    let wide = unit == U_ALU || unit == U_CSEL || (HAS_SIMD && unit == U_VEC);
+    let wide = unit == U_ALU || unit == U_CSEL || (HAS_VEC && unit == U_VEC);
     let imm = select(sext32(d.z), vw(d.z, d.w), wide);
     let aux = select(d.w, 0u, wide);
     let rd = d.y & 63u;

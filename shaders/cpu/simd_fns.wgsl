@@ -1,5 +1,5 @@
 // Part of the CPU shader, assembled by src/gpu/shader.rs (see shaders/cpu/README.md); only in
-// the SIMD variant. Helpers of the VEC and VMEM units (shaders/cpu/simd.wgsl).
+// the variants with the VEC or VMEM unit. Their helpers (shaders/cpu/vec.wgsl, vmem.wgsl).
 
 // The permute stage's source bytes: Vn (or Xn), then Vm (or Vn+1..Vn+3 for TBL).
 var<private> VS: array<u32, 16>;

@@ -42,11 +42,12 @@ pub struct Machine {
     pub gpu: Gpu,
     pub cfg: MachineConfig,
     pub map_pages: u32,
-    /// The shader variants compiled so far, by level ([`crate::isa::form::unit_level`]): the
-    /// integer one always, the others once code that needs them has been decoded.
-    variants: [Option<wgpu::ComputePipeline>; 3],
-    /// The variant every dispatch runs: the highest any decoded page needed.
-    level: usize,
+    /// The shader variants compiled so far, by their set of optional units
+    /// ([`crate::isa::form::variant`]): the integer one always, others once an instruction
+    /// needs them.
+    variants: [Option<wgpu::ComputePipeline>; 8],
+    /// The variant every dispatch runs: every unit any instruction has needed so far.
+    variant: usize,
     bgl: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
@@ -150,6 +151,12 @@ impl Machine {
             entries: &entries,
         });
         let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, 0);
+        // GARM_VARIANT=N starts in variant N (a set of units), for measuring their cost.
+        let start_variant = std::env::var("GARM_VARIANT")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0)
+            & crate::isa::form::variant::ALL as usize;
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
             size: std::mem::size_of::<Params>() as u64,
@@ -206,8 +213,8 @@ impl Machine {
         );
         let mut m = Machine {
             map_pages,
-            variants: [Some(pipeline), None, None],
-            level: 0,
+            variants: [Some(pipeline), None, None, None, None, None, None, None],
+            variant: 0,
             bgl,
             bind_group,
             params,
@@ -236,6 +243,7 @@ impl Machine {
         for i in 0..m.instances() {
             m.state[i * STATE_WORDS + S_STATUS] = Stop::Exited.word();
         }
+        m.add_units(start_variant as u32);
         m.submit(1, true)?;
         m.stats = MachineStats {
             pipeline_time: t0.elapsed(),
@@ -249,11 +257,11 @@ impl Machine {
         gpu: &Gpu,
         cfg: &MachineConfig,
         bgl: &wgpu::BindGroupLayout,
-        level: u32,
+        variant: u32,
     ) -> wgpu::ComputePipeline {
         let device = &gpu.device;
-        let src = shader::source(cfg.prelude, cfg.abi, level);
-        let label = Some(["cpu", "cpu-simd", "cpu-fp"][level as usize]);
+        let src = shader::source(cfg.prelude, cfg.abi, variant);
+        let label = Some("cpu");
         let module = if cfg.checked {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label,
@@ -289,26 +297,27 @@ impl Machine {
         })
     }
 
-    /// Switches to a larger variant of the shader (compiled on first use), from the first
-    /// instruction that needs it on (a Variant stop): every later dispatch runs it. Deciding at
-    /// execution, not decode, keeps integer programs whose pages hold data that decodes as
+    /// Adds units to the running variant of the shader (compiled on first use), from the first
+    /// instruction that needs them on (a Variant stop): every later dispatch runs it. Deciding
+    /// at execution, not decode, keeps integer programs whose pages hold data that decodes as
     /// FP/SIMD (literal pools, constants) in the small shader.
-    pub fn raise_level(&mut self, level: usize) {
-        if level <= self.level {
+    pub fn add_units(&mut self, bits: u32) {
+        let v = (self.variant as u32 | bits) as usize & crate::isa::form::variant::ALL as usize;
+        if v == self.variant {
             return;
         }
-        if self.variants[level].is_none() {
+        if self.variants[v].is_none() {
             let t0 = Instant::now();
-            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, level as u32);
-            self.variants[level] = Some(p);
+            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, v as u32);
+            self.variants[v] = Some(p);
             self.stats.pipeline_time += t0.elapsed();
         }
-        self.level = level;
+        self.variant = v;
     }
 
-    /// The shader variant dispatches run (0 integer, 1 SIMD, 2 FP).
-    pub fn level(&self) -> usize {
-        self.level
+    /// The running variant: its set of optional units.
+    pub fn variant(&self) -> u32 {
+        self.variant as u32
     }
 
     fn vreg_offset(&self, inst: usize) -> u64 {
@@ -672,7 +681,7 @@ impl Machine {
                 label: Some("cpu"),
                 timestamp_writes: None,
             });
-            let pipeline = self.variants[self.level].as_ref();
+            let pipeline = self.variants[self.variant].as_ref();
             pass.set_pipeline(pipeline.expect("the running variant is compiled"));
             pass.set_bind_group(0, &self.bind_group, &[]);
             let groups = self.cfg.instances.div_ceil(WORKGROUP);

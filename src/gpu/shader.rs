@@ -9,7 +9,7 @@ pub const PRELUDE_U64: &str = include_str!("../../shaders/prelude_u64.wgsl");
 pub const PRELUDE_VEC2: &str = include_str!("../../shaders/prelude_vec2.wgsl");
 
 /// The shader's files in assembly order: (name, built-in text, fragment of `fn step()`, the
-/// lowest variant that includes it: see [`crate::isa::form::unit_level`]).
+/// variant bits of which any includes it, 0 for always: see [`crate::isa::form::variant`]).
 pub const PARTS: &[(&str, &str, bool, u32)] = &[
     (
         "state.wgsl",
@@ -21,13 +21,13 @@ pub const PARTS: &[(&str, &str, bool, u32)] = &[
         "simd_fns.wgsl",
         include_str!("../../shaders/cpu/simd_fns.wgsl"),
         false,
-        1,
+        3,
     ),
     (
         "fp_fns.wgsl",
         include_str!("../../shaders/cpu/fp_fns.wgsl"),
         false,
-        2,
+        4,
     ),
     (
         "fetch.wgsl",
@@ -72,8 +72,14 @@ pub const PARTS: &[(&str, &str, bool, u32)] = &[
         0,
     ),
     (
-        "simd.wgsl",
-        include_str!("../../shaders/cpu/simd.wgsl"),
+        "vec.wgsl",
+        include_str!("../../shaders/cpu/vec.wgsl"),
+        true,
+        2,
+    ),
+    (
+        "vmem.wgsl",
+        include_str!("../../shaders/cpu/vmem.wgsl"),
         true,
         1,
     ),
@@ -81,7 +87,7 @@ pub const PARTS: &[(&str, &str, bool, u32)] = &[
         "fp.wgsl",
         include_str!("../../shaders/cpu/fp.wgsl"),
         true,
-        2,
+        4,
     ),
     (
         "commit.wgsl",
@@ -138,10 +144,10 @@ fn register_moves() -> (String, String) {
 }
 
 /// The complete WGSL source of the CPU shader. `abi` names the syscall numbers the shader answers
-/// (see [`layout::wgsl`]). `level` selects the variant ([`crate::isa::form::unit_level`]): 1 adds
-/// the V register file and the VEC and VMEM units, 2 the soft-float unit. lavapipe runs every
-/// arm of every step, so code runs in the smallest variant that holds its instructions.
-pub fn source(prelude: Prelude, abi: &[(&str, u64)], level: u32) -> String {
+/// (see [`layout::wgsl`]). `variant` is a set of optional units ([`crate::isa::form::variant`]):
+/// lavapipe runs every arm of every step, so code runs in the smallest variant that holds the
+/// units it executes.
+pub fn source(prelude: Prelude, abi: &[(&str, u64)], variant: u32) -> String {
     // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
     // without a rebuild.
     let dir = std::env::var_os("GARM_SHADER_DIR").map(std::path::PathBuf::from);
@@ -161,15 +167,17 @@ pub fn source(prelude: Prelude, abi: &[(&str, u64)], level: u32) -> String {
     s.push_str(&wgsl_constants());
     s.push('\n');
     s.push_str(&layout::wgsl(abi));
+    use crate::isa::form::variant as var;
     s.push_str(&format!(
-        "const HAS_SIMD: bool = {};\nconst HAS_FP: bool = {};\n",
-        level >= 1,
-        level >= 2
+        "const HAS_VMEM: bool = {};\nconst HAS_VEC: bool = {};\nconst HAS_FP: bool = {};\n",
+        variant & var::VMEM != 0,
+        variant & var::VEC != 0,
+        variant & var::FP != 0
     ));
     let (load, store) = register_moves();
     let mut in_step = false;
-    for (name, builtin, fragment, min_level) in PARTS {
-        if *min_level > level {
+    for (name, builtin, fragment, bits) in PARTS {
+        if *bits != 0 && bits & variant == 0 {
             continue;
         }
         if *fragment && !in_step {

@@ -36,13 +36,26 @@ pub mod unit {
     pub const FP: u32 = 13;
 }
 
-/// The pipeline variant a unit needs: 0 the integer shader, 1 the SIMD variant (V registers,
-/// VEC, VMEM), 2 the FP variant (SIMD plus the soft-float unit). Each level includes the ones
-/// below it.
-pub fn unit_level(u: u32) -> u32 {
+/// Shader variants are sets of optional units (a bit each): lavapipe runs every unit of the
+/// shader on every step, so a program runs in the smallest variant that holds the units it has
+/// executed so far. The integer datapath is in every variant.
+pub mod variant {
+    /// V registers and the VMEM unit (FP/SIMD loads and stores).
+    pub const VMEM: u32 = 1;
+    /// The VEC unit (SIMD data processing).
+    pub const VEC: u32 = 2;
+    /// The soft-float unit.
+    pub const FP: u32 = 4;
+    /// Every variant.
+    pub const ALL: u32 = 7;
+}
+
+/// The variant bit a unit needs (0 for the integer units).
+pub fn unit_variant(u: u32) -> u32 {
     match u {
-        unit::VEC | unit::VMEM => 1,
-        unit::FP => 2,
+        unit::VMEM => variant::VMEM,
+        unit::VEC => variant::VEC,
+        unit::FP => variant::FP,
         _ => 0,
     }
 }
@@ -166,7 +179,7 @@ pub mod vec {
     pub const B_IMM: u32 = 1;
     pub const B_ZERO: u32 = 2;
 
-    // Permute kinds: how output byte i picks a source byte (see shaders/cpu/simd.wgsl).
+    // Permute kinds: how output byte i picks a source byte (see shaders/cpu/simd_fns.wgsl).
     pub const P_ZIP: u32 = 0;
     pub const P_UZP: u32 = 1;
     pub const P_TRN: u32 = 2;
@@ -769,6 +782,9 @@ pub fn wgsl_constants() -> String {
     ] {
         c(n, v);
     }
+    c("VAR_VMEM", variant::VMEM);
+    c("VAR_VEC", variant::VEC);
+    c("VAR_FP", variant::FP);
     for (n, v) in vec::WGSL.iter().chain(vmem::WGSL).chain(fp::WGSL) {
         c(n, *v);
     }

@@ -1,5 +1,6 @@
 /* printf formats: widths, precision, flags, lengths, %n, snprintf truncation. */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
 

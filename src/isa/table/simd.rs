@@ -1,5 +1,5 @@
 //! Decoders of the FP/SIMD rows (Tier 2): loads and stores into the VMEM unit, data processing
-//! into the VEC unit's recipes (see [`crate::isa::form::vec`] and shaders/cpu/simd.wgsl).
+//! into the VEC unit's recipes (see [`crate::isa::form::vec`] and shaders/cpu/vec.wgsl).
 
 use super::*;
 use crate::isa::form::fp;
