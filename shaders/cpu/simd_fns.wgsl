@@ -30,6 +30,14 @@ fn elem_op(x: u32, y: u32, ew: u32, lop: u32) -> u32 {
     if lop == VL_CNT { r = countOneBits(x); }
     if lop == VL_NEG { r = 0u - x; }
     if lop == VL_ABS { r = u32(select(sx, -sx, sx < 0)); }
+    if lop == VL_ADDLP {
+        // The two halves of a wide element added, sign-extended when y (from B) is non-zero.
+        let h = ew >> 1u;
+        let hs = 32u - h;
+        let lo = select(x & ((1u << h) - 1u), u32(i32(x << hs) >> hs), y != 0u);
+        let hi = select(x >> h, u32(i32(x << (hs - h)) >> hs), y != 0u);
+        r = lo + hi;
+    }
     return r;
 }
 
@@ -68,6 +76,13 @@ fn lane64(x: V, y: V, lop: u32) -> V {
     if lop == VL_SSHR { r = vsar(x, min(n, 63u)); }
     if lop == VL_NEG { r = vneg(x); }
     if lop == VL_ABS { r = select(x, vneg(x), top_bit(x) == 1u); }
+    if lop == VL_MUL { r = vmul(x, y); }
+    if lop == VL_ADDLP {
+        let sg = !veq(y, vz());
+        let lo = select(vw(vlo(x), 0u), sext32(vlo(x)), sg);
+        let hi = select(vw(vhi(x), 0u), sext32(vhi(x)), sg);
+        r = vadd(lo, hi);
+    }
     return r;
 }
 
@@ -83,8 +98,7 @@ fn lanes(a: vec4<u32>, b: vec4<u32>, d: vec4<u32>, esz: u32, lop: u32) -> vec4<u
     if lop == VL_BIF { r = (d & b) | (a & ~b); }
     if lop == VL_NOT { r = ~a; }
     if lop == VL_MOVB { r = b; }
-    if lop == VL_MOVA { r = a; }
-    let bitwise = (lop >= VL_AND && lop <= VL_BIF) || lop == VL_NOT || lop == VL_MOVB || lop == VL_MOVA;
+    let bitwise = (lop >= VL_AND && lop <= VL_BIF) || lop == VL_NOT || lop == VL_MOVB;
     if !bitwise {
         if esz == 3u {
             let lo = lane64(vw(a.x, a.y), vw(b.x, b.y), lop);

@@ -16,15 +16,20 @@
         var pcf = PCfg((c0 >> VF_PKIND_SHIFT) & 15u, (c0 >> VF_PESZ_SHIFT) & 3u, db,
                        select(0u, 1u, (c0 & VF_PART) != 0u), (d.y >> 18u) & 63u, (d.y >> 24u) & 63u,
                        (c0 & VF_SIGNED) != 0u);
+        // A widening reduction (UADDLV, SADDLV) adds pairs into wide elements in its first step,
+        // then folds like ADDV.
+        let wred = opn == VR_REDUCE && lop == VL_ADDLP;
+        let first = s == 0u;
         if opn == VR_PAIR { pcf.part = s; }
-        if opn == VR_REDUCE { pcf.k1 = db >> (s + 1u); }
+        if opn == VR_REDUCE { pcf.k1 = db >> select(s + 1u, s, wred); }
         let from_t = (opn == VR_LP && s == 1u) || (opn == VR_REDUCE && s != 0u);
         let va = vreg[vb + select(rn & 31u, VT, from_t)];
         let vm = vreg[vb + (rm & 31u)];
         let vd = vreg[vb + (rd & 31u)];
         let vt = vreg[vb + VT];
         let tbl = pcf.kind == VP_TBL;
-        let s0 = select(va, vec4<u32>(vlo(a), vhi(a), vlo(a), vhi(a)), (c0 & VF_GPR) != 0u);
+        let src_m = opn == VR_WADD || (opn == VR_LONG && !first);
+        let s0 = select(select(va, vm, src_m), vec4<u32>(vlo(a), vhi(a), vlo(a), vhi(a)), (c0 & VF_GPR) != 0u);
         let s1 = select(select(vm, vec4<u32>(0u), opn == VR_REDUCE), vreg[vb + ((rn + 1u) & 31u)], tbl);
         let s2 = vreg[vb + ((rn + 2u) & 31u)];
         let s3 = vreg[vb + ((rn + 3u) & 31u)];
@@ -37,14 +42,24 @@
 
         var la = va;
         var lb = select(select(vm, vec4<u32>(d.z, d.w, d.z, d.w), bsel == VB_IMM), vec4<u32>(0u), bsel == VB_ZERO);
-        if opn == VR_PL { la = pv; }
-        if opn == VR_PAIR { la = vt; lb = pv; }
-        if opn == VR_REDUCE { lb = pv; }
-        let lv = lanes(la, lb, vd, esz, lop);
-        let first = s == 0u;
-        let last_reduce = opn == VR_REDUCE && (db >> (s + 1u)) == (1u << esz);
-        let to_t = ((opn == VR_LP || opn == VR_PAIR) && first) || (opn == VR_REDUCE && !last_reduce);
-        let use_p = opn == VR_PERM || opn == VR_TOGPR || (opn == VR_LP && !first) || (opn == VR_PAIR && first);
+        var lop2 = lop;
+        if opn == VR_PL || opn == VR_WADD { la = select(pv, va, opn == VR_WADD); }
+        if opn == VR_WADD { lb = pv; }
+        if (opn == VR_PAIR || opn == VR_LONG) && !first { la = vt; lb = pv; }
+        if opn == VR_REDUCE && !(wred && first) { lb = pv; }
+        if wred && !first { lop2 = VL_ADD; }
+        if opn == VR_ACC && !first {
+            // The accumulate step: Vd + T, or Vd - T (PART).
+            la = vd;
+            lb = vt;
+            lop2 = select(VL_ADD, VL_SUB, pcf.part == 1u);
+        }
+        let lv = lanes(la, lb, vd, esz, lop2);
+        let last_reduce = opn == VR_REDUCE && !(wred && first) && (pcf.k1 == (1u << esz));
+        let to_t = ((opn == VR_LP || opn == VR_PAIR || opn == VR_ACC || opn == VR_LONG) && first)
+            || (opn == VR_REDUCE && !last_reduce);
+        let use_p = opn == VR_PERM || opn == VR_TOGPR || (opn == VR_LP && !first)
+            || ((opn == VR_PAIR || opn == VR_LONG) && first);
         var out = select(lv, pv, use_p);
         if !q && !to_t { out.z = 0u; out.w = 0u; }
         if (c0 & VF_SCALAR) != 0u && !to_t {

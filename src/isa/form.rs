@@ -155,6 +155,12 @@ pub mod vec {
     pub const R_REDUCE: u32 = 5;
     /// X[d] = element of P (UMOV, SMOV, FMOV to a general register).
     pub const R_TOGPR: u32 = 6;
+    /// Two steps: T = L(Vn, B); out = Vd + T, or Vd - T with PART (USRA, MLA, MLS).
+    pub const R_ACC: u32 = 7;
+    /// out = L(Vn, P) with P widening half of Vm (UADDW, SSUBW, ...).
+    pub const R_WADD: u32 = 8;
+    /// Two steps: T = P over Vn; out = L(T, P over Vm) (widening both: UADDL, UMULL, ...).
+    pub const R_LONG: u32 = 9;
 
     // w0 fields.
     pub const ESZ_SHIFT: u32 = 10;
@@ -224,8 +230,9 @@ pub mod vec {
     pub const L_CMLT: u32 = 29;
     /// out = B (MOVI, FMOV immediate).
     pub const L_MOVB: u32 = 30;
-    /// out = A (moves, FMOV register).
-    pub const L_MOVA: u32 = 31;
+    /// The halves of each (wide) element added, signed when B's element is non-zero (UADDLP,
+    /// SADDLP; a reduction with it widens first: UADDLV, SADDLV).
+    pub const L_ADDLP: u32 = 31;
 
     /// Every constant above with its WGSL name, for the generated shader constants.
     pub const WGSL: &[(&str, u32)] = &[
@@ -236,6 +243,9 @@ pub mod vec {
         ("VR_PAIR", R_PAIR),
         ("VR_REDUCE", R_REDUCE),
         ("VR_TOGPR", R_TOGPR),
+        ("VR_ACC", R_ACC),
+        ("VR_WADD", R_WADD),
+        ("VR_LONG", R_LONG),
         ("VF_ESZ_SHIFT", ESZ_SHIFT),
         ("VF_Q", Q),
         ("VF_PKIND_SHIFT", PKIND_SHIFT),
@@ -291,7 +301,7 @@ pub mod vec {
         ("VL_CMLE", L_CMLE),
         ("VL_CMLT", L_CMLT),
         ("VL_MOVB", L_MOVB),
-        ("VL_MOVA", L_MOVA),
+        ("VL_ADDLP", L_ADDLP),
     ];
 
     /// Packs a VEC configuration into its w0 bits.

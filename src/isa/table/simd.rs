@@ -236,6 +236,7 @@ pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
         (0b10101, true) => (L_UMIN, R_PAIR, false),
         (0b10111, false) => (L_ADD, R_PAIR, true),
         (0b10011, false) => (L_MUL, R_LANE, false),
+        (0b10010, _) => return mla(&i),
         _ => return None,
     };
     if sz == 3 && (!any64 || !q) {
@@ -248,6 +249,16 @@ pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
         i.Rn,
         i.Rm,
     ))
+}
+
+/// MLA/MLS (three same, opcode 10010): Vd +/- Vn * Vm in two steps.
+fn mla(i: &Simd3Same) -> Option<Form> {
+    if i.size == 3 {
+        return None;
+    }
+    let part = if i.U { PART } else { 0 };
+    let c = cfg(i.size, i.Q, 0, 0, L_MUL, B_VM) | part;
+    Some(vf(R_ACC, c, i.Rd, i.Rn, i.Rm))
 }
 
 pub(super) fn dec_simd_scalar_3same(i: SimdScalar3Same, _pc: u64) -> Option<Form> {
@@ -297,6 +308,12 @@ pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
         f
     };
     Some(match (i.opcode, i.U, sz) {
+        (0b00010, u, s) if s < 3 => {
+            // SADDLP/UADDLP: B's non-zero elements ask for the signed halves.
+            let mut f = vf(R_LANE, cfg(s + 1, q, 0, 0, L_ADDLP, B_IMM), d, n, 0);
+            f.imm = if u { 0 } else { u64::MAX };
+            f
+        }
         (0b00101, false, 0) => vf(R_LANE, cfg(0, q, 0, 0, L_CNT, 0), d, n, 0),
         (0b00101, true, 0) => vf(R_LANE, cfg(0, q, 0, 0, L_NOT, 0), d, n, 0),
         (0b00000, false, s) if s < 3 => rev(3),
@@ -320,6 +337,16 @@ pub(super) fn dec_simd_scalar_2misc(i: SimdScalar2Misc, _pc: u64) -> Option<Form
 }
 
 pub(super) fn dec_simd_across(i: SimdAcross, _pc: u64) -> Option<Form> {
+    if i.opcode == 0b00011 {
+        // SADDLV/UADDLV: pairs into wide elements first, then the fold at the wide size.
+        if i.size == 3 || (i.size == 2 && !i.Q) {
+            return None;
+        }
+        let c = cfg(i.size + 1, i.Q, P_EXT, 0, L_ADDLP, B_IMM) | SCALAR;
+        let mut f = vf(R_REDUCE, c, i.Rd, i.Rn, 0);
+        f.imm = if i.U { 0 } else { u64::MAX };
+        return Some(f);
+    }
     let lop = match (i.opcode, i.U) {
         (0b11011, false) => L_ADD,
         (0b01010, false) => L_SMAX,
@@ -531,6 +558,13 @@ pub(super) fn dec_simd_shift_imm(i: SimdShiftImm, _pc: u64) -> Option<Form> {
         (0b00000, u) if esz < 3 || q => {
             let lop = if u { L_USHR } else { L_SSHR };
             let mut f = vf(R_LANE, cfg(esz, q, 0, 0, lop, B_IMM), d, n, 0);
+            f.imm = replicate(right as u64, esz);
+            f
+        }
+        (0b00010, u) if esz < 3 || q => {
+            // SSRA/USRA: the shift, then Vd + it.
+            let lop = if u { L_USHR } else { L_SSHR };
+            let mut f = vf(R_ACC, cfg(esz, q, 0, 0, lop, B_IMM), d, n, 0);
             f.imm = replicate(right as u64, esz);
             f
         }
@@ -779,7 +813,8 @@ pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
         return Some(fpf(fp::CVT, dbl(i.ftype)?, i.Rd, i.Rn, 0));
     }
     let (lop, imm) = match i.opcode {
-        0b000000 => (L_MOVA, 0),
+        // FMOV: Vn with a zero mask cleared (the low element kept, the rest zeroed).
+        0b000000 => (L_BIC, 0),
         0b000001 => (L_BIC, sign),
         0b000010 => (L_EOR, sign),
         _ => return None,
@@ -793,4 +828,34 @@ pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
     );
     f.imm = imm;
     Some(f)
+}
+
+/// Three different (widening): {S,U}ADDL, {S,U}ADDW, {S,U}SUBL, {S,U}SUBW, {S,U}MULL and their
+/// "2" forms (Q: the upper halves of the narrow operands).
+pub(super) fn dec_simd_3diff(i: Simd3Diff, _pc: u64) -> Option<Form> {
+    if i.size == 3 {
+        return None;
+    }
+    let (recipe, lop) = match i.opcode {
+        0b0000 => (R_LONG, L_ADD),
+        0b0001 => (R_WADD, L_ADD),
+        0b0010 => (R_LONG, L_SUB),
+        0b0011 => (R_WADD, L_SUB),
+        0b1100 => (R_LONG, L_MUL),
+        _ => return None, // the accumulating, saturating and high-narrowing forms: not yet
+    };
+    let wide = i.size + 1;
+    let sign = if i.U { 0 } else { SIGNED };
+    let part = if i.Q { PART } else { 0 };
+    let c = cfg(wide, true, P_WIDEN, wide, lop, B_VM) | sign | part;
+    Some(vf(recipe, c, i.Rd, i.Rn, i.Rm))
+}
+
+/// ADDP (scalar): the two 64-bit elements of Vn added.
+pub(super) fn dec_simd_scalar_pair(i: SimdScalarPair, _pc: u64) -> Option<Form> {
+    if i.U || i.opcode != 0b11011 || i.size != 3 {
+        return None; // the FP pairwise forms: not yet
+    }
+    let c = cfg(3, true, P_EXT, 0, L_ADD, 0) | SCALAR;
+    Some(vf(R_REDUCE, c, i.Rd, i.Rn, 0))
 }
