@@ -39,6 +39,8 @@ pub struct FuzzConfig {
     /// Keep the generated sources and ELF here (else a temporary directory, removed).
     pub keep: Option<PathBuf>,
     pub adapter: Option<String>,
+    /// Draw from the Tier-2 classes only ([`isa::table::TIER2_CLASSES`]).
+    pub tier2: bool,
 }
 
 impl Default for FuzzConfig {
@@ -49,6 +51,7 @@ impl Default for FuzzConfig {
             block_len: 32,
             keep: None,
             adapter: None,
+            tier2: false,
         }
     }
 }
@@ -510,7 +513,7 @@ pub fn fuzz_classes() -> Vec<&'static str> {
 }
 
 /// Generates block `k` of `seed` with about `len` instructions (deterministic).
-pub fn gen_block(seed: u64, k: u64, len: u32) -> Block {
+pub fn gen_block(seed: u64, k: u64, len: u32, tier2: bool) -> Block {
     let mut rng = Rng::new(seed.wrapping_mul(0x1000_0000_01b3) ^ k.wrapping_mul(0x9e37_79b9));
     let rows = fuzz_rows();
     let mut state = [0u64; 34];
@@ -530,7 +533,10 @@ pub fn gen_block(seed: u64, k: u64, len: u32) -> Block {
         };
         // A class first, then a row of it: classes with many rows (system) would crowd out
         // the data-processing ones otherwise.
-        let classes = fuzz_classes();
+        let mut classes = fuzz_classes();
+        if tier2 {
+            classes.retain(|c| isa::table::TIER2_CLASSES.contains(c));
+        }
         let class = classes[g.rng.below(classes.len() as u64) as usize];
         let of: Vec<_> = rows.iter().filter(|e| e.class == class).collect();
         let row = of[g.rng.below(of.len() as u64) as usize];
@@ -667,6 +673,11 @@ int main(void)
         }
         for (int r = 0; r < 33; r++)
             regs[r] = fuzz_state[k][r];
+        /* FPCR: half the blocks in the default mode, the rest with a random RMode, FZ and DN. */
+        {
+            uint64_t m = mix(&z);
+            regs[33] = (m & 1) ? (m & 0x3c00000ull) : 0;
+        }
         regs[27] = (uint64_t)&scratch[SCRATCH_QWORDS / 2];
         rec[0] = k;
         fuzz_run(regs, &rec[1], fuzz_blocks[k], vin);
@@ -709,7 +720,8 @@ fuzz_run:
     msr nzcv, x3
     ldr x3, [x0, #256]
     msr tpidr_el0, x3
-    msr fpcr, xzr
+    ldr x3, [x0, #264]
+    msr fpcr, x3
     msr fpsr, xzr
     mov x16, x2
     mov sp, x0
@@ -965,7 +977,7 @@ pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedR
     let mut blocks = Vec::new();
     let mut gens = Vec::new();
     for &k in &ks {
-        let b = gen_block(seed, k, cfg.block_len);
+        let b = gen_block(seed, k, cfg.block_len, cfg.tier2);
         res.instructions += b.count(&mut res.classes);
         blocks.push((b.words(usize::MAX), b.state));
         gens.push(b);
@@ -1053,8 +1065,9 @@ fn locate(cfg: &FuzzConfig, seed: u64, k: u64, b: &Block, dir: &Path) -> Result<
     }
     let _ = writeln!(
         s,
-        "  reproduce: garm fuzz --seed {seed} --block {k} --len {} --keep /tmp/garm-fuzz",
-        cfg.block_len
+        "  reproduce: garm fuzz --seed {seed} --block {k} --len {}{} --keep /tmp/garm-fuzz",
+        cfg.block_len,
+        if cfg.tier2 { " --tier2" } else { "" }
     );
     Ok(s)
 }

@@ -180,6 +180,9 @@ enum Cmd {
         keep: Option<PathBuf>,
         #[arg(long)]
         adapter: Option<String>,
+        /// Draw instructions from the Tier-2 classes only (FP/SIMD), around the helpers they need.
+        #[arg(long)]
+        tier2: bool,
     },
     /// Fuzz the host's entry points (ELF loader, decoder, syscall handlers) without a GPU.
     #[command(hide = true)]
@@ -339,6 +342,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             block,
             keep,
             adapter,
+            tier2,
         } => {
             let cfg = garm::fuzz::FuzzConfig {
                 instances,
@@ -346,6 +350,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
                 block_len: len,
                 keep,
                 adapter,
+                tier2,
             };
             garm::fuzz::fuzz_cli(&cfg, seed, seeds, block)
         }

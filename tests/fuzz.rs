@@ -1,6 +1,7 @@
-//! The bounded differential fuzz: random blocks from every Tier-1 class of the encoding table,
-//! run on garm (64 guests) and on qemu-aarch64, must leave identical states. `garm fuzz` runs
-//! the same generator for as long as asked (README "Fuzzing").
+//! The bounded differential fuzz: random blocks from every class of the encoding table (Tier 1
+//! and the FP/SIMD classes of Tier 2), run on garm (64 guests) and on qemu-aarch64, must leave
+//! identical states (registers, V registers, NZCV, FPSR/FPCR, memory). `garm fuzz` runs the
+//! same generator for as long as asked (README "Fuzzing").
 
 use garm::fuzz::{fuzz_classes, fuzz_seed, FuzzConfig};
 
@@ -28,6 +29,27 @@ fn bounded_fuzz_matches_qemu_in_every_class() {
     for c in fuzz_classes() {
         let n = classes.get(c).copied().unwrap_or(0);
         assert!(n >= 200, "class {c} fuzzed only {n} times");
+    }
+}
+
+/// Tier 2 alone (`garm fuzz --tier2`): FP/SIMD rows with special FP operands and random FPCR
+/// modes, so the soft-float and SIMD units see far more than in the mixed run.
+#[test]
+fn bounded_tier2_fuzz_matches_qemu() {
+    let cfg = FuzzConfig {
+        instances: 64,
+        blocks_per_instance: 8,
+        block_len: 32,
+        tier2: true,
+        ..FuzzConfig::default()
+    };
+    let r = fuzz_seed(&cfg, 7, None).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(d) = r.divergence {
+        panic!("garm diverges from qemu-aarch64:\n{d}");
+    }
+    for c in garm::isa::table::TIER2_CLASSES {
+        let n = r.classes.get(c).copied().unwrap_or(0);
+        assert!(n >= 500, "class {c} fuzzed only {n} times");
     }
 }
 

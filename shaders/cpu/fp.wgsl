@@ -49,7 +49,9 @@
             // Multi-step: the bits into VT, then the rounding step.
             let s = g_ustep;
             let ua = fp_unpack(xa, dbl);
-            let ub = fp_unpack(xb, dbl);
+            // FSQRT has no second operand: unpacking one would raise IDC for a stale register.
+            var ub = ua;
+            if opn == FP_DIV { ub = fp_unpack(xb, dbl); }
             let tv = vreg[vb + VT];
             let st = array<V, 2>(vw(tv.x, tv.y), vw(tv.z, tv.w));
             let nst = select(fp_sqrt_steps(), fp_div_steps(), opn == FP_DIV);

@@ -9,6 +9,14 @@ use super::pattern::fields;
 
 mod simd;
 
+/// The ISA.md Tier-2 classes (FP/SIMD) among the rows' classes.
+pub const TIER2_CLASSES: &[&str] = &[
+    "FP/SIMD load/store",
+    "SIMD integer",
+    "SIMD moves and bit ops",
+    "scalar FP",
+];
+
 /// One row of the encoding table.
 pub struct Encoding {
     /// Mnemonic group, as reports and docs show it.
