@@ -58,3 +58,8 @@ fn glibc_float_printf_strtod_and_libm_match_qemu() {
 fn musl_float_printf_strtod_and_libm_match_qemu() {
     same("tests/simd/float_libc", "musl");
 }
+
+#[test]
+fn vector_fp_matches_qemu_in_every_rounding_mode() {
+    same("tests/simd/fp_vec", "musl");
+}

@@ -2,19 +2,31 @@
 // step's locals (operands, `res`, `flags`, `next`, ...), declared in fetch.wgsl. Only in the FP
 // variant.
 
-    // FP unit: scalar binary32/binary64 (shaders/cpu/fp_fns.wgsl), operands in the low bits of
-    // Vn and Vm (Xn for conversions from integers); results to Vd (upper bits zeroed), a
-    // general register (conversions to integers) or NZCV (compares).
+    // FP unit: binary32/binary64 (shaders/cpu/fp_fns.wgsl). Scalar forms take their operands
+    // from the low bits of Vn and Vm (Xn for conversions from integers) and write Vd (upper bits
+    // zeroed), a general register (conversions to integers) or NZCV (compares). Vector forms
+    // (FP_VECTOR) run one lane per step (FDIV and FSQRT: their bit steps per lane), gathering
+    // the lanes in the scratch register VT2 until the last writes Vd.
     if unit == U_FP {
         g_fpx = 0u;
         let vb = g_inst * VREG_STRIDE;
         let dbl = (aux & FP_DBL) != 0u;
         let signed = (aux & FP_SIGNED) != 0u;
         let i64 = (aux & FP_I64) != 0u;
+        let vecm = (aux & FP_VECTOR) != 0u;
+        let nlanes = select(2u, 4u, !dbl) >> select(1u, 0u, (aux & FP_Q) != 0u);
+        let multi = opn == FP_DIV || opn == FP_SQRT;
+        let nsub = select(1u, select(fp_sqrt_steps(), fp_div_steps(), opn == FP_DIV) + 1u, multi);
+        let lane = select(0u, g_ustep / nsub, vecm);
+        let s = select(g_ustep, g_ustep % nsub, vecm);
         let vn = vreg[vb + (rn & 31u)];
         let vm = vreg[vb + (rm & 31u)];
-        let xa = vw(vn.x, vn.y);
-        let xb = select(vw(vm.x, vm.y), vz(), (aux & FP_ZERO) != 0u);
+        let vc = vreg[vb + select((d.y >> 18u) & 31u, rd & 31u, vecm)];
+        // Lane `lane` of each operand (lane 0 for scalar forms).
+        let xa = select(vw(vn[lane & 3u], 0u), vw(vn[(2u * lane) & 3u], vn[(2u * lane + 1u) & 3u]), dbl);
+        let xm = select(vw(vm[lane & 3u], 0u), vw(vm[(2u * lane) & 3u], vm[(2u * lane + 1u) & 3u]), dbl);
+        let xc = select(vw(vc[lane & 3u], 0u), vw(vc[(2u * lane) & 3u], vc[(2u * lane + 1u) & 3u]), dbl);
+        let xb = select(xm, vz(), (aux & FP_ZERO) != 0u);
         var r = vz();
         var to_v = true;
         if opn == FP_ADD || opn == FP_SUB { r = fp_add(xa, xb, dbl, opn == FP_SUB); }
@@ -29,12 +41,24 @@
             if !live { g_fpx = 0u; }
             to_v = false;
         }
+        if opn == FP_VCMP {
+            // FCMEQ (quiet), FCMGE, FCMGT, FCMLT, FCMLE (signalling): a lane of ones or zeros.
+            let cond = (aux >> FP_RM_SHIFT) & 7u;
+            let f = fp_compare(xa, xb, dbl, cond != 0u);
+            var t = f == 6u;
+            if cond == 1u { t = f == 2u || f == 6u; }
+            if cond == 2u { t = f == 2u; }
+            if cond == 3u { t = f == 8u; }
+            if cond == 4u { t = f == 8u || f == 6u; }
+            r = select(vz(), select(vw(~0u, 0u), vw(~0u, ~0u), dbl), t);
+        }
         if opn == FP_CSEL { r = select(xb, xa, holds); }
         let fbits = (aux >> FP_FBITS_SHIFT) & 127u;
-        if opn == FP_CVTF { r = fp_from_int(a, signed, i64, dbl, fbits); }
+        if opn == FP_CVTF { r = fp_from_int(select(a, xa, vecm), signed, i64, dbl, fbits); }
         if opn == FP_CVTI {
-            res = fp_to_int(xa, dbl, (aux >> FP_RM_SHIFT) & 7u, signed, i64, fbits);
-            to_v = false;
+            r = fp_to_int(xa, dbl, (aux >> FP_RM_SHIFT) & 7u, signed, i64, fbits);
+            res = r;
+            to_v = vecm;
         }
         if opn == FP_CVT { r = fp_convert(xa, dbl); }
         if opn == FP_MINMAX {
@@ -45,21 +69,19 @@
             let rmode = select(rmf, (g_fpcr >> 22u) & 3u, rmf == 7u);
             r = fp_rint(xa, dbl, rmode, (aux & FP_EXACT) != 0u);
         }
-        if opn == FP_DIV || opn == FP_SQRT {
-            // Multi-step: the bits into VT, then the rounding step.
-            let s = g_ustep;
+        if multi {
+            // The bits into VT, then the rounding step.
             let ua = fp_unpack(xa, dbl);
             // FSQRT has no second operand: unpacking one would raise IDC for a stale register.
             var ub = ua;
             if opn == FP_DIV { ub = fp_unpack(xb, dbl); }
             let tv = vreg[vb + VT];
             let st = array<V, 2>(vw(tv.x, tv.y), vw(tv.z, tv.w));
-            let nst = select(fp_sqrt_steps(), fp_div_steps(), opn == FP_DIV);
-            if s < nst {
+            if s + 1u < nsub {
                 var nx = fp_sqrt_bits(s, fp_sqrt_m(ua), st);
                 if opn == FP_DIV { nx = fp_div_bits(s, vshr(ua.m, 10u), vshr(ub.m, 10u), st); }
                 vreg[vb + VT] = vec4<u32>(vlo(nx[0]), vhi(nx[0]), vlo(nx[1]), vhi(nx[1]));
-                ustep_next = s + 1u;
+                ustep_next = g_ustep + 1u;
                 next = pc;
                 to_v = false;
                 g_fpx = 0u;
@@ -70,13 +92,29 @@
             }
         }
         if opn == FP_FMA {
-            let va = vreg[vb + ((d.y >> 18u) & 31u)];
-            r = fp_fma(xa, xb, vw(va.x, va.y), dbl, (aux & FP_NEG) != 0u, (aux & FP_NEG_C) != 0u);
+            r = fp_fma(xa, xb, xc, dbl, (aux & FP_NEG) != 0u, (aux & FP_NEG_C) != 0u);
         }
-        wi1 = select(R_SINK, rd, opn == FP_CVTI);
-        if to_v {
+        wi1 = select(R_SINK, rd, opn == FP_CVTI && !vecm);
+        if to_v && !vecm {
             let wide = dbl != (opn == FP_CVT);
             vreg[vb + (rd & 31u)] = vec4<u32>(vlo(r), select(0u, vhi(r), wide), 0u, 0u);
+        }
+        if to_v && vecm {
+            // Gather this lane; the last lane writes Vd (the upper half zeroed for 64-bit forms).
+            var acc = select(vreg[vb + VT2], vec4<u32>(0u), lane == 0u);
+            if dbl {
+                acc[(2u * lane) & 3u] = vlo(r);
+                acc[(2u * lane + 1u) & 3u] = vhi(r);
+            } else {
+                acc[lane & 3u] = vlo(r);
+            }
+            if lane + 1u < nlanes {
+                vreg[vb + VT2] = acc;
+                ustep_next = g_ustep + 1u;
+                next = pc;
+            } else {
+                vreg[vb + (rd & 31u)] = acc;
+            }
         }
         g_fpsr = g_fpsr | g_fpx;
     }

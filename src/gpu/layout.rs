@@ -123,10 +123,12 @@ pub const FAULT_READ: u32 = 0;
 pub const FAULT_WRITE: u32 = 1;
 pub const FAULT_EXEC: u32 = 2;
 
-/// Vector registers per instance in the `vreg` buffer: V0-V31 and the scratch register [`VT`]
-/// that multi-step SIMD instructions keep their intermediate in.
-pub const VREG_STRIDE: u32 = 33;
+/// Vector registers per instance in the `vreg` buffer: V0-V31 and the scratch registers that
+/// multi-step instructions keep their intermediates in ([`VT`]; [`VT2`] gathers the lanes of a
+/// vector FP operation while VT holds a lane's divide or square-root state).
+pub const VREG_STRIDE: u32 = 34;
 pub const VT: u32 = 32;
+pub const VT2: u32 = 33;
 
 /// Code-map entry for a page with no decoded code.
 pub const NO_CODE: u32 = u32::MAX;
@@ -209,6 +211,7 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
     c("WORKGROUP", WORKGROUP as u64);
     c("VREG_STRIDE", VREG_STRIDE as u64);
     c("VT", VT as u64);
+    c("VT2", VT2 as u64);
     for (n, v) in abi {
         c(n, *v);
     }

@@ -85,6 +85,9 @@ pub mod fp {
     pub const MINMAX: u32 = 12;
     /// FRINT*: rounding by RM_SHIFT (7: FPCR's mode); EXACT raises inexact (FRINTX).
     pub const RINT: u32 = 13;
+    /// FCMEQ/FCMGE/FCMGT/FCMLT/FCMLE (vector): the condition (0 EQ, 1 GE, 2 GT, 3 LT, 4 LE) in
+    /// the RM bits.
+    pub const VCMP: u32 = 14;
 
     /// binary64 (else binary32).
     pub const DBL: u32 = 1;
@@ -105,6 +108,9 @@ pub mod fp {
     pub const EXACT: u32 = 1 << 12;
     /// Fixed-point conversions: fraction bits (0 for the integer forms).
     pub const FBITS_SHIFT: u32 = 13;
+    /// A vector form: one lane per step; Q: 128 bits (else 64).
+    pub const VECTOR: u32 = 1 << 20;
+    pub const Q: u32 = 1 << 21;
 
     pub const WGSL: &[(&str, u32)] = &[
         ("FP_ADD", ADD),
@@ -121,6 +127,7 @@ pub mod fp {
         ("FP_SQRT", SQRT),
         ("FP_MINMAX", MINMAX),
         ("FP_RINT", RINT),
+        ("FP_VCMP", VCMP),
         ("FP_DBL", DBL),
         ("FP_E", E),
         ("FP_ZERO", ZERO),
@@ -133,6 +140,8 @@ pub mod fp {
         ("FP_NM", NM),
         ("FP_EXACT", EXACT),
         ("FP_FBITS_SHIFT", FBITS_SHIFT),
+        ("FP_VECTOR", VECTOR),
+        ("FP_Q", Q),
     ];
 }
 

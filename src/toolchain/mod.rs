@@ -551,8 +551,11 @@ impl Toolchain {
                 }
                 cmd.arg("--target=aarch64-linux-musl")
                     .args(["-nostdinc", "-nostdlib", "-isystem"])
-                    .arg(root.join("usr/include/aarch64-linux-musl"))
-                    .arg("-L")
+                    .arg(root.join("usr/include/aarch64-linux-musl"));
+                if let Some(dir) = self.resource_include() {
+                    cmd.arg("-isystem").arg(dir);
+                }
+                cmd.arg("-L")
                     .arg(&lib)
                     .arg(lib.join("crt1.o"))
                     .arg(lib.join("crti.o"));
@@ -687,6 +690,20 @@ impl Toolchain {
         Ok(())
     }
 
+    /// clang's own header directory (`clang -print-resource-dir`/include), looked up once.
+    fn resource_include(&self) -> Option<PathBuf> {
+        static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+        DIR.get_or_init(|| {
+            let o = Command::new(&self.clang)
+                .arg("-print-resource-dir")
+                .output()
+                .ok()?;
+            let d = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).join("include");
+            d.is_dir().then_some(d)
+        })
+        .clone()
+    }
+
     /// A clang command that compiles (`-c`) for a real libc's target and headers.
     fn libc_command(&self, libc: Libc) -> Result<Command, ToolchainError> {
         let mut cmd = Command::new(&self.clang);
@@ -695,6 +712,11 @@ impl Toolchain {
             Libc::Musl => {
                 cmd.args(["--target=aarch64-linux-musl", "-nostdinc", "-isystem"])
                     .arg(arm64_sysroot().join("usr/include/aarch64-linux-musl"));
+                // -nostdinc drops clang's own headers too (arm_neon.h, stdatomic.h...): after
+                // musl's, as the musl-gcc wrappers order them.
+                if let Some(dir) = self.resource_include() {
+                    cmd.arg("-isystem").arg(dir);
+                }
             }
             _ => {
                 cmd.arg("--target=aarch64-linux-gnu");

@@ -202,7 +202,42 @@ fn replicate(v: u64, esz: u32) -> u64 {
     (0..64 / bits).fold(0, |acc, k| acc | v << (k * bits))
 }
 
+/// The FP unit's vector flags for a vector FP form: binary64 (sz) and Q; `None` for .1D.
+fn fp_vec(q: bool, sz: u32) -> Option<u32> {
+    if sz == 1 && !q {
+        return None;
+    }
+    let d = if sz == 1 { fp::DBL } else { 0 };
+    Some(d | fp::VECTOR | if q { fp::Q } else { 0 })
+}
+
+/// Three same, FP (opcode 11xxx; size<1> selects the operation, size<0> binary64).
+fn fp_3same(i: &Simd3Same) -> Option<Form> {
+    let v = fp_vec(i.Q, i.size & 1)?;
+    let cmp = |c: u32| (fp::VCMP, c << fp::RM_SHIFT);
+    let (op, extra) = match (i.U, i.size >> 1, i.opcode) {
+        (false, 0, 0b11010) => (fp::ADD, 0),
+        (false, 1, 0b11010) => (fp::SUB, 0),
+        (true, 0, 0b11011) => (fp::MUL, 0),
+        (true, 0, 0b11111) => (fp::DIV, 0),
+        (false, 0, 0b11110) => (fp::MINMAX, fp::MAX),
+        (false, 1, 0b11110) => (fp::MINMAX, 0),
+        (false, 0, 0b11000) => (fp::MINMAX, fp::MAX | fp::NM),
+        (false, 1, 0b11000) => (fp::MINMAX, fp::NM),
+        (false, 0, 0b11001) => (fp::FMA, 0),
+        (false, 1, 0b11001) => (fp::FMA, fp::NEG),
+        (false, 0, 0b11100) => cmp(0),
+        (true, 0, 0b11100) => cmp(1),
+        (true, 1, 0b11100) => cmp(2),
+        _ => return None, // pairwise, FABD, FRECPS...: not yet
+    };
+    Some(fpf(op, v | extra, i.Rd, i.Rn, i.Rm))
+}
+
 pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
+    if i.opcode >> 3 == 0b11 {
+        return fp_3same(&i);
+    }
     let (q, sz) = (i.Q, i.size);
     if i.opcode == 0b00011 {
         let lop = match (i.U, sz) {
@@ -293,7 +328,48 @@ fn misc_lane(opcode: u32, u: bool) -> Option<(u32, u32)> {
     })
 }
 
+/// Two-register misc, FP (size<1> selects the operation, size<0> binary64).
+fn fp_2misc(i: &Simd2Misc) -> Option<Form> {
+    let v = fp_vec(i.Q, i.size & 1)?;
+    let (d, n) = (i.Rd, i.Rn);
+    let hi = i.size >> 1;
+    if i.opcode == 0b01111 && hi == 1 {
+        // FABS/FNEG: the sign bits, as bit operations.
+        let esz = 2 + (i.size & 1);
+        let lop = if i.U { L_EOR } else { L_BIC };
+        let mut f = vf(R_LANE, cfg(esz, i.Q, 0, 0, lop, B_IMM), d, n, 0);
+        f.imm = replicate(1 << ((8 << esz) - 1), esz);
+        return Some(f);
+    }
+    let i64 = if i.size & 1 == 1 { fp::I64 } else { 0 };
+    let rm = |k: u32| k << fp::RM_SHIFT;
+    let (op, extra) = match (i.U, hi, i.opcode) {
+        (true, 1, 0b11111) => (fp::SQRT, 0),
+        (false, 0, 0b11101) => (fp::CVTF, fp::SIGNED | i64),
+        (true, 0, 0b11101) => (fp::CVTF, i64),
+        (false, 1, 0b11011) => (fp::CVTI, fp::SIGNED | i64 | rm(3)),
+        (true, 1, 0b11011) => (fp::CVTI, i64 | rm(3)),
+        (false, 1, 0b01101) => (fp::VCMP, fp::ZERO | rm(0)),
+        (true, 1, 0b01100) => (fp::VCMP, fp::ZERO | rm(1)),
+        (false, 1, 0b01100) => (fp::VCMP, fp::ZERO | rm(2)),
+        (false, 1, 0b01110) => (fp::VCMP, fp::ZERO | rm(3)),
+        (true, 1, 0b01101) => (fp::VCMP, fp::ZERO | rm(4)),
+        (false, 0, 0b11000) => (fp::RINT, rm(0)),
+        (false, 1, 0b11000) => (fp::RINT, rm(1)),
+        (false, 0, 0b11001) => (fp::RINT, rm(2)),
+        (false, 1, 0b11001) => (fp::RINT, rm(3)),
+        (true, 0, 0b11000) => (fp::RINT, rm(4)),
+        (true, 0, 0b11001) => (fp::RINT, rm(7) | fp::EXACT),
+        (true, 1, 0b11001) => (fp::RINT, rm(7)),
+        _ => return None,
+    };
+    Some(fpf(op, v | extra, d, n, 0))
+}
+
 pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
+    if let Some(f) = fp_2misc(&i) {
+        return Some(f);
+    }
     let (q, sz) = (i.Q, i.size);
     let (d, n) = (i.Rd, i.Rn);
     if let Some((lop, b)) = misc_lane(i.opcode, i.U) {
