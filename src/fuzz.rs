@@ -320,7 +320,9 @@ impl Gen<'_> {
                 let back = min + self.rng.below((avail - min + 1) as u64) as u32;
                 u.fixes.push((0, Fix::LitBack(back)));
             }
-            form::unit::MEM | form::unit::VMEM => return self.mem_unit(w, &d, row),
+            form::unit::MEM | form::unit::VMEM | form::unit::VSTRUCT => {
+                return self.mem_unit(w, &d, row)
+            }
             form::unit::SYS if name.starts_with("DC") || name.starts_with("IC") => {
                 let b = self.reg();
                 let k = self.rng.below(SCRATCH) as i64 - (SCRATCH / 2) as i64;
@@ -343,7 +345,25 @@ impl Gen<'_> {
         row: &'static isa::table::Encoding,
     ) -> Option<Unit> {
         let aux = d.aux();
-        let (size, pair, excl, store, idx, regs) = if d.unit() == form::unit::VMEM {
+        let (size, pair, excl, store, idx, regs) = if d.unit() == form::unit::VSTRUCT {
+            use form::vstruct;
+            let n = ((aux >> vstruct::N_SHIFT) & 3) + 1;
+            let q = aux & vstruct::Q != 0;
+            let post = if aux & vstruct::POST != 0 {
+                form::mem::IDX_POST
+            } else {
+                form::mem::IDX_OFFSET
+            };
+            // n registers of 8 or 16 bytes, as n accesses of that size.
+            (
+                if q { 4 } else { 3 },
+                false,
+                false,
+                aux & vstruct::STORE != 0,
+                post,
+                n,
+            )
+        } else if d.unit() == form::unit::VMEM {
             use form::vmem;
             let lane = (aux >> vmem::MODE_SHIFT) & 3 != 0;
             (

@@ -4,7 +4,8 @@
     // An FP/SIMD instruction in a variant without its unit: the host switches variants and it
     // runs from the start (no unit has touched anything).
     let missing = select(0u, VAR_VEC, !HAS_VEC && unit == U_VEC)
-        | select(0u, VAR_VMEM, !HAS_VMEM && unit == U_VMEM) | select(0u, VAR_FP, !HAS_FP && unit == U_FP);
+        | select(0u, VAR_VMEM, !HAS_VMEM && unit == U_VMEM) | select(0u, VAR_FP, !HAS_FP && unit == U_FP)
+        | select(0u, VAR_VSTRUCT, !HAS_VSTRUCT && unit == U_VSTRUCT);
     if missing != 0u {
         fault(ST_VARIANT, pc, missing);
         return;

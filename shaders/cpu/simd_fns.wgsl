@@ -200,3 +200,26 @@ fn shr_bytes(v: vec4<u32>, n: u32) -> vec4<u32> {
     let carry = select(vec4<u32>(w.y, w.z, w.w, 0u) << vec4<u32>((32u - sh) & 31u), vec4<u32>(0u), sh == 0u);
     return (w >> vec4<u32>(sh)) | carry;
 }
+
+// One byte of a structure load or store's gather from VS. Stores: byte b of memory chunk `chunk`
+// (element E = g / es of the interleaved stream: register E % n, element E / n). Loads: byte b
+// of register r (element j at stream position (j * n + r) * es, in chunk g / db).
+fn vs_byte(b: u32, store: bool, chunk: u32, r: u32, n: u32, log: u32, db: u32) -> u32 {
+    let es = 1u << log;
+    var idx = 0u;
+    if store {
+        let g = chunk * db + b;
+        let e = g >> log;
+        idx = (e % n) * 16u + (e / n) * es + (g & (es - 1u));
+    } else {
+        let g = ((b >> log) * n + r) * es + (b & (es - 1u));
+        idx = (g / db) * 16u + (g % db);
+    }
+    return (VS[(idx >> 2u) & 15u] >> ((idx & 3u) * 8u)) & 255u;
+}
+
+fn vs_word(w: u32, store: bool, chunk: u32, r: u32, n: u32, log: u32, db: u32) -> u32 {
+    let b = w * 4u;
+    return vs_byte(b, store, chunk, r, n, log, db) | (vs_byte(b + 1u, store, chunk, r, n, log, db) << 8u)
+        | (vs_byte(b + 2u, store, chunk, r, n, log, db) << 16u) | (vs_byte(b + 3u, store, chunk, r, n, log, db) << 24u);
+}

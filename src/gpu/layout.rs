@@ -126,9 +126,11 @@ pub const FAULT_EXEC: u32 = 2;
 /// Vector registers per instance in the `vreg` buffer: V0-V31 and the scratch registers that
 /// multi-step instructions keep their intermediates in ([`VT`]; [`VT2`] gathers the lanes of a
 /// vector FP operation while VT holds a lane's divide or square-root state).
-pub const VREG_STRIDE: u32 = 34;
+pub const VREG_STRIDE: u32 = 38;
 pub const VT: u32 = 32;
 pub const VT2: u32 = 33;
+/// Four scratch registers from here: the chunks of a structure load (LD2-LD4).
+pub const VC0: u32 = 34;
 
 /// Code-map entry for a page with no decoded code.
 pub const NO_CODE: u32 = u32::MAX;
@@ -212,6 +214,7 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
     c("VREG_STRIDE", VREG_STRIDE as u64);
     c("VT", VT as u64);
     c("VT2", VT2 as u64);
+    c("VC0", VC0 as u64);
     for (n, v) in abi {
         c(n, *v);
     }

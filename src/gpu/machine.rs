@@ -45,7 +45,7 @@ pub struct Machine {
     /// The shader variants compiled so far, by their set of optional units
     /// ([`crate::isa::form::variant`]): the integer one always, others once an instruction
     /// needs them.
-    variants: [Option<wgpu::ComputePipeline>; 8],
+    variants: [Option<wgpu::ComputePipeline>; 16],
     /// The variant every dispatch runs: every unit any instruction has needed so far.
     variant: usize,
     bgl: wgpu::BindGroupLayout,
@@ -213,7 +213,7 @@ impl Machine {
         );
         let mut m = Machine {
             map_pages,
-            variants: [Some(pipeline), None, None, None, None, None, None, None],
+            variants: std::array::from_fn(|v| (v == 0).then(|| pipeline.clone())),
             variant: 0,
             bgl,
             bind_group,

@@ -21,7 +21,7 @@ pub const PARTS: &[(&str, &str, bool, u32)] = &[
         "simd_fns.wgsl",
         include_str!("../../shaders/cpu/simd_fns.wgsl"),
         false,
-        3,
+        11,
     ),
     (
         "fp_fns.wgsl",
@@ -82,6 +82,12 @@ pub const PARTS: &[(&str, &str, bool, u32)] = &[
         include_str!("../../shaders/cpu/vmem.wgsl"),
         true,
         1,
+    ),
+    (
+        "vstruct.wgsl",
+        include_str!("../../shaders/cpu/vstruct.wgsl"),
+        true,
+        8,
     ),
     (
         "fp.wgsl",
@@ -169,10 +175,12 @@ pub fn source(prelude: Prelude, abi: &[(&str, u64)], variant: u32) -> String {
     s.push_str(&layout::wgsl(abi));
     use crate::isa::form::variant as var;
     s.push_str(&format!(
-        "const HAS_VMEM: bool = {};\nconst HAS_VEC: bool = {};\nconst HAS_FP: bool = {};\n",
+        "const HAS_VMEM: bool = {};\nconst HAS_VEC: bool = {};\nconst HAS_FP: bool = {};\n\
+         const HAS_VSTRUCT: bool = {};\n",
         variant & var::VMEM != 0,
         variant & var::VEC != 0,
-        variant & var::FP != 0
+        variant & var::FP != 0,
+        variant & var::VSTRUCT != 0
     ));
     let (load, store) = register_moves();
     let mut in_step = false;

@@ -34,6 +34,8 @@ pub mod unit {
     pub const VMEM: u32 = 12;
     /// Scalar IEEE-754 binary32/binary64 (only in the FP pipeline variant; see [`super::fp`]).
     pub const FP: u32 = 13;
+    /// LD2-LD4/ST2-ST4 (see [`super::vstruct`]).
+    pub const VSTRUCT: u32 = 14;
 }
 
 /// Shader variants are sets of optional units (a bit each): lavapipe runs every unit of the
@@ -46,8 +48,10 @@ pub mod variant {
     pub const VEC: u32 = 2;
     /// The soft-float unit.
     pub const FP: u32 = 4;
+    /// The structure load/store unit.
+    pub const VSTRUCT: u32 = 8;
     /// Every variant.
-    pub const ALL: u32 = 7;
+    pub const ALL: u32 = 15;
 }
 
 /// The variant bit a unit needs (0 for the integer units).
@@ -56,8 +60,29 @@ pub fn unit_variant(u: u32) -> u32 {
         unit::VMEM => variant::VMEM,
         unit::VEC => variant::VEC,
         unit::FP => variant::FP,
+        unit::VSTRUCT => variant::VSTRUCT,
         _ => 0,
     }
+}
+
+/// The VSTRUCT unit's word (w3): LDn/STn of n = 2-4 registers, one step per chunk (and for loads
+/// one more per register); V register numbers in rc, address generation as the integer unit's.
+pub mod vstruct {
+    /// log2 of the element bytes.
+    pub const LOG_MASK: u32 = 3;
+    /// n - 1.
+    pub const N_SHIFT: u32 = 2;
+    pub const STORE: u32 = 1 << 4;
+    pub const Q: u32 = 1 << 5;
+    /// Post-index writeback of the base (by the immediate or Xm).
+    pub const POST: u32 = 1 << 6;
+
+    pub const WGSL: &[(&str, u32)] = &[
+        ("VS_N_SHIFT", N_SHIFT),
+        ("VS_STORE", STORE),
+        ("VS_Q", Q),
+        ("VS_POST", POST),
+    ];
 }
 
 /// The FP unit: the op selects the operation, w3 (aux) its operand format and options; a
@@ -699,6 +724,7 @@ pub fn wgsl_constants() -> String {
         ("VEC", unit::VEC),
         ("VMEM", unit::VMEM),
         ("FP", unit::FP),
+        ("VSTRUCT", unit::VSTRUCT),
     ] {
         c(&format!("U_{n}"), v);
     }
@@ -804,7 +830,13 @@ pub fn wgsl_constants() -> String {
     c("VAR_VMEM", variant::VMEM);
     c("VAR_VEC", variant::VEC);
     c("VAR_FP", variant::FP);
-    for (n, v) in vec::WGSL.iter().chain(vmem::WGSL).chain(fp::WGSL) {
+    c("VAR_VSTRUCT", variant::VSTRUCT);
+    for (n, v) in vec::WGSL
+        .iter()
+        .chain(vmem::WGSL)
+        .chain(fp::WGSL)
+        .chain(vstruct::WGSL)
+    {
         c(n, *v);
     }
     s

@@ -835,9 +835,9 @@ encodings! {
     FpLdstPair: [opc:2 101 1 0 op2:2 L:1 imm7:7 Rt2:5 Rn:5 Rt:5]
         "LDP/STP/LDNP/STNP S/D/Q", "FP/SIMD load/store" => simd::dec_fp_ldst_pair;
     SimdLdstMulti: [0 Q:1 0011000 L:1 000000 opcode:4 size:2 Rn:5 Rt:5]
-        "LD1/ST1 (multiple structures)", "FP/SIMD load/store" => simd::dec_simd_ldst_multi;
+        "LD1-LD4/ST1-ST4 (multiple structures)", "FP/SIMD load/store" => simd::dec_simd_ldst_multi;
     SimdLdstMultiPost: [0 Q:1 0011001 L:1 0 Rm:5 opcode:4 size:2 Rn:5 Rt:5]
-        "LD1/ST1 (multiple structures, post-index)", "FP/SIMD load/store"
+        "LD1-LD4/ST1-ST4 (multiple structures, post-index)", "FP/SIMD load/store"
         => simd::dec_simd_ldst_multi_post;
     SimdLdstSingle: [0 Q:1 0011010 L:1 R:1 00000 opcode:3 S:1 size:2 Rn:5 Rt:5]
         "LD1/ST1 (single structure), LD1R", "FP/SIMD load/store" => simd::dec_simd_ldst_single;
@@ -982,8 +982,11 @@ mod tests {
         (0x3ce2_6820, "LDR/STR B/H/S/D/Q (register offset)"), // ldr q0, [x1, x2]
         (0x9c00_0040, "LDR S/D/Q (literal)"),          // ldr q0, .+8
         (0xad40_0420, "LDP/STP/LDNP/STNP S/D/Q"),      // ldp q0, q1, [x1]
-        (0x4c40_7020, "LD1/ST1 (multiple structures)"), // ld1 {v0.16b}, [x1]
-        (0x4cdf_7020, "LD1/ST1 (multiple structures, post-index)"), // ld1 {v0.16b}, [x1], #16
+        (0x4c40_7020, "LD1-LD4/ST1-ST4 (multiple structures)"), // ld1 {v0.16b}, [x1]
+        (
+            0x4cdf_7020,
+            "LD1-LD4/ST1-ST4 (multiple structures, post-index)",
+        ), // ld1 {v0.16b}, [x1], #16
         (0x0d40_9020, "LD1/ST1 (single structure), LD1R"), // ld1 {v0.s}[1], [x1]
         (0x4ddf_c820, "LD1/ST1 (single structure), LD1R (post-index)"), // ld1r {v0.4s}, [x1], #4
         (

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static uint8_t A[16], B[16], C[16], OUT[16];
+static uint8_t A[16], B[16], C[16], OUT[64] __attribute__((aligned(16)));
 static uint64_t X;
 
 static void show(const char *name)
@@ -26,7 +26,8 @@ static void show(const char *name)
                          "st1 {v0.16b}, [%0]\n\tmov %4, x0"                                     \
                          : "+r"(op), "+r"(ap), "+r"(bp), "+r"(cp), "=r"(x0)                     \
                          :                                                                       \
-                         : "v0", "v1", "v2", "v3", "x9", "x0", "memory");                        \
+                         : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "x9", "x10", "x11", "x0", \
+                           "memory");                        \
         X = x0;                                                                                  \
         show(insn);                                                                              \
     } while (0)
@@ -228,6 +229,17 @@ int main(void)
         T("addp d0, v1.2d");
         T("mla v1.4s, v1.4s, v1.4s\n\tmov v0.16b, v1.16b");
         T("umull v1.2d, v1.2s, v1.2s\n\tmov v0.16b, v1.16b");
+        /* structure loads and stores through a buffer (x10 = OUT area, 48 bytes) */
+        T("st2 {v1.16b, v2.16b}, [%0]\n\tld1 {v0.16b}, [%0]");
+        T("st3 {v0.8h, v1.8h, v2.8h}, [%0]\n\tld1 {v0.16b}, [%0]");
+        T("st4 {v0.4s, v1.4s, v2.4s, v3.4s}, [%0]\n\tld1 {v0.16b}, [%0]");
+        T("st2 {v1.8b, v2.8b}, [%0]\n\tld1 {v0.16b}, [%0]");
+        T("st1 {v1.16b, v2.16b}, [%0]\n\tld2 {v0.16b, v1.16b}, [%0]");
+        T("st1 {v1.16b, v2.16b}, [%0]\n\tld2 {v3.8h, v4.8h}, [%0]\n\tmov v0.16b, v4.16b");
+        T("st1 {v0.16b, v1.16b, v2.16b}, [%0]\n\tld3 {v0.16b, v1.16b, v2.16b}, [%0]\n\tmov v0.16b, v2.16b");
+        T("st1 {v0.16b, v1.16b, v2.16b}, [%0]\n\tld3 {v1.4s, v2.4s, v3.4s}, [%0]\n\tmov v0.16b, v1.16b");
+        T("st1 {v0.16b, v1.16b, v2.16b}, [%0]\n\tld4 {v4.8b, v5.8b, v6.8b, v7.8b}, [%0]\n\tmov v0.16b, v6.16b");
+        T("mov x11, %0\n\tst1 {v1.16b, v2.16b}, [x11]\n\tld2 {v0.4s, v1.4s}, [x11], #32\n\tsub x0, x11, %0");
         /* glibc's strcpy/strlen inner steps, registers aliased as there */
         T("cmeq v1.16b, v1.16b, #0\n\tumaxp v0.16b, v1.16b, v1.16b\n\tfmov x0, d0");
         T("cmeq v1.16b, v1.16b, #0\n\tshrn v0.8b, v1.8h, #4\n\tfmov x0, d0");

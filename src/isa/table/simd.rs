@@ -2,8 +2,8 @@
 //! into the VEC unit's recipes (see [`crate::isa::form::vec`] and shaders/cpu/vec.wgsl).
 
 use super::*;
-use crate::isa::form::fp;
 use crate::isa::form::vec::*;
+use crate::isa::form::{fp, vstruct};
 
 fn vmemf(rn: u32, vt: u32, log: u32, flags: u32, idx: u32) -> Form {
     let mut f = Form::new(unit::VMEM, 0);
@@ -97,14 +97,35 @@ pub(super) fn dec_fp_ldst_pair(i: FpLdstPair, _pc: u64) -> Option<Form> {
     Some(f)
 }
 
-/// LD1/ST1 (multiple structures) of `nregs` registers: one step per register.
-fn ldst_multi(q: bool, load: bool, opcode: u32, rn: u32, rt: u32) -> Option<Form> {
+/// LD1/ST1 (multiple structures) of `nregs` registers: one step per register; LD2-LD4/ST2-ST4
+/// (interleaved) in the VSTRUCT unit.
+fn ldst_multi(q: bool, load: bool, opcode: u32, size: u32, rn: u32, rt: u32) -> Option<Form> {
+    let n = match opcode {
+        0b1000 => 2,
+        0b0100 => 3,
+        0b0000 => 4,
+        _ => 0,
+    };
+    if n != 0 {
+        if size == 3 && !q {
+            return None;
+        }
+        let mut f = Form::new(unit::VSTRUCT, 0);
+        f.rn = rn;
+        f.rc = rt;
+        f.bsrc = bsrc::IMM;
+        f.aux = size
+            | (n - 1) << vstruct::N_SHIFT
+            | if load { 0 } else { vstruct::STORE }
+            | if q { vstruct::Q } else { 0 };
+        return Some(f);
+    }
     let nregs = match opcode {
         0b0111 => 1,
         0b1010 => 2,
         0b0110 => 3,
         0b0010 => 4,
-        _ => return None, // LD2-LD4/ST2-ST4 (interleaving): not yet
+        _ => return None,
     };
     let log = if q { 4 } else { 3 };
     let flags = store_flag(load) | (nregs - 1) << vmem::NREGS_SHIFT;
@@ -113,7 +134,11 @@ fn ldst_multi(q: bool, load: bool, opcode: u32, rn: u32, rt: u32) -> Option<Form
 
 /// Post-index writeback by Xm, or by the bytes moved when Rm is 31.
 fn post_index(mut f: Form, rm: u32, bytes: u64) -> Form {
-    f.aux |= mem::IDX_POST << vmem::IDX_SHIFT;
+    f.aux |= if f.unit == unit::VSTRUCT {
+        vstruct::POST
+    } else {
+        mem::IDX_POST << vmem::IDX_SHIFT
+    };
     f.rd = f.rn;
     if rm == 31 {
         f.imm = bytes;
@@ -125,16 +150,20 @@ fn post_index(mut f: Form, rm: u32, bytes: u64) -> Form {
 }
 
 fn multi_bytes(f: &Form) -> u64 {
+    if f.unit == unit::VSTRUCT {
+        let n = ((f.aux >> vstruct::N_SHIFT) & 3) + 1;
+        return (n * if f.aux & vstruct::Q != 0 { 16 } else { 8 }) as u64;
+    }
     let nregs = ((f.aux >> vmem::NREGS_SHIFT) & 3) + 1;
     (nregs << (f.aux & vmem::SIZE_MASK)) as u64
 }
 
 pub(super) fn dec_simd_ldst_multi(i: SimdLdstMulti, _pc: u64) -> Option<Form> {
-    ldst_multi(i.Q, i.L, i.opcode, i.Rn, i.Rt)
+    ldst_multi(i.Q, i.L, i.opcode, i.size, i.Rn, i.Rt)
 }
 
 pub(super) fn dec_simd_ldst_multi_post(i: SimdLdstMultiPost, _pc: u64) -> Option<Form> {
-    let f = ldst_multi(i.Q, i.L, i.opcode, i.Rn, i.Rt)?;
+    let f = ldst_multi(i.Q, i.L, i.opcode, i.size, i.Rn, i.Rt)?;
     let bytes = multi_bytes(&f);
     Some(post_index(f, i.Rm, bytes))
 }
