@@ -1,6 +1,8 @@
 //! The differential corpus (guest/tests/corpus/*.c): every program runs on garm (the GPU, or
 //! lavapipe without one), in the native JIT oracle (the same C built for x86_64, loaded in
 //! memory) and under qemu-aarch64 (the same ELF); stdout and exit status must agree three ways.
+//! Each is also built against the real libcs (`--libc glibc`, `--libc musl`: their FP/SIMD
+//! string routines, clang's vectorised loops) and must agree with qemu-aarch64 there too.
 
 mod common;
 use common::*;
@@ -31,6 +33,26 @@ fn three_way(name: &str) {
         "{name}: native JIT exit status differs (stderr: {})",
         String::from_utf8_lossy(&j.stderr)
     );
+    musl_sysroot();
+    for libc in ["glibc", "musl"] {
+        // Against qemu only: the libcs differ from garm's runtime where C leaves things to the
+        // implementation (errno after a strtol with no digits, say).
+        let elf = build_with(&rel, &["--libc", libc, "-lm"]);
+        same_as_qemu(&elf, &[], &[], b"");
+    }
+}
+
+/// musl for arm64, as `garm cc --libc musl` needs it (scripts/deps.sh fetches it too).
+fn musl_sysroot() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let o = std::process::Command::new("bash")
+            .arg(root().join("scripts/sysroot.sh"))
+            .args(["musl-dev", "musl"])
+            .output()
+            .expect("sysroot.sh");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    });
 }
 
 macro_rules! corpus {
