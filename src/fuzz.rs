@@ -177,6 +177,9 @@ fn mov_small(d: u32, v: i64) -> u32 {
 fn written(d: &Decoded) -> Vec<u32> {
     let w1 = d.w[1];
     let mut v = vec![w1 & 63];
+    if d.unit() == form::unit::ATOMIC {
+        v.push((w1 >> 18) & 63);
+    }
     if d.unit() == form::unit::MEM && d.aux() & form::mem::STORE == 0 {
         v.push((w1 >> 18) & 63);
         if d.aux() & form::mem::PAIR != 0 {
@@ -320,7 +323,7 @@ impl Gen<'_> {
                 let back = min + self.rng.below((avail - min + 1) as u64) as u32;
                 u.fixes.push((0, Fix::LitBack(back)));
             }
-            form::unit::MEM | form::unit::VMEM | form::unit::VSTRUCT => {
+            form::unit::MEM | form::unit::VMEM | form::unit::VSTRUCT | form::unit::ATOMIC => {
                 return self.mem_unit(w, &d, row)
             }
             form::unit::SYS if name.starts_with("DC") || name.starts_with("IC") => {
@@ -388,7 +391,9 @@ impl Gen<'_> {
                 1,
             )
         };
-        let ordered = row.class == "exclusive/ordered";
+        let atomic = d.unit() == form::unit::ATOMIC;
+        // Exclusive, ordered and atomic accesses fault unless naturally aligned.
+        let ordered = row.class == "exclusive/ordered" || atomic;
         let nbytes = (1u64 << size) * if pair { 2 } else { regs as u64 };
         let mut u = Unit::default();
 
@@ -411,6 +416,7 @@ impl Gen<'_> {
                 tries += 1;
                 let clash = (idx != 0 && (b == t || (pair && b == t2)))
                     || (excl && store && b == s)
+                    || (atomic && (b == t || b == s))
                     || (row.name.contains("register offset") && b == ((w >> 16) & 31));
                 if !clash || tries > 50 {
                     break;

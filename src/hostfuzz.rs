@@ -664,7 +664,7 @@ fn check_form(f: &form::Form) -> Result<(), String> {
             return Err(format!("{n} = {r} (the register file has 34 entries)"));
         }
     }
-    if f.unit > form::unit::VSTRUCT || f.op > 15 {
+    if f.unit > form::unit::ATOMIC || f.op > 15 {
         return Err(format!("unit {} op {}", f.unit, f.op));
     }
     if f.cin > 2 || f.ext > 7 || f.sht > 3 || f.bsrc > 2 || f.cond > 15 || f.shamt > 63 {

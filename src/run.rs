@@ -706,6 +706,10 @@ fn fault_outcome(m: &Machine, i: usize, stop: Stop, limit: Option<u64>) -> Outco
     let pc = m.word64(i, layout::S_PC);
     let addr = m.word64(i, layout::S_FAULT_ADDR);
     match stop {
+        Stop::MemFault if s[layout::S_FAULT_KIND] == layout::FAULT_ALIGN => Outcome::Signaled(
+            SIGBUS,
+            format!("misaligned atomic access at address {addr:#x} (pc {pc:#x}): bus error"),
+        ),
         Stop::MemFault => {
             let kind = if s[layout::S_FAULT_KIND] == layout::FAULT_WRITE {
                 "write"

@@ -5,7 +5,8 @@
     // runs from the start (no unit has touched anything).
     let missing = select(0u, VAR_VEC, !HAS_VEC && unit == U_VEC)
         | select(0u, VAR_VMEM, !HAS_VMEM && unit == U_VMEM) | select(0u, VAR_FP, !HAS_FP && unit == U_FP)
-        | select(0u, VAR_VSTRUCT, !HAS_VSTRUCT && unit == U_VSTRUCT);
+        | select(0u, VAR_VSTRUCT, !HAS_VSTRUCT && unit == U_VSTRUCT)
+        | select(0u, VAR_ATOMIC, !HAS_ATOMIC && unit == U_ATOMIC);
     if missing != 0u {
         fault(ST_VARIANT, pc, missing);
         return;

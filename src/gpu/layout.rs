@@ -122,6 +122,8 @@ impl Stop {
 pub const FAULT_READ: u32 = 0;
 pub const FAULT_WRITE: u32 = 1;
 pub const FAULT_EXEC: u32 = 2;
+/// A misaligned atomic access (SIGBUS, as Linux gives for an alignment fault).
+pub const FAULT_ALIGN: u32 = 3;
 
 /// Vector registers per instance in the `vreg` buffer: V0-V31 and the scratch registers that
 /// multi-step instructions keep their intermediates in ([`VT`]; [`VT2`] gathers the lanes of a
@@ -209,6 +211,7 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
     c("FAULT_READ", FAULT_READ as u64);
     c("FAULT_WRITE", FAULT_WRITE as u64);
     c("FAULT_EXEC", FAULT_EXEC as u64);
+    c("FAULT_ALIGN", FAULT_ALIGN as u64);
     c("NO_CODE", NO_CODE as u64);
     c("WORKGROUP", WORKGROUP as u64);
     c("VREG_STRIDE", VREG_STRIDE as u64);

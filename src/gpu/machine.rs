@@ -45,7 +45,7 @@ pub struct Machine {
     /// The shader variants compiled so far, by their set of optional units
     /// ([`crate::isa::form::variant`]): the integer one always, others once an instruction
     /// needs them.
-    variants: [Option<wgpu::ComputePipeline>; 16],
+    variants: [Option<wgpu::ComputePipeline>; 32],
     /// The variant every dispatch runs: every unit any instruction has needed so far.
     variant: usize,
     bgl: wgpu::BindGroupLayout,

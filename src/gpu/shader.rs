@@ -90,6 +90,12 @@ pub const PARTS: &[(&str, &str, bool, u32)] = &[
         8,
     ),
     (
+        "atomic.wgsl",
+        include_str!("../../shaders/cpu/atomic.wgsl"),
+        true,
+        16,
+    ),
+    (
         "fp.wgsl",
         include_str!("../../shaders/cpu/fp.wgsl"),
         true,
@@ -176,11 +182,12 @@ pub fn source(prelude: Prelude, abi: &[(&str, u64)], variant: u32) -> String {
     use crate::isa::form::variant as var;
     s.push_str(&format!(
         "const HAS_VMEM: bool = {};\nconst HAS_VEC: bool = {};\nconst HAS_FP: bool = {};\n\
-         const HAS_VSTRUCT: bool = {};\n",
+         const HAS_VSTRUCT: bool = {};\nconst HAS_ATOMIC: bool = {};\n",
         variant & var::VMEM != 0,
         variant & var::VEC != 0,
         variant & var::FP != 0,
-        variant & var::VSTRUCT != 0
+        variant & var::VSTRUCT != 0,
+        variant & var::ATOMIC != 0
     ));
     let (load, store) = register_moves();
     let mut in_step = false;

@@ -36,6 +36,8 @@ pub mod unit {
     pub const FP: u32 = 13;
     /// LD2-LD4/ST2-ST4 (see [`super::vstruct`]).
     pub const VSTRUCT: u32 = 14;
+    /// LSE atomics (see [`super::atomic`]).
+    pub const ATOMIC: u32 = 15;
 }
 
 /// Shader variants are sets of optional units (a bit each): lavapipe runs every unit of the
@@ -50,8 +52,10 @@ pub mod variant {
     pub const FP: u32 = 4;
     /// The structure load/store unit.
     pub const VSTRUCT: u32 = 8;
+    /// The LSE atomic unit.
+    pub const ATOMIC: u32 = 16;
     /// Every variant.
-    pub const ALL: u32 = 15;
+    pub const ALL: u32 = 31;
 }
 
 /// The variant bit a unit needs (0 for the integer units).
@@ -61,6 +65,7 @@ pub fn unit_variant(u: u32) -> u32 {
         unit::VEC => variant::VEC,
         unit::FP => variant::FP,
         unit::VSTRUCT => variant::VSTRUCT,
+        unit::ATOMIC => variant::ATOMIC,
         _ => 0,
     }
 }
@@ -82,6 +87,34 @@ pub mod vstruct {
         ("VS_STORE", STORE),
         ("VS_Q", Q),
         ("VS_POST", POST),
+    ];
+}
+
+/// The ATOMIC unit's word (w3): the access size (bits 0-1) and the operation.
+pub mod atomic {
+    pub const OP_SHIFT: u32 = 4;
+    pub const ADD: u32 = 0;
+    pub const CLR: u32 = 1;
+    pub const EOR: u32 = 2;
+    pub const SET: u32 = 3;
+    pub const SMAX: u32 = 4;
+    pub const SMIN: u32 = 5;
+    pub const UMAX: u32 = 6;
+    pub const UMIN: u32 = 7;
+    pub const SWP: u32 = 8;
+    pub const CAS: u32 = 9;
+
+    pub const WGSL: &[(&str, u32)] = &[
+        ("A_OP_SHIFT", OP_SHIFT),
+        ("A_CLR", CLR),
+        ("A_EOR", EOR),
+        ("A_SET", SET),
+        ("A_SMAX", SMAX),
+        ("A_SMIN", SMIN),
+        ("A_UMAX", UMAX),
+        ("A_UMIN", UMIN),
+        ("A_SWP", SWP),
+        ("A_CAS", CAS),
     ];
 }
 
@@ -725,6 +758,7 @@ pub fn wgsl_constants() -> String {
         ("VMEM", unit::VMEM),
         ("FP", unit::FP),
         ("VSTRUCT", unit::VSTRUCT),
+        ("ATOMIC", unit::ATOMIC),
     ] {
         c(&format!("U_{n}"), v);
     }
@@ -831,11 +865,13 @@ pub fn wgsl_constants() -> String {
     c("VAR_VEC", variant::VEC);
     c("VAR_FP", variant::FP);
     c("VAR_VSTRUCT", variant::VSTRUCT);
+    c("VAR_ATOMIC", variant::ATOMIC);
     for (n, v) in vec::WGSL
         .iter()
         .chain(vmem::WGSL)
         .chain(fp::WGSL)
         .chain(vstruct::WGSL)
+        .chain(atomic::WGSL)
     {
         c(n, *v);
     }

@@ -32,6 +32,9 @@ pub fn describe(word: u32) -> &'static str {
             return "LSE atomic, not implemented yet (Tier 2)";
         }
     }
+    if word & 0xbfa0_7c00 == 0x0820_7c00 {
+        return "LSE CASP, not implemented yet (Tier 2)";
+    }
     if word & 0xffd0_0000 == 0xd510_0000 {
         // MRS/MSR (register) whose system register garm does not define.
         return "MRS/MSR of a system register garm does not define";
@@ -98,7 +101,8 @@ mod describe_tests {
         // opcode 1001 of FP 2-source (unallocated).
         assert!(describe(0x4e22_0c20).starts_with("FP/SIMD data processing"));
         assert!(describe(0x0d60_9020).starts_with("FP/SIMD load/store"));
-        assert!(describe(0xb820_0041).starts_with("LSE atomic"));
+        assert!(describe(0x4820_7c82).starts_with("LSE CASP"));
+        assert!(describe(0xb820_0041).starts_with("LDADD"));
         assert!(describe(0x1e62_9820).starts_with("FP/SIMD data processing"));
         assert_eq!(describe(0x0000_0000), "UDF");
         assert_eq!(describe(0xd503_201f), "HINT (NOP, YIELD, ...)");

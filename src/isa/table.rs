@@ -11,6 +11,7 @@ mod simd;
 
 /// The ISA.md Tier-2 classes (FP/SIMD) among the rows' classes.
 pub const TIER2_CLASSES: &[&str] = &[
+    "LSE atomics",
     "FP/SIMD load/store",
     "SIMD integer",
     "SIMD moves and bit ops",
@@ -669,8 +670,22 @@ fn dec_ldst_excl(i: LdstExcl, _pc: u64) -> Option<Form> {
     let load = i.L;
     // acquire/release (o0) is moot with one thread per address space
     let pair = i.o1 && !i.o2;
-    if i.o1 && (i.o2 || i.size < 2) {
-        // CAS, CASP (LSE: Tier 2): trap.
+    if i.o1 && i.o2 {
+        // CAS{A,L,AL}{B,H}: compare Xs with memory, store Xt if equal, Xs = the old value.
+        if i.Rt2 != 31 {
+            return None;
+        }
+        let mut f = Form::new(unit::ATOMIC, 0);
+        f.rn = i.Rn;
+        f.rm = zr(i.Rs);
+        f.rc = zr(i.Rt);
+        f.rd = zw(i.Rs);
+        f.w32 = i.size < 3;
+        f.aux = i.size | atomic::CAS << atomic::OP_SHIFT;
+        return Some(f);
+    }
+    if i.o1 && i.size < 2 {
+        // CASP: not yet.
         return None;
     }
     let status = !i.o2 && !load;
@@ -704,9 +719,26 @@ fn dec_ldst_excl(i: LdstExcl, _pc: u64) -> Option<Form> {
     Some(f)
 }
 
-fn dec_ldapr(i: Ldapr, _pc: u64) -> Option<Form> {
-    let mut f = memf(i.Rn, i.Rt, i.size, 0, mem::IDX_OFFSET);
-    f.bsrc = bsrc::IMM;
+/// LSE atomic memory operations (LDADD, LDCLR, LDEOR, LDSET, LD{S,U}{MAX,MIN}, SWP in every size
+/// and ordering; ordering is moot with one thread per address space) and LDAPR, which shares
+/// their encoding space.
+fn dec_atomic(i: Atomic, _pc: u64) -> Option<Form> {
+    let op = match (i.o3, i.opc) {
+        (false, k) => k,
+        (true, 0) => atomic::SWP,
+        (true, 4) if i.A && !i.R && i.Rs == 31 => {
+            let mut f = memf(i.Rn, i.Rt, i.size, 0, mem::IDX_OFFSET);
+            f.bsrc = bsrc::IMM;
+            return Some(f);
+        }
+        _ => return None,
+    };
+    let mut f = Form::new(unit::ATOMIC, 0);
+    f.rn = i.Rn;
+    f.rm = zr(i.Rs);
+    f.rc = zw(i.Rt);
+    f.w32 = i.size < 3;
+    f.aux = i.size | op << atomic::OP_SHIFT;
     Some(f)
 }
 
@@ -810,8 +842,8 @@ encodings! {
         "MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH", "multiply" => dec_dp3;
     LdLiteral: [opc:2 011 0 00 imm19:19 Rt:5]
         "LDR/LDRSW/PRFM (literal)", "literal" => dec_ld_literal;
-    Ldapr: [size:2 111 0 00 1 0 1 11111 1 100 00 Rn:5 Rt:5]
-        "LDAPR", "exclusive/ordered" => dec_ldapr;
+    Atomic: [size:2 111 0 00 A:1 R:1 1 Rs:5 o3:1 opc:3 00 Rn:5 Rt:5]
+        "LDADD/LDCLR/LDEOR/LDSET/LD{S,U}{MAX,MIN}/SWP, LDAPR", "LSE atomics" => dec_atomic;
     LdstExcl: [size:2 001000 o2:1 L:1 o1:1 Rs:5 o0:1 Rt2:5 Rn:5 Rt:5]
         "LDXR/STXR/LDAXR/STLXR/LDXP/STXP/LDAXP/STLXP/LDAR/STLR", "exclusive/ordered"
         => dec_ldst_excl;
@@ -968,7 +1000,10 @@ mod tests {
             "MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH",
         ), // madd x0, x1, x2, x3
         (0x5800_0040, "LDR/LDRSW/PRFM (literal)"),     // ldr x0, .+8
-        (0xf8bf_c020, "LDAPR"),                        // ldapr x0, [x1]
+        (
+            0xf8bf_c020,
+            "LDADD/LDCLR/LDEOR/LDSET/LD{S,U}{MAX,MIN}/SWP, LDAPR",
+        ), // ldapr x0, [x1]
         (
             0xc85f_7c20,
             "LDXR/STXR/LDAXR/STLXR/LDXP/STXP/LDAXP/STLXP/LDAR/STLR",
@@ -1080,7 +1115,7 @@ mod tests {
             0x4e22_0c20,             // sqadd v0.16b, v1.16b, v2.16b (SIMD, Tier 3)
             0x487f_0820,             // ldxp with size 01: unallocated (CASP space)
             0xf88a_98b3,             // prfm, unprivileged form: unallocated (found by fuzzing)
-            0xf8a2_0020,             // ldadd x2, x0, [x1] (LSE: Tier 2)
+            0x4820_7c82,             // casp x0, x1, x2, x3, [x4] (not yet)
             0xd503_40df,             // msr daifset, #0 (not at EL0)
             0x9ac2_4020,             // crc32x w0, w1, x2 (Tier 3)
             0x9280_0000 | (1 << 29), // opc=01 in move wide: unallocated
