@@ -3,10 +3,13 @@
 //! what the shader executes, so a program's feature checks pick code garm runs.
 
 /// Features garm executes, as (register, field shift, field value). Everything else reads as not
-/// implemented. FP and AdvSIMD are 0xF (not implemented) until Tier 2 lands.
+/// implemented. FP and AdvSIMD read 0 ("implemented", no half-precision arithmetic): the FP/SIMD
+/// that compilers and libcs emit runs (Tier 2); what is still missing (half-precision
+/// conversions, saturating and some widening AdvSIMD forms, CASP) traps with pc and word. LSE
+/// (Atomic = 2) waits for CASP.
 const FEATURES: &[(Reg, u32, u64)] = &[
-    (Reg::Pfr0, PFR0_FP, 0xf),
-    (Reg::Pfr0, PFR0_ADVSIMD, 0xf),
+    (Reg::Pfr0, PFR0_FP, 0),
+    (Reg::Pfr0, PFR0_ADVSIMD, 0),
     (Reg::Isar1, ISAR1_LRCPC, 1), // LDAPR
 ];
 
@@ -33,12 +36,15 @@ const DFR0_FIXED: u64 = 0x6;
 /// TGran{4,64,16}_2 (stage 2, hidden) at their safe value 1. (qemu 7.2 shows 0 in the latter.)
 const MMFR0_FIXED: u64 = 0x0000_0111_ff00_0000;
 
+/// HWCAP_FP, HWCAP_ASIMD: scalar FP and Advanced SIMD.
+pub const HWCAP_FP: u64 = 1 << 0;
+pub const HWCAP_ASIMD: u64 = 1 << 1;
 /// HWCAP_CPUID: MRS of the ID registers is emulated (below).
 pub const HWCAP_CPUID: u64 = 1 << 11;
 /// HWCAP_LRCPC: LDAPR.
 pub const HWCAP_LRCPC: u64 = 1 << 15;
 /// AT_HWCAP: what garm executes, and nothing else (so glibc's IFUNCs choose the base code).
-pub const HWCAP: u64 = HWCAP_CPUID | HWCAP_LRCPC;
+pub const HWCAP: u64 = HWCAP_FP | HWCAP_ASIMD | HWCAP_CPUID | HWCAP_LRCPC;
 /// AT_HWCAP2: none of the later features.
 pub const HWCAP2: u64 = 0;
 
