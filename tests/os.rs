@@ -269,10 +269,10 @@ fn id_registers_and_hwcap_are_linuxs_view_of_what_garm_executes() {
     let by_design: &[(&str, u64, u64)] = &[
         ("S3_0_C0_C0_0", !0, 0x000f_0000), // MIDR: software implementer, ID-register arch
         ("S3_0_C0_C4_0", !0xff, 0), // PFR0: FP and AdvSIMD without FP16 arithmetic; no SVE, DIT
-        ("S3_0_C0_C4_1", !0, 0),           // PFR1: no BTI, SSBS, MTE
-        ("S3_0_C0_C4_4", !0, 0),           // ZFR0: no SVE
-        ("S3_0_C0_C4_5", !0, 0),           // SMFR0: no SME
-        ("S3_0_C0_C6_0", !0, 0),           // ISAR0: no AES, SHA, CRC32, LSE, ...
+        ("S3_0_C0_C4_1", !0, 0),    // PFR1: no BTI, SSBS, MTE
+        ("S3_0_C0_C4_4", !0, 0),    // ZFR0: no SVE
+        ("S3_0_C0_C4_5", !0, 0),    // SMFR0: no SME
+        ("S3_0_C0_C6_0", !0, 0),    // ISAR0: no AES, SHA, CRC32, LSE, ...
         ("S3_0_C0_C6_1", !0, 0x0010_0000), // ISAR1: LRCPC 1 (LDAPR; not LDAPUR)
         ("S3_0_C0_C7_0", 0xfff << 32, 0x111 << 32), // MMFR0: TGran*_2 as Linux >= 5.12 shows
         ("AT_HWCAP", !0, 1 | 1 << 1 | 1 << 11 | 1 << 15), // FP, ASIMD, CPUID, LRCPC
