@@ -179,6 +179,10 @@ fn written(d: &Decoded) -> Vec<u32> {
     let mut v = vec![w1 & 63];
     if d.unit() == form::unit::ATOMIC {
         v.push((w1 >> 18) & 63);
+        if (d.aux() >> form::atomic::OP_SHIFT) & 15 == form::atomic::CASP {
+            let s = (w1 >> 12) & 63;
+            v.extend([s, s + 1]);
+        }
     }
     if d.unit() == form::unit::MEM && d.aux() & form::mem::STORE == 0 {
         v.push((w1 >> 18) & 63);
@@ -268,6 +272,12 @@ impl Gen<'_> {
                 }
                 if w & (1 << 22) != 0 || w & (1 << 23) != 0 {
                     w = set_bits(w, 16, 5, 31);
+                }
+                if self.rng.chance(1, 3) {
+                    // CAS/CASP (LSE): o1 set, Rt2 31, the pair registers even, Rs random.
+                    w |= 1 << 21;
+                    w = set_bits(w, 10, 5, 31);
+                    w = set_bits(w, 16, 5, self.rng.below(31) as u32) & !(1 << 16) & !1;
                 }
             }
             "LDR/STR (unsigned offset)" => {
@@ -394,7 +404,8 @@ impl Gen<'_> {
         let atomic = d.unit() == form::unit::ATOMIC;
         // Exclusive, ordered and atomic accesses fault unless naturally aligned.
         let ordered = row.class == "exclusive/ordered" || atomic;
-        let nbytes = (1u64 << size) * if pair { 2 } else { regs as u64 };
+        let casp = atomic && (aux >> form::atomic::OP_SHIFT) & 15 == form::atomic::CASP;
+        let nbytes = (1u64 << size) * if pair || casp { 2 } else { regs as u64 };
         let mut u = Unit::default();
 
         // Base register: SP now and then (kept 16-byte aligned, as Linux checks), else any
@@ -416,7 +427,7 @@ impl Gen<'_> {
                 tries += 1;
                 let clash = (idx != 0 && (b == t || (pair && b == t2)))
                     || (excl && store && b == s)
-                    || (atomic && (b == t || b == s))
+                    || (atomic && (b == t || b == s || (casp && b == s + 1)))
                     || (row.name.contains("register offset") && b == ((w >> 16) & 31));
                 if !clash || tries > 50 {
                     break;

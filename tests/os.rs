@@ -272,10 +272,10 @@ fn id_registers_and_hwcap_are_linuxs_view_of_what_garm_executes() {
         ("S3_0_C0_C4_1", !0, 0),    // PFR1: no BTI, SSBS, MTE
         ("S3_0_C0_C4_4", !0, 0),    // ZFR0: no SVE
         ("S3_0_C0_C4_5", !0, 0),    // SMFR0: no SME
-        ("S3_0_C0_C6_0", !0, 0),    // ISAR0: no AES, SHA, CRC32, LSE, ...
+        ("S3_0_C0_C6_0", !0, 0x0020_0000), // ISAR0: LSE (Atomic 2); no AES, SHA, CRC32, ...
         ("S3_0_C0_C6_1", !0, 0x0010_0000), // ISAR1: LRCPC 1 (LDAPR; not LDAPUR)
         ("S3_0_C0_C7_0", 0xfff << 32, 0x111 << 32), // MMFR0: TGran*_2 as Linux >= 5.12 shows
-        ("AT_HWCAP", !0, 1 | 1 << 1 | 1 << 11 | 1 << 15), // FP, ASIMD, CPUID, LRCPC
+        ("AT_HWCAP", !0, 1 | 1 << 1 | 1 << 8 | 1 << 11 | 1 << 15), // FP, ASIMD, ATOMICS, CPUID, LRCPC
         ("AT_HWCAP2", !0, 0),
     ];
     for ((gk, g), (qk, q)) in gv.iter().zip(&qv) {

@@ -7,8 +7,10 @@
     // the old value to Xs (rd). A guest has one thread per address space, so one step is atomic.
     if unit == U_ATOMIC {
         let size = aux & 3u;
-        let nb = 1u << size;
         let aop = (aux >> A_OP_SHIFT) & 15u;
+        let casp = aop == A_CASP;
+        // CASP: a pair of 4- or 8-byte registers, as one access of twice the size.
+        let nb = (1u << size) * select(1u, 2u, casp);
         let addr = a;
         if (vlo(addr) & (nb - 1u)) != 0u {
             fault(ST_MEMFAULT, addr, FAULT_ALIGN);
@@ -18,6 +20,37 @@
             fault(ST_MEMFAULT, addr, FAULT_WRITE);
             return;
         }
+        if casp {
+            // Xs:Xs+1 against memory; if equal, Xt:Xt+1 stored; Xs:Xs+1 = the old pair (register
+            // 31 of a pair is the zero register).
+            let j = g_mbase + (vlo(addr) >> 2u);
+            let w0 = mem[j];
+            let w1 = mem[j + 1u];
+            let w2 = mem[j + 2u];
+            let w3 = mem[j + 3u];
+            let s2 = select(R[(rm + 1u) & 31u], vz(), rm + 1u >= 31u);
+            let t2 = select(R[(rt + 1u) & 31u], vz(), rt + 1u >= 31u);
+            let x = size == 3u;
+            let lo = select(vw(w0, 0u), vw(w0, w1), x);
+            let hi = select(vw(w1, 0u), vw(w2, w3), x);
+            let m32 = vw(~0u, 0u);
+            let eq = select(veq(lo, vand(bm, m32)) && veq(hi, vand(s2, m32)), veq(lo, bm) && veq(hi, s2), x);
+            if eq {
+                mem[j] = vlo(c);
+                if x {
+                    mem[j + 1u] = vhi(c);
+                    mem[j + 2u] = vlo(t2);
+                    mem[j + 3u] = vhi(t2);
+                } else {
+                    mem[j + 1u] = vlo(t2);
+                }
+                if vlo(addr) < g_code_hi && vlo(addr) + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            }
+            res = lo;
+            wi1 = select(rm, R_SINK, rm >= 31u);
+            r2 = hi;
+            wi2 = select(rm + 1u, R_SINK, rm + 1u >= 31u);
+        } else {
         let al = vlo(addr);
         let i = g_mbase + (al >> 2u);
         let sh = (al & 3u) * 8u;
@@ -60,5 +93,6 @@
         if is_cas {
             r2 = old;
             wi2 = rd;
+        }
         }
     }

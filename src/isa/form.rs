@@ -103,6 +103,8 @@ pub mod atomic {
     pub const UMIN: u32 = 7;
     pub const SWP: u32 = 8;
     pub const CAS: u32 = 9;
+    /// CASP: Xs:Xs+1 (rm) against memory, Xt:Xt+1 (rc) stored; the size is each register's.
+    pub const CASP: u32 = 10;
 
     pub const WGSL: &[(&str, u32)] = &[
         ("A_OP_SHIFT", OP_SHIFT),
@@ -115,6 +117,7 @@ pub mod atomic {
         ("A_UMIN", UMIN),
         ("A_SWP", SWP),
         ("A_CAS", CAS),
+        ("A_CASP", CASP),
     ];
 }
 

@@ -5,21 +5,23 @@
 /// Features garm executes, as (register, field shift, field value). Everything else reads as not
 /// implemented. FP and AdvSIMD read 0 ("implemented", no half-precision arithmetic): the FP/SIMD
 /// that compilers and libcs emit runs (Tier 2); what is still missing (half-precision
-/// conversions, saturating and some widening AdvSIMD forms, CASP) traps with pc and word. LSE
-/// (Atomic = 2) waits for CASP.
+/// conversions, saturating and some widening AdvSIMD forms) traps with pc and word.
 const FEATURES: &[(Reg, u32, u64)] = &[
     (Reg::Pfr0, PFR0_FP, 0),
     (Reg::Pfr0, PFR0_ADVSIMD, 0),
-    (Reg::Isar1, ISAR1_LRCPC, 1), // LDAPR
+    (Reg::Isar0, ISAR0_ATOMIC, 2), // LSE: LDADD..., SWP, CAS, CASP
+    (Reg::Isar1, ISAR1_LRCPC, 1),  // LDAPR
 ];
 
 const PFR0_FP: u32 = 16;
 const PFR0_ADVSIMD: u32 = 20;
 const ISAR1_LRCPC: u32 = 20;
+const ISAR0_ATOMIC: u32 = 20;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reg {
     Pfr0,
+    Isar0,
     Isar1,
 }
 
@@ -39,12 +41,14 @@ const MMFR0_FIXED: u64 = 0x0000_0111_ff00_0000;
 /// HWCAP_FP, HWCAP_ASIMD: scalar FP and Advanced SIMD.
 pub const HWCAP_FP: u64 = 1 << 0;
 pub const HWCAP_ASIMD: u64 = 1 << 1;
+/// HWCAP_ATOMICS: LSE.
+pub const HWCAP_ATOMICS: u64 = 1 << 8;
 /// HWCAP_CPUID: MRS of the ID registers is emulated (below).
 pub const HWCAP_CPUID: u64 = 1 << 11;
 /// HWCAP_LRCPC: LDAPR.
 pub const HWCAP_LRCPC: u64 = 1 << 15;
 /// AT_HWCAP: what garm executes, and nothing else (so glibc's IFUNCs choose the base code).
-pub const HWCAP: u64 = HWCAP_FP | HWCAP_ASIMD | HWCAP_CPUID | HWCAP_LRCPC;
+pub const HWCAP: u64 = HWCAP_FP | HWCAP_ASIMD | HWCAP_ATOMICS | HWCAP_CPUID | HWCAP_LRCPC;
 /// AT_HWCAP2: none of the later features.
 pub const HWCAP2: u64 = 0;
 
@@ -65,6 +69,7 @@ pub fn read(crm: u32, op2: u32) -> Option<u64> {
         (0 | 1, _) => return None,
         (4, 0) => PFR0_FIXED | features(Reg::Pfr0),
         (5, 0) => DFR0_FIXED,
+        (6, 0) => features(Reg::Isar0),
         (6, 1) => features(Reg::Isar1),
         (7, 0) => MMFR0_FIXED,
         // AArch32 registers (CRm 2, 3), other AArch64 feature registers, reserved slots:
@@ -82,6 +87,11 @@ mod tests {
 
     #[test]
     fn hwcaps_agree_with_the_id_registers() {
+        let isar0 = read(6, 0).unwrap();
+        assert_eq!(
+            HWCAP & HWCAP_ATOMICS != 0,
+            (isar0 >> ISAR0_ATOMIC) & 0xf >= 2
+        );
         let isar1 = read(6, 1).unwrap();
         assert_eq!(HWCAP & HWCAP_LRCPC != 0, (isar1 >> ISAR1_LRCPC) & 0xf != 0);
         let pfr0 = read(4, 0).unwrap();

@@ -685,8 +685,17 @@ fn dec_ldst_excl(i: LdstExcl, _pc: u64) -> Option<Form> {
         return Some(f);
     }
     if i.o1 && i.size < 2 {
-        // CASP: not yet.
-        return None;
+        // CASP{A,L,AL}: Rs and Rt even, the pair compared and stored as one access.
+        if i.Rt2 != 31 || i.Rs & 1 == 1 || i.Rt & 1 == 1 {
+            return None;
+        }
+        let mut f = Form::new(unit::ATOMIC, 0);
+        f.rn = i.Rn;
+        f.rm = i.Rs;
+        f.rc = i.Rt;
+        f.w32 = i.size == 0;
+        f.aux = (2 + i.size) | atomic::CASP << atomic::OP_SHIFT;
+        return Some(f);
     }
     let status = !i.o2 && !load;
     if (!pair && i.Rt2 != 31) || (!status && i.Rs != 31) {
@@ -1115,7 +1124,7 @@ mod tests {
             0x4e22_0c20,             // sqadd v0.16b, v1.16b, v2.16b (SIMD, Tier 3)
             0x487f_0820,             // ldxp with size 01: unallocated (CASP space)
             0xf88a_98b3,             // prfm, unprivileged form: unallocated (found by fuzzing)
-            0x4820_7c82,             // casp x0, x1, x2, x3, [x4] (not yet)
+            0x4820_7c84 | 1 << 16,   // casp with an odd Rs: unallocated
             0xd503_40df,             // msr daifset, #0 (not at EL0)
             0x9ac2_4020,             // crc32x w0, w1, x2 (Tier 3)
             0x9280_0000 | (1 << 29), // opc=01 in move wide: unallocated
