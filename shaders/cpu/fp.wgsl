@@ -29,10 +29,16 @@
         let xb = select(xm, vz(), (aux & FP_ZERO) != 0u);
         var r = vz();
         var to_v = true;
-        if opn == FP_ADD || opn == FP_SUB { r = fp_add(xa, xb, dbl, opn == FP_SUB); }
+        // Operations that round leave their result in pr; one fp_round below serves them all.
+        var pr = pr_bits(vz());
+        var use_pr = false;
+        if opn == FP_ADD || opn == FP_SUB {
+            pr = fp_add(xa, xb, dbl, opn == FP_SUB);
+            use_pr = true;
+        }
         if opn == FP_MUL {
-            r = fp_mul(xa, xb, dbl);
-            if (aux & FP_NEG) != 0u { r = vxor(r, fp_sign(1u, dbl)); }
+            pr = fp_mul(xa, xb, dbl);
+            use_pr = true;
         }
         if opn == FP_CMP || opn == FP_CCMP {
             let live = opn == FP_CMP || holds;
@@ -54,20 +60,28 @@
         }
         if opn == FP_CSEL { r = select(xb, xa, holds); }
         let fbits = (aux >> FP_FBITS_SHIFT) & 127u;
-        if opn == FP_CVTF { r = fp_from_int(select(a, xa, vecm), signed, i64, dbl, fbits); }
+        if opn == FP_CVTF {
+            pr = fp_from_int(select(a, xa, vecm), signed, i64, dbl, fbits);
+            use_pr = true;
+        }
         if opn == FP_CVTI {
             r = fp_to_int(xa, dbl, (aux >> FP_RM_SHIFT) & 7u, signed, i64, fbits);
             res = r;
             to_v = vecm;
         }
-        if opn == FP_CVT { r = fp_convert(xa, dbl); }
+        if opn == FP_CVT {
+            pr = fp_convert(xa, dbl);
+            use_pr = true;
+        }
         if opn == FP_MINMAX {
-            r = fp_minmax(xa, xb, dbl, (aux & FP_MAX) != 0u, (aux & FP_NM) != 0u);
+            pr = fp_minmax(xa, xb, dbl, (aux & FP_MAX) != 0u, (aux & FP_NM) != 0u);
+            use_pr = true;
         }
         if opn == FP_RINT {
             let rmf = (aux >> FP_RM_SHIFT) & 7u;
             let rmode = select(rmf, (g_fpcr >> 22u) & 3u, rmf == 7u);
-            r = fp_rint(xa, dbl, rmode, (aux & FP_EXACT) != 0u);
+            pr = fp_rint(xa, dbl, rmode, (aux & FP_EXACT) != 0u);
+            use_pr = true;
         }
         if multi {
             // The bits into VT, then the rounding step.
@@ -86,14 +100,26 @@
                 to_v = false;
                 g_fpx = 0u;
             } else if opn == FP_DIV {
-                r = fp_div_final(xa, ua, xb, ub, st, dbl);
+                pr = fp_div_final(xa, ua, xb, ub, st, dbl);
+                use_pr = true;
             } else {
-                r = fp_sqrt_final(xa, ua, st, dbl);
+                pr = fp_sqrt_final(xa, ua, st, dbl);
+                use_pr = true;
             }
         }
         if opn == FP_FMA {
-            r = fp_fma(xa, xb, xc, dbl, (aux & FP_NEG) != 0u, (aux & FP_NEG_C) != 0u);
+            pr = fp_fma(xa, xb, xc, dbl, (aux & FP_NEG) != 0u, (aux & FP_NEG_C) != 0u);
+            use_pr = true;
         }
+        if use_pr {
+            if pr.done {
+                r = pr.bits;
+            } else {
+                r = fp_round(pr.s, pr.e, pr.m, dbl != (opn == FP_CVT));
+            }
+        }
+        // FNMUL negates the rounded product.
+        if opn == FP_MUL && (aux & FP_NEG) != 0u { r = vxor(r, fp_sign(1u, dbl)); }
         wi1 = select(R_SINK, rd, opn == FP_CVTI && !vecm);
         if to_v && !vecm {
             let wide = dbl != (opn == FP_CVT);

@@ -15,6 +15,19 @@ struct FU {
     m: V,
 }
 
+// An operation's result: final bits, or a value still to round (the unit rounds once, so one
+// copy of fp_round serves every operation: lavapipe pays for each copy on every step).
+struct PR {
+    done: bool,
+    bits: V,
+    s: u32,
+    e: i32,
+    m: V,
+}
+
+fn pr_bits(x: V) -> PR { return PR(true, x, 0u, 0, vz()); }
+fn pr_round(s: u32, e: i32, m: V, dbl: bool) -> PR { return PR(false, vz(), s, e, m); }
+
 fn vclz(x: V) -> u32 {
     return select(countLeadingZeros(vhi(x)), 32u + countLeadingZeros(vlo(x)), vhi(x) == 0u);
 }
@@ -147,17 +160,17 @@ fn fp_round(s: u32, e_in: i32, m: V, dbl: bool) -> V {
     return vor(bits, sgn);
 }
 
-fn fp_add(a: V, b: V, dbl: bool, sub: bool) -> V {
+fn fp_add(a: V, b: V, dbl: bool, sub: bool) -> PR {
     var x = fp_unpack(a, dbl);
     var y = fp_unpack(b, dbl);
-    if x.cls >= 3u || y.cls >= 3u { return fp_nan2(a, x, b, y, dbl); }
+    if x.cls >= 3u || y.cls >= 3u { return pr_bits(fp_nan2(a, x, b, y, dbl)); }
     if sub { y.s = y.s ^ 1u; }
     let rm_down = ((g_fpcr >> 22u) & 3u) == 2u;
-    if x.cls == 2u && y.cls == 2u && x.s != y.s { return fp_invalid(dbl); }
-    if x.cls == 2u { return fp_inf(x.s, dbl); }
-    if y.cls == 2u { return fp_inf(y.s, dbl); }
+    if x.cls == 2u && y.cls == 2u && x.s != y.s { return pr_bits(fp_invalid(dbl)); }
+    if x.cls == 2u { return pr_bits(fp_inf(x.s, dbl)); }
+    if y.cls == 2u { return pr_bits(fp_inf(y.s, dbl)); }
     if x.cls == 0u && y.cls == 0u {
-        return fp_sign(select(select(0u, 1u, rm_down), x.s, x.s == y.s), dbl);
+        return pr_bits(fp_sign(select(select(0u, 1u, rm_down), x.s, x.s == y.s), dbl));
     }
     if x.cls == 0u { x.e = y.e; x.m = vz(); }
     if y.cls == 0u { y.e = x.e; y.m = vz(); }
@@ -184,22 +197,22 @@ fn fp_add(a: V, b: V, dbl: bool, sub: bool) -> V {
         }
     } else {
         m = vsub(x.m, ym);
-        if veq(m, vz()) { return fp_sign(select(0u, 1u, rm_down), dbl); }
+        if veq(m, vz()) { return pr_bits(fp_sign(select(0u, 1u, rm_down), dbl)); }
         let lz = vclz(m);
         m = vshl(m, lz - 1u);
         e = e - i32(lz) + 1;
     }
-    return fp_round(x.s, e, m, dbl);
+    return pr_round(x.s, e, m, dbl);
 }
 
-fn fp_mul(a: V, b: V, dbl: bool) -> V {
+fn fp_mul(a: V, b: V, dbl: bool) -> PR {
     let x = fp_unpack(a, dbl);
     let y = fp_unpack(b, dbl);
-    if x.cls >= 3u || y.cls >= 3u { return fp_nan2(a, x, b, y, dbl); }
+    if x.cls >= 3u || y.cls >= 3u { return pr_bits(fp_nan2(a, x, b, y, dbl)); }
     let s = x.s ^ y.s;
-    if (x.cls == 2u && y.cls == 0u) || (x.cls == 0u && y.cls == 2u) { return fp_invalid(dbl); }
-    if x.cls == 2u || y.cls == 2u { return fp_inf(s, dbl); }
-    if x.cls == 0u || y.cls == 0u { return fp_sign(s, dbl); }
+    if (x.cls == 2u && y.cls == 0u) || (x.cls == 0u && y.cls == 2u) { return pr_bits(fp_invalid(dbl)); }
+    if x.cls == 2u || y.cls == 2u { return pr_bits(fp_inf(s, dbl)); }
+    if x.cls == 0u || y.cls == 0u { return pr_bits(fp_sign(s, dbl)); }
     let m1 = vshr(x.m, 10u);
     let m2 = vshr(y.m, 10u);
     let lo = vmul(m1, m2);
@@ -210,11 +223,11 @@ fn fp_mul(a: V, b: V, dbl: bool) -> V {
     var m = vor(vshl(hi, 64u - sh), vshr(lo, sh));
     let lost = !veq(vand(lo, vones(sh)), vz());
     m = vor(m, vw(select(0u, 1u, lost), 0u));
-    return fp_round(s, x.e + y.e + select(0, 1, big), m, dbl);
+    return pr_round(s, x.e + y.e + select(0, 1, big), m, dbl);
 }
 
 // A 32- or 64-bit integer (signed or not) to binary32/64.
-fn fp_from_int(v: V, signed: bool, i64: bool, dbl: bool, fbits: u32) -> V {
+fn fp_from_int(v: V, signed: bool, i64: bool, dbl: bool, fbits: u32) -> PR {
     var x = v;
     if !i64 { x = select(vw(vlo(v), 0u), sext32(vlo(v)), signed); }
     var s = 0u;
@@ -222,11 +235,11 @@ fn fp_from_int(v: V, signed: bool, i64: bool, dbl: bool, fbits: u32) -> V {
         s = 1u;
         x = vneg(x);
     }
-    if veq(x, vz()) { return vz(); }
+    if veq(x, vz()) { return pr_bits(vz()); }
     let lz = vclz(x);
     var m = vshl(x, max(lz, 1u) - 1u);
     if lz == 0u { m = vor(vshr(x, 1u), vand(x, vw(1u, 0u))); }
-    return fp_round(s, 63 - i32(lz) - i32(fbits), m, dbl);
+    return pr_round(s, 63 - i32(lz) - i32(fbits), m, dbl);
 }
 
 // binary32/64 to a 32- or 64-bit integer, rounding by rm (0 nearest-even, 1 +inf, 2 -inf,
@@ -289,7 +302,7 @@ fn fp_to_int(v: V, dbl: bool, rm: u32, signed: bool, i64: bool, fbits: u32) -> V
 }
 
 // binary32 <-> binary64.
-fn fp_convert(v: V, from_dbl: bool) -> V {
+fn fp_convert(v: V, from_dbl: bool) -> PR {
     let u = fp_unpack(v, from_dbl);
     let to = !from_dbl;
     if u.cls >= 3u {
@@ -301,11 +314,11 @@ fn fp_convert(v: V, from_dbl: bool) -> V {
             let w = vlo(v);
             r = vw(w << 29u, (w & 0x80000000u) | 0x7ff80000u | ((w >> 3u) & 0x7ffffu));
         }
-        return select(r, fp_default_nan(to), (g_fpcr & 0x2000000u) != 0u);
+        return pr_bits(select(r, fp_default_nan(to), (g_fpcr & 0x2000000u) != 0u));
     }
-    if u.cls == 2u { return fp_inf(u.s, to); }
-    if u.cls == 0u { return fp_sign(u.s, to); }
-    return fp_round(u.s, u.e, u.m, to);
+    if u.cls == 2u { return pr_bits(fp_inf(u.s, to)); }
+    if u.cls == 0u { return pr_bits(fp_sign(u.s, to)); }
+    return pr_round(u.s, u.e, u.m, to);
 }
 
 // FCMP: NZCV of a against b; E signals on quiet NaNs too.
@@ -349,7 +362,7 @@ fn w_shr_jam(h: V, l: V, n: u32) -> array<V, 2> {
 
 // FMADD family: c + a * b with one rounding; `neg_a` and `neg_c` negate before the operation
 // (so a NaN operand comes out with its sign flipped, as on Arm).
-fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> V {
+fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> PR {
     let sb = fp_sign(1u, dbl);
     let a = select(a0, vxor(a0, sb), neg_a);
     let c = select(c0, vxor(c0, sb), neg_c);
@@ -358,7 +371,7 @@ fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> V {
     let z = fp_unpack(c, dbl);
     let infzero = (x.cls == 2u && y.cls == 0u) || (x.cls == 0u && y.cls == 2u);
     if x.cls >= 3u || y.cls >= 3u || z.cls >= 3u {
-        if infzero && z.cls == 3u { return fp_invalid(dbl); }
+        if infzero && z.cls == 3u { return pr_bits(fp_invalid(dbl)); }
         var r = b;
         if x.cls == 3u { r = a; }
         if z.cls == 3u { r = c; }
@@ -366,17 +379,17 @@ fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> V {
         if x.cls == 4u { r = a; }
         if z.cls == 4u { r = c; }
         if x.cls == 4u || y.cls == 4u || z.cls == 4u { g_fpx = g_fpx | 1u; }
-        return fp_quiet(r, dbl);
+        return pr_bits(fp_quiet(r, dbl));
     }
     let sp = x.s ^ y.s;
     let infp = x.cls == 2u || y.cls == 2u;
     let zerop = x.cls == 0u || y.cls == 0u;
-    if infzero || (z.cls == 2u && infp && z.s != sp) { return fp_invalid(dbl); }
-    if z.cls == 2u { return fp_inf(z.s, dbl); }
-    if infp { return fp_inf(sp, dbl); }
+    if infzero || (z.cls == 2u && infp && z.s != sp) { return pr_bits(fp_invalid(dbl)); }
+    if z.cls == 2u { return pr_bits(fp_inf(z.s, dbl)); }
+    if infp { return pr_bits(fp_inf(sp, dbl)); }
     let rm_down = ((g_fpcr >> 22u) & 3u) == 2u;
     if z.cls == 0u && zerop {
-        return fp_sign(select(select(0u, 1u, rm_down), z.s, z.s == sp), dbl);
+        return pr_bits(fp_sign(select(select(0u, 1u, rm_down), z.s, z.s == sp), dbl));
     }
     // Product P = m1 * m2 << 2 (top bit 106 or 107), addend C = mc << 54 (top bit 106), both
     // in units of 2^(e - 106).
@@ -437,7 +450,7 @@ fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> V {
         rl = vsub(gl, kl);
         rh = vsub(vsub(gh, kh), vw(select(0u, 1u, vult(gl, kl)), 0u));
     }
-    if veq(vor(rh, rl), vz()) { return fp_sign(select(0u, 1u, rm_down), dbl); }
+    if veq(vor(rh, rl), vz()) { return pr_bits(fp_sign(select(0u, 1u, rm_down), dbl)); }
     // Top bit k of R; the value is 2^(k - 106 + e) * 1.f: bring it to bit 62 of one word.
     let lz = select(vclz(rh), 64u + vclz(rl), veq(rh, vz()));
     let k = 127u - lz;
@@ -448,7 +461,7 @@ fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> V {
     } else {
         m = vshl(rl, 62u - k);
     }
-    return fp_round(s, e + i32(k) - 106, m, dbl);
+    return pr_round(s, e + i32(k) - 106, m, dbl);
 }
 
 // FDIV and FSQRT run as multi-step instructions: eight quotient or root bits per step, the
@@ -534,24 +547,24 @@ fn fp_round_int(u: FU, rm: u32) -> array<V, 2> {
 }
 
 // FRINT*: x rounded to an integral value in its own format; `exact` (FRINTX) raises IXC.
-fn fp_rint(x: V, dbl: bool, rm: u32, exact: bool) -> V {
+fn fp_rint(x: V, dbl: bool, rm: u32, exact: bool) -> PR {
     let u = fp_unpack(x, dbl);
     if u.cls >= 3u {
         if u.cls == 4u { g_fpx = g_fpx | 1u; }
-        return fp_quiet(x, dbl);
+        return pr_bits(fp_quiet(x, dbl));
     }
-    if u.cls == 2u { return fp_inf(u.s, dbl); }
-    if u.cls == 0u { return fp_sign(u.s, dbl); }
-    if u.e >= 52 { return x; }
+    if u.cls == 2u { return pr_bits(fp_inf(u.s, dbl)); }
+    if u.cls == 0u { return pr_bits(fp_sign(u.s, dbl)); }
+    if u.e >= 52 { return pr_bits(x); }
     let r = fp_round_int(u, rm);
     if exact && vlo(r[1]) != 0u { g_fpx = g_fpx | 16u; }
-    if veq(r[0], vz()) { return fp_sign(u.s, dbl); }
+    if veq(r[0], vz()) { return pr_bits(fp_sign(u.s, dbl)); }
     let lz = vclz(r[0]);
-    return fp_round(u.s, 63 - i32(lz), vshl(r[0], lz - 1u), dbl);
+    return pr_round(u.s, 63 - i32(lz), vshl(r[0], lz - 1u), dbl);
 }
 
 // FMAX/FMIN (NaN operands propagate) and FMAXNM/FMINNM (a single quiet NaN loses).
-fn fp_minmax(a0: V, b0: V, dbl: bool, is_max: bool, nm: bool) -> V {
+fn fp_minmax(a0: V, b0: V, dbl: bool, is_max: bool, nm: bool) -> PR {
     let x0 = fp_unpack(a0, dbl);
     let y0 = fp_unpack(b0, dbl);
     var a = a0;
@@ -560,18 +573,18 @@ fn fp_minmax(a0: V, b0: V, dbl: bool, is_max: bool, nm: bool) -> V {
     if nm && y0.cls == 3u && x0.cls < 3u { b = a0; }
     let x = fp_unpack(a, dbl);
     let y = fp_unpack(b, dbl);
-    if x.cls >= 3u || y.cls >= 3u { return fp_nan2(a, x, b, y, dbl); }
+    if x.cls >= 3u || y.cls >= 3u { return pr_bits(fp_nan2(a, x, b, y, dbl)); }
     let c = fp_compare(a, b, dbl, false);
     // c: 6 equal, 8 less, 2 greater (flags already unpacked: IDC is raised once per operand).
     let take_a = select(c == 8u, c == 2u, is_max);
     if x.cls == 0u && y.cls == 0u {
-        return fp_sign(select(x.s | y.s, x.s & y.s, is_max), dbl);
+        return pr_bits(fp_sign(select(x.s | y.s, x.s & y.s, is_max), dbl));
     }
     var u = y;
     if take_a || c == 6u { u = x; }
-    if u.cls == 2u { return fp_inf(u.s, dbl); }
-    if u.cls == 0u { return fp_sign(u.s, dbl); }
-    return fp_round(u.s, u.e, u.m, dbl);
+    if u.cls == 2u { return pr_bits(fp_inf(u.s, dbl)); }
+    if u.cls == 0u { return pr_bits(fp_sign(u.s, dbl)); }
+    return pr_round(u.s, u.e, u.m, dbl);
 }
 
 // The radicand's integer (53 or 54 bits) for an exponent made even.
@@ -579,32 +592,32 @@ fn fp_sqrt_m(u: FU) -> V {
     return select(vshr(u.m, 10u), vshr(u.m, 9u), (u.e & 1) != 0);
 }
 
-fn fp_div_final(a: V, x: FU, b: V, y: FU, st: array<V, 2>, dbl: bool) -> V {
-    if x.cls >= 3u || y.cls >= 3u { return fp_nan2(a, x, b, y, dbl); }
+fn fp_div_final(a: V, x: FU, b: V, y: FU, st: array<V, 2>, dbl: bool) -> PR {
+    if x.cls >= 3u || y.cls >= 3u { return pr_bits(fp_nan2(a, x, b, y, dbl)); }
     let s = x.s ^ y.s;
-    if (x.cls == 2u && y.cls == 2u) || (x.cls == 0u && y.cls == 0u) { return fp_invalid(dbl); }
-    if x.cls == 2u { return fp_inf(s, dbl); }
+    if (x.cls == 2u && y.cls == 2u) || (x.cls == 0u && y.cls == 0u) { return pr_bits(fp_invalid(dbl)); }
+    if x.cls == 2u { return pr_bits(fp_inf(s, dbl)); }
     if y.cls == 0u {
         g_fpx = g_fpx | 2u;
-        return fp_inf(s, dbl);
+        return pr_bits(fp_inf(s, dbl));
     }
-    if x.cls == 0u || y.cls == 2u { return fp_sign(s, dbl); }
+    if x.cls == 0u || y.cls == 2u { return pr_bits(fp_sign(s, dbl)); }
     let q = st[1];
     let big = top_bit(q) == 1u;
     var m = select(q, vor(vshr(q, 1u), vand(q, vw(1u, 0u))), big);
     m = vor(m, vw(select(0u, 1u, !veq(st[0], vz())), 0u));
-    return fp_round(s, x.e - y.e - select(1, 0, big), m, dbl);
+    return pr_round(s, x.e - y.e - select(1, 0, big), m, dbl);
 }
 
-fn fp_sqrt_final(a: V, x: FU, st: array<V, 2>, dbl: bool) -> V {
+fn fp_sqrt_final(a: V, x: FU, st: array<V, 2>, dbl: bool) -> PR {
     if x.cls >= 3u {
         if x.cls == 4u { g_fpx = g_fpx | 1u; }
-        return fp_quiet(a, dbl);
+        return pr_bits(fp_quiet(a, dbl));
     }
-    if x.cls == 0u { return fp_sign(x.s, dbl); }
-    if x.s == 1u { return fp_invalid(dbl); }
-    if x.cls == 2u { return fp_inf(0u, dbl); }
+    if x.cls == 0u { return pr_bits(fp_sign(x.s, dbl)); }
+    if x.s == 1u { return pr_bits(fp_invalid(dbl)); }
+    if x.cls == 2u { return pr_bits(fp_inf(0u, dbl)); }
     let ev = x.e - 52 - select(0, 1, (x.e & 1) != 0);
     let m = vor(vshl(st[1], 7u), vw(select(0u, 1u, !veq(st[0], vz())), 0u));
-    return fp_round(0u, ev / 2 + 26, m, dbl);
+    return pr_round(0u, ev / 2 + 26, m, dbl);
 }
