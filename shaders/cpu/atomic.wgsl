@@ -6,6 +6,7 @@
     // (rm), Xt the destination of the old value (rc); CAS compares with Xs, stores Xt and writes
     // the old value to Xs (rd). A guest has one thread per address space, so one step is atomic.
     if unit == U_ATOMIC {
+        g_used = g_used | VAR_ATOMIC;
         let size = aux & 3u;
         let aop = (aux >> A_OP_SHIFT) & 15u;
         let casp = aop == A_CASP;

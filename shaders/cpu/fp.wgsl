@@ -8,6 +8,7 @@
     // (FP_VECTOR) run one lane per step (FDIV and FSQRT: their bit steps per lane), gathering
     // the lanes in the scratch register VT2 until the last writes Vd.
     if unit == U_FP {
+        g_used = g_used | VAR_FP;
         g_fpx = 0u;
         let vb = g_inst * VREG_STRIDE;
         let dbl = (aux & FP_DBL) != 0u;

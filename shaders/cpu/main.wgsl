@@ -31,6 +31,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_fastfd = sreg(S_FASTFD);
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
+    g_used = 0u;
     if g_status == ST_WRITE { finish_write(); }
 
     let limit = sreg64(S_LIMIT);
@@ -60,6 +61,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset(S_BRK, g_brk);
     sset(S_OUT_LEN, g_out_len);
     sset(S_EXIT_CODE, g_exit_code);
+    if g_used != 0u { sset(S_USED, sreg(S_USED) | g_used); }
     if g_status == ST_MEMFAULT || g_status == ST_FETCHFAULT || g_status == ST_ILLEGAL || g_status == ST_BRK
         || g_status == ST_CODEMOD || g_status == ST_DCZVA || g_status == ST_VARIANT {
         sset64(S_FAULT_ADDR, g_fault_addr);

@@ -8,6 +8,7 @@ var<private> g_nzcv: u32;
 var<private> g_status: u32;
 var<private> g_ustep: u32;
 var<private> g_executed: u32;
+var<private> g_used: u32;   // optional units this dispatch ran (VAR_* bits), for the host's decay
 var<private> g_tpidr: V;
 var<private> g_fpcr: u32;
 var<private> g_fpsr: u32;

@@ -5,6 +5,7 @@
     // VEC unit: a permute stage P and a lane stage L, sequenced by the recipe (src/isa/form.rs,
     // mod vec). Multi-step recipes keep their intermediate in the scratch register VT.
     if unit == U_VEC {
+        g_used = g_used | VAR_VEC;
         let vb = g_inst * VREG_STRIDE;
         let esz = (c0 >> VF_ESZ_SHIFT) & 3u;
         let q = (c0 & VF_Q) != 0u;

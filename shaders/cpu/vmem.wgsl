@@ -5,6 +5,7 @@
     // VMEM unit: 1-16 bytes per step between memory (a five-word window) and a V register;
     // pairs and LD1/ST1 of several registers take a step per register, at consecutive addresses.
     if unit == U_VMEM {
+        g_used = g_used | VAR_VMEM;
         let vb = g_inst * VREG_STRIDE;
         let nb = 1u << (aux & VM_SIZE_MASK);
         let idx = (aux >> VM_IDX_SHIFT) & 3u;

@@ -7,6 +7,7 @@
     // stores it. LDn: steps 0..n-1 load the chunks into the scratch registers VC0..VC3, steps
     // n..2n-1 de-interleave register r from them.
     if unit == U_VSTRUCT {
+        g_used = g_used | VAR_VSTRUCT;
         let vb = g_inst * VREG_STRIDE;
         let log = aux & 3u;
         let es = 1u << log;

@@ -53,6 +53,8 @@ state_words! {
     /// Byte range holding decoded code: a store inside it stops the guest (CodeMod).
     S_CODE_LO = 93 x 1,
     S_CODE_HI = 94 x 1,
+    /// Optional units (variant bits) the instance ran since the host last cleared the word.
+    S_USED = 95 x 1,
 }
 
 /// Defines the stop reasons once: the enum, its word values and the WGSL names.

@@ -9,6 +9,11 @@ use crate::guest::MemError;
 use crate::isa::{Decoded, DECODED_WORDS};
 use std::time::{Duration, Instant};
 
+/// Submits after which optional units no instance ran are dropped from the running variant
+/// (an instruction that needs one again stops once and brings it back): a program that used
+/// FP once at start-up does not pay for the FP unit on every later step.
+const DECAY_SUBMITS: u32 = 16;
+
 /// Words after the last instance's memory, so an unaligned 8-byte read at the end stays in bounds.
 const MEM_PAD_WORDS: u64 = 4;
 const PAGE: u32 = 4096;
@@ -46,8 +51,13 @@ pub struct Machine {
     /// ([`crate::isa::form::variant`]): the integer one always, others once an instruction
     /// needs them.
     variants: [Option<wgpu::ComputePipeline>; 32],
-    /// The variant every dispatch runs: every unit any instruction has needed so far.
+    /// The variant every dispatch runs: the units instructions have needed, less those no
+    /// instance has run for [`DECAY_SUBMITS`] submits.
     variant: usize,
+    /// Submits since the units in use were last sampled.
+    since_sample: u32,
+    /// GARM_VARIANT fixed the variant (for measuring): no decay.
+    pinned: bool,
     bgl: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
@@ -215,6 +225,8 @@ impl Machine {
             map_pages,
             variants: std::array::from_fn(|v| (v == 0).then(|| pipeline.clone())),
             variant: 0,
+            since_sample: 0,
+            pinned: start_variant != 0,
             bgl,
             bind_group,
             params,
@@ -303,6 +315,11 @@ impl Machine {
     /// FP/SIMD (literal pools, constants) in the small shader.
     pub fn add_units(&mut self, bits: u32) {
         let v = (self.variant as u32 | bits) as usize & crate::isa::form::variant::ALL as usize;
+        self.switch_to(v);
+    }
+
+    /// Runs variant `v` from the next dispatch on, compiling it on first use.
+    fn switch_to(&mut self, v: usize) {
         if v == self.variant {
             return;
         }
@@ -313,6 +330,25 @@ impl Machine {
             self.stats.pipeline_time += t0.elapsed();
         }
         self.variant = v;
+    }
+
+    /// Drops the optional units no instance has run for [`DECAY_SUBMITS`] submits.
+    fn decay_units(&mut self) {
+        if self.variant == 0 || self.pinned {
+            return;
+        }
+        self.since_sample += 1;
+        if self.since_sample < DECAY_SUBMITS {
+            return;
+        }
+        self.since_sample = 0;
+        let mut used = 0;
+        for i in 0..self.instances() {
+            used |= self.state[i * STATE_WORDS + S_USED];
+            self.state[i * STATE_WORDS + S_USED] = 0;
+        }
+        self.state_dirty = true;
+        self.switch_to(self.variant & used as usize);
     }
 
     /// The running variant: its set of optional units.
@@ -727,6 +763,7 @@ impl Machine {
             }
         }
         self.out_rb.unmap();
+        self.decay_units();
         if !quiet {
             self.stats.dispatches += dispatches as u64;
             self.stats.submits += 1;
