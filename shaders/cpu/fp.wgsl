@@ -15,7 +15,9 @@
         let signed = (aux & FP_SIGNED) != 0u;
         let i64 = (aux & FP_I64) != 0u;
         let vecm = (aux & FP_VECTOR) != 0u;
-        let nlanes = select(2u, 4u, !dbl) >> select(1u, 0u, (aux & FP_Q) != 0u);
+        let widen = (aux & FP_WIDEN) != 0u;
+        var nlanes = select(select(2u, 4u, !dbl) >> select(1u, 0u, (aux & FP_Q) != 0u), 1u, (aux & FP_ONE) != 0u);
+        if widen { nlanes = 2u; }
         let multi = opn == FP_DIV || opn == FP_SQRT;
         let nsub = select(1u, select(fp_sqrt_steps(), fp_div_steps(), opn == FP_DIV) + 1u, multi);
         let lane = select(0u, g_ustep / nsub, vecm);
@@ -24,8 +26,11 @@
         let vm = vreg[vb + (rm & 31u)];
         let vc = vreg[vb + select((d.y >> 18u) & 31u, rd & 31u, vecm)];
         // Lane `lane` of each operand (lane 0 for scalar forms).
-        let xa = select(vw(vn[lane & 3u], 0u), vw(vn[(2u * lane) & 3u], vn[(2u * lane + 1u) & 3u]), dbl);
-        let xm = select(vw(vm[lane & 3u], 0u), vw(vm[(2u * lane) & 3u], vm[(2u * lane + 1u) & 3u]), dbl);
+        // FCVTL2 reads the upper two binary32 lanes.
+        let al = select(lane, lane + select(0u, 2u, (aux & FP_Q) != 0u), widen);
+        let xa = select(vw(vn[al & 3u], 0u), vw(vn[(2u * al) & 3u], vn[(2u * al + 1u) & 3u]), dbl);
+        let ml = select(lane, (aux >> FP_ELEM_SHIFT) & 3u, (aux & FP_BYELEM) != 0u);
+        let xm = select(vw(vm[ml & 3u], 0u), vw(vm[(2u * ml) & 3u], vm[(2u * ml + 1u) & 3u]), dbl);
         let xc = select(vw(vc[lane & 3u], 0u), vw(vc[(2u * lane) & 3u], vc[(2u * lane + 1u) & 3u]), dbl);
         let xb = select(xm, vz(), (aux & FP_ZERO) != 0u);
         var r = vz();
@@ -119,8 +124,9 @@
                 r = fp_round(pr.s, pr.e, pr.m, dbl != (opn == FP_CVT));
             }
         }
-        // FNMUL negates the rounded product.
+        // FNMUL negates the rounded product; FABD clears the difference's sign.
         if opn == FP_MUL && (aux & FP_NEG) != 0u { r = vxor(r, fp_sign(1u, dbl)); }
+        if (aux & FP_ABS) != 0u { r = vand(r, vnot(fp_sign(1u, dbl))); }
         wi1 = select(R_SINK, rd, opn == FP_CVTI && !vecm);
         if to_v && !vecm {
             let wide = dbl != (opn == FP_CVT);
@@ -129,7 +135,7 @@
         if to_v && vecm {
             // Gather this lane; the last lane writes Vd (the upper half zeroed for 64-bit forms).
             var acc = select(vreg[vb + VT2], vec4<u32>(0u), lane == 0u);
-            if dbl {
+            if dbl || widen {
                 acc[(2u * lane) & 3u] = vlo(r);
                 acc[(2u * lane + 1u) & 3u] = vhi(r);
             } else {

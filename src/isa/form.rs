@@ -172,6 +172,15 @@ pub mod fp {
     /// A vector form: one lane per step; Q: 128 bits (else 64).
     pub const VECTOR: u32 = 1 << 20;
     pub const Q: u32 = 1 << 21;
+    /// With VECTOR: one lane only (the scalar forms that take their operands from V registers).
+    pub const ONE: u32 = 1 << 22;
+    /// With VECTOR: Vm's operand is the element ELEM of it for every lane (by-element forms).
+    pub const BYELEM: u32 = 1 << 23;
+    pub const ELEM_SHIFT: u32 = 24;
+    /// FABD: the difference's sign bit cleared.
+    pub const ABS: u32 = 1 << 26;
+    /// With VECTOR and CVT: FCVTL{2}, binary32 lanes (from the upper half with Q) to binary64.
+    pub const WIDEN: u32 = 1 << 27;
 
     pub const WGSL: &[(&str, u32)] = &[
         ("FP_ADD", ADD),
@@ -203,6 +212,11 @@ pub mod fp {
         ("FP_FBITS_SHIFT", FBITS_SHIFT),
         ("FP_VECTOR", VECTOR),
         ("FP_Q", Q),
+        ("FP_ONE", ONE),
+        ("FP_BYELEM", BYELEM),
+        ("FP_ELEM_SHIFT", ELEM_SHIFT),
+        ("FP_ABS", ABS),
+        ("FP_WIDEN", WIDEN),
     ];
 }
 

@@ -901,6 +901,12 @@ encodings! {
         => simd::dec_simd_3diff;
     SimdScalarPair: [01 U:1 11110 size:2 11000 opcode:5 10 Rn:5 Rd:5]
         "ADDP (scalar)", "SIMD integer" => simd::dec_simd_scalar_pair;
+    SimdScalarCopy: [01 op:1 11110000 imm5:5 0 imm4:4 1 Rn:5 Rd:5]
+        "DUP (element, scalar)", "SIMD moves and bit ops" => simd::dec_simd_scalar_copy;
+    SimdFpElem: [0 Q:1 U:1 0 1111 1 sz:1 L:1 M:1 Rm:4 opcode:4 H:1 0 Rn:5 Rd:5]
+        "FMLA/FMLS/FMUL (by element)", "scalar FP" => simd::dec_simd_fp_elem;
+    SimdScalarFpElem: [01 U:1 1 1111 1 sz:1 L:1 M:1 Rm:4 opcode:4 H:1 0 Rn:5 Rd:5]
+        "FMLA/FMLS/FMUL (by element, scalar)", "scalar FP" => simd::dec_simd_scalar_fp_elem;
     SimdAcross: [0 Q:1 U:1 01110 size:2 11000 opcode:5 10 Rn:5 Rd:5]
         "ADDV/SMAXV/UMAXV/SMINV/UMINV/SADDLV/UADDLV", "SIMD integer" => simd::dec_simd_across;
     SimdCopy: [0 Q:1 op:1 01110000 imm5:5 0 imm4:4 1 Rn:5 Rd:5]
@@ -1052,6 +1058,9 @@ mod tests {
             "SADDL/UADDL/SADDW/UADDW/SSUBL/USUBL/SSUBW/USUBW/SMULL/UMULL{2}",
         ), // saddw v0.2d, v0.2d, v2.2s
         (0x5ef1_b841, "ADDP (scalar)"),                // addp d1, v2.2d
+        (0x5e18_0401, "DUP (element, scalar)"),        // mov d1, v0.d[1]
+        (0x4fc0_5022, "FMLA/FMLS/FMUL (by element)"),  // fmls v2.2d, v1.2d, v0.d[0]
+        (0x5fc0_1020, "FMLA/FMLS/FMUL (by element, scalar)"), // fmla d0, d1, v0.d[0]
         (0x4e01_0c20, "DUP/INS/UMOV/SMOV"),            // dup v0.16b, w1
         (0x4e02_3820, "ZIP1/ZIP2/UZP1/UZP2/TRN1/TRN2"), // zip1 v0.16b, v1.16b, v2.16b
         (0x6e02_1820, "EXT"),                          // ext v0.16b, v1.16b, v2.16b, #3

@@ -258,7 +258,8 @@ fn fp_3same(i: &Simd3Same) -> Option<Form> {
         (false, 0, 0b11100) => cmp(0),
         (true, 0, 0b11100) => cmp(1),
         (true, 1, 0b11100) => cmp(2),
-        _ => return None, // pairwise, FABD, FRECPS...: not yet
+        (true, 1, 0b11010) => (fp::SUB, fp::ABS),
+        _ => return None, // pairwise, FRECPS...: not yet
     };
     Some(fpf(op, v | extra, i.Rd, i.Rn, i.Rm))
 }
@@ -325,7 +326,25 @@ fn mla(i: &Simd3Same) -> Option<Form> {
     Some(vf(R_ACC, c, i.Rd, i.Rn, i.Rm))
 }
 
+/// Scalar three same, FP (FABD, FCMEQ, FCMGE, FCMGT with S or D operands): one lane through the
+/// FP unit's vector path.
+fn fp_scalar_3same(i: &SimdScalar3Same) -> Option<Form> {
+    let d = if i.size & 1 == 1 { fp::DBL } else { 0 };
+    let cmp = |c: u32| (fp::VCMP, c << fp::RM_SHIFT);
+    let (op, extra) = match (i.U, i.size >> 1, i.opcode) {
+        (true, 1, 0b11010) => (fp::SUB, fp::ABS),
+        (false, 0, 0b11100) => cmp(0),
+        (true, 0, 0b11100) => cmp(1),
+        (true, 1, 0b11100) => cmp(2),
+        _ => return None,
+    };
+    Some(fpf(op, d | fp::VECTOR | fp::ONE | extra, i.Rd, i.Rn, i.Rm))
+}
+
 pub(super) fn dec_simd_scalar_3same(i: SimdScalar3Same, _pc: u64) -> Option<Form> {
+    if i.opcode >> 3 == 0b11 {
+        return fp_scalar_3same(&i);
+    }
     let lop = match (i.opcode, i.U) {
         (0b10000, false) => L_ADD,
         (0b10000, true) => L_SUB,
@@ -359,9 +378,17 @@ fn misc_lane(opcode: u32, u: bool) -> Option<(u32, u32)> {
 
 /// Two-register misc, FP (size<1> selects the operation, size<0> binary64).
 fn fp_2misc(i: &Simd2Misc) -> Option<Form> {
-    let v = fp_vec(i.Q, i.size & 1)?;
     let (d, n) = (i.Rd, i.Rn);
     let hi = i.size >> 1;
+    if (i.U, hi, i.opcode) == (false, 0, 0b10111) {
+        // FCVTL{2}: binary32 lanes (the upper half with Q) to binary64; sz must be 1.
+        if i.size & 1 == 0 {
+            return None;
+        }
+        let q = if i.Q { fp::Q } else { 0 };
+        return Some(fpf(fp::CVT, fp::VECTOR | fp::WIDEN | q, d, n, 0));
+    }
+    let v = fp_vec(i.Q, i.size & 1)?;
     if i.opcode == 0b01111 && hi == 1 {
         // FABS/FNEG: the sign bits, as bit operations.
         let esz = 2 + (i.size & 1);
@@ -433,7 +460,32 @@ pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
     })
 }
 
+/// Scalar two-register misc, FP: SCVTF/UCVTF/FCVTZS/FCVTZU and the compares against zero with
+/// S or D operands in V registers (one lane through the FP unit's vector path).
+fn fp_scalar_2misc(i: &SimdScalar2Misc) -> Option<Form> {
+    let d = if i.size & 1 == 1 { fp::DBL } else { 0 };
+    let v = d | fp::VECTOR | fp::ONE;
+    let i64 = if i.size & 1 == 1 { fp::I64 } else { 0 };
+    let rm = |k: u32| k << fp::RM_SHIFT;
+    let (op, extra) = match (i.U, i.size >> 1, i.opcode) {
+        (false, 0, 0b11101) => (fp::CVTF, fp::SIGNED | i64),
+        (true, 0, 0b11101) => (fp::CVTF, i64),
+        (false, 1, 0b11011) => (fp::CVTI, fp::SIGNED | i64 | rm(3)),
+        (true, 1, 0b11011) => (fp::CVTI, i64 | rm(3)),
+        (false, 1, 0b01101) => (fp::VCMP, fp::ZERO | rm(0)),
+        (true, 1, 0b01100) => (fp::VCMP, fp::ZERO | rm(1)),
+        (false, 1, 0b01100) => (fp::VCMP, fp::ZERO | rm(2)),
+        (false, 1, 0b01110) => (fp::VCMP, fp::ZERO | rm(3)),
+        (true, 1, 0b01101) => (fp::VCMP, fp::ZERO | rm(4)),
+        _ => return None,
+    };
+    Some(fpf(op, v | extra, i.Rd, i.Rn, 0))
+}
+
 pub(super) fn dec_simd_scalar_2misc(i: SimdScalar2Misc, _pc: u64) -> Option<Form> {
+    if let Some(f) = fp_scalar_2misc(&i) {
+        return Some(f);
+    }
     let (lop, b) = misc_lane(i.opcode, i.U)?;
     if i.size != 3 {
         return None;
@@ -963,4 +1015,91 @@ pub(super) fn dec_simd_scalar_pair(i: SimdScalarPair, _pc: u64) -> Option<Form> 
     }
     let c = cfg(3, true, P_EXT, 0, L_ADD, 0) | SCALAR;
     Some(vf(R_REDUCE, c, i.Rd, i.Rn, 0))
+}
+
+/// DUP (element, scalar), alias MOV: Vd = element index of Vn, the rest zeroed.
+pub(super) fn dec_simd_scalar_copy(i: SimdScalarCopy, _pc: u64) -> Option<Form> {
+    let size = i.imm5.trailing_zeros();
+    if i.op || i.imm4 != 0 || size > 3 {
+        return None;
+    }
+    let mut f = vf(
+        R_PERM,
+        cfg(size, false, P_DUP, size, 0, 0) | SCALAR,
+        i.Rd,
+        i.Rn,
+        0,
+    );
+    f.rc = i.imm5 >> (size + 1);
+    Some(f)
+}
+
+/// FMLA/FMLS/FMUL (by element), vector: Vm's element for every lane.
+pub(super) fn dec_simd_fp_elem(i: SimdFpElem, _pc: u64) -> Option<Form> {
+    let e = FpElem {
+        q: i.Q,
+        u: i.U,
+        scalar: false,
+        dbl: i.sz,
+        l: i.L,
+        h: i.H,
+        rm: (i.M as u32) << 4 | i.Rm,
+        opcode: i.opcode,
+    };
+    fp_elem(e, i.Rd, i.Rn)
+}
+
+/// The scalar form: one lane.
+pub(super) fn dec_simd_scalar_fp_elem(i: SimdScalarFpElem, _pc: u64) -> Option<Form> {
+    let e = FpElem {
+        q: true,
+        u: i.U,
+        scalar: true,
+        dbl: i.sz,
+        l: i.L,
+        h: i.H,
+        rm: (i.M as u32) << 4 | i.Rm,
+        opcode: i.opcode,
+    };
+    fp_elem(e, i.Rd, i.Rn)
+}
+
+struct FpElem {
+    q: bool,
+    u: bool,
+    scalar: bool,
+    dbl: bool,
+    l: bool,
+    h: bool,
+    rm: u32,
+    opcode: u32,
+}
+
+fn fp_elem(i: FpElem, rd: u32, rn: u32) -> Option<Form> {
+    let dbl = i.dbl;
+    if dbl && (i.l || (!i.q && !i.scalar)) {
+        return None; // the reserved forms (half precision has size<1> clear: another row)
+    }
+    let index = if dbl {
+        i.h as u32
+    } else {
+        (i.h as u32) << 1 | i.l as u32
+    };
+    let rm = i.rm;
+    let (op, extra) = match (i.u, i.opcode) {
+        (false, 0b0001) => (fp::FMA, 0),
+        (false, 0b0101) => (fp::FMA, fp::NEG),
+        (false, 0b1001) => (fp::MUL, 0),
+        _ => return None, // FMULX: not yet
+    };
+    let d = if dbl { fp::DBL } else { 0 };
+    let shape = if i.scalar {
+        fp::ONE
+    } else if i.q {
+        fp::Q
+    } else {
+        0
+    };
+    let aux = d | fp::VECTOR | shape | fp::BYELEM | index << fp::ELEM_SHIFT | extra;
+    Some(fpf(op, aux, rd, rn, rm))
 }
