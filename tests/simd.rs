@@ -63,3 +63,8 @@ fn musl_float_printf_strtod_and_libm_match_qemu() {
 fn vector_fp_matches_qemu_in_every_rounding_mode() {
     same("tests/simd/fp_vec", "musl");
 }
+
+#[test]
+fn fp_pairwise_and_narrowing_match_qemu() {
+    same("tests/simd/fp_pairwise", "musl");
+}

@@ -16,8 +16,10 @@
         let i64 = (aux & FP_I64) != 0u;
         let vecm = (aux & FP_VECTOR) != 0u;
         let widen = (aux & FP_WIDEN) != 0u;
+        let narrow = (aux & FP_NARROW) != 0u;
+        let pairw = (aux & FP_PAIRW) != 0u;
         var nlanes = select(select(2u, 4u, !dbl) >> select(1u, 0u, (aux & FP_Q) != 0u), 1u, (aux & FP_ONE) != 0u);
-        if widen { nlanes = 2u; }
+        if widen || narrow { nlanes = 2u; }
         let multi = opn == FP_DIV || opn == FP_SQRT;
         let nsub = select(1u, select(fp_sqrt_steps(), fp_div_steps(), opn == FP_DIV) + 1u, multi);
         let lane = select(0u, g_ustep / nsub, vecm);
@@ -25,14 +27,30 @@
         let vn = vreg[vb + (rn & 31u)];
         let vm = vreg[vb + (rm & 31u)];
         let vc = vreg[vb + select((d.y >> 18u) & 31u, rd & 31u, vecm)];
+        let vd0 = vreg[vb + (rd & 31u)];
         // Lane `lane` of each operand (lane 0 for scalar forms).
         // FCVTL2 reads the upper two binary32 lanes.
         let al = select(lane, lane + select(0u, 2u, (aux & FP_Q) != 0u), widen);
-        let xa = select(vw(vn[al & 3u], 0u), vw(vn[(2u * al) & 3u], vn[(2u * al + 1u) & 3u]), dbl);
+        let xa_l = select(vw(vn[al & 3u], 0u), vw(vn[(2u * al) & 3u], vn[(2u * al + 1u) & 3u]), dbl);
         let ml = select(lane, (aux >> FP_ELEM_SHIFT) & 3u, (aux & FP_BYELEM) != 0u);
-        let xm = select(vw(vm[ml & 3u], 0u), vw(vm[(2u * ml) & 3u], vm[(2u * ml + 1u) & 3u]), dbl);
+        var xm = select(vw(vm[ml & 3u], 0u), vw(vm[(2u * ml) & 3u], vm[(2u * ml + 1u) & 3u]), dbl);
+        // Pairwise: elements 2l and 2l+1 of Vn:Vm (lanes per register: nlanes; of Vn alone for
+        // the scalar form).
+        var xa_p = xa_l;
+        if pairw {
+            let per = select(nlanes, 2u, (aux & FP_ONE) != 0u);
+            let k0 = 2u * lane;
+            let k1 = k0 + 1u;
+            let s0 = select(vm, vn, k0 < per);
+            let s1 = select(vm, vn, k1 < per);
+            let e0 = select(k0 - per, k0, k0 < per);
+            let e1 = select(k1 - per, k1, k1 < per);
+            xa_p = select(vw(s0[e0 & 3u], 0u), vw(s0[(2u * e0) & 3u], s0[(2u * e0 + 1u) & 3u]), dbl);
+            xm = select(vw(s1[e1 & 3u], 0u), vw(s1[(2u * e1) & 3u], s1[(2u * e1 + 1u) & 3u]), dbl);
+        }
         let xc = select(vw(vc[lane & 3u], 0u), vw(vc[(2u * lane) & 3u], vc[(2u * lane + 1u) & 3u]), dbl);
         let xb = select(xm, vz(), (aux & FP_ZERO) != 0u);
+        let xa = select(xa_l, xa_p, pairw);
         var r = vz();
         var to_v = true;
         // Operations that round leave their result in pr; one fp_round below serves them all.
@@ -134,8 +152,13 @@
         }
         if to_v && vecm {
             // Gather this lane; the last lane writes Vd (the upper half zeroed for 64-bit forms).
-            var acc = select(vreg[vb + VT2], vec4<u32>(0u), lane == 0u);
-            if dbl || widen {
+            // FCVTN2 keeps Vd's low half and fills the high one.
+            let keep_lo = narrow && (aux & FP_Q) != 0u;
+            let start = select(vec4<u32>(0u), vec4<u32>(vd0.x, vd0.y, 0u, 0u), keep_lo);
+            var acc = select(vreg[vb + VT2], start, lane == 0u);
+            if narrow {
+                acc[(lane + select(0u, 2u, keep_lo)) & 3u] = vlo(r);
+            } else if dbl || widen {
                 acc[(2u * lane) & 3u] = vlo(r);
                 acc[(2u * lane + 1u) & 3u] = vhi(r);
             } else {

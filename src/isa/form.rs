@@ -181,6 +181,12 @@ pub mod fp {
     pub const ABS: u32 = 1 << 26;
     /// With VECTOR and CVT: FCVTL{2}, binary32 lanes (from the upper half with Q) to binary64.
     pub const WIDEN: u32 = 1 << 27;
+    /// With VECTOR and CVT: FCVTN{2}, binary64 lanes to binary32 in the low half (the high half
+    /// with Q, the low half kept).
+    pub const NARROW: u32 = 1 << 28;
+    /// With VECTOR: pairwise (FADDP, FMAXP, ...): lane l's operands are elements 2l and 2l+1
+    /// of Vn:Vm (ONE: of Vn).
+    pub const PAIRW: u32 = 1 << 29;
 
     pub const WGSL: &[(&str, u32)] = &[
         ("FP_ADD", ADD),
@@ -217,6 +223,8 @@ pub mod fp {
         ("FP_ELEM_SHIFT", ELEM_SHIFT),
         ("FP_ABS", ABS),
         ("FP_WIDEN", WIDEN),
+        ("FP_NARROW", NARROW),
+        ("FP_PAIRW", PAIRW),
     ];
 }
 

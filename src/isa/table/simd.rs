@@ -259,7 +259,12 @@ fn fp_3same(i: &Simd3Same) -> Option<Form> {
         (true, 0, 0b11100) => cmp(1),
         (true, 1, 0b11100) => cmp(2),
         (true, 1, 0b11010) => (fp::SUB, fp::ABS),
-        _ => return None, // pairwise, FRECPS...: not yet
+        (true, 0, 0b11010) => (fp::ADD, fp::PAIRW),
+        (true, 0, 0b11110) => (fp::MINMAX, fp::MAX | fp::PAIRW),
+        (true, 1, 0b11110) => (fp::MINMAX, fp::PAIRW),
+        (true, 0, 0b11000) => (fp::MINMAX, fp::MAX | fp::NM | fp::PAIRW),
+        (true, 1, 0b11000) => (fp::MINMAX, fp::NM | fp::PAIRW),
+        _ => return None, // FRECPS, FMULX...: not yet
     };
     Some(fpf(op, v | extra, i.Rd, i.Rn, i.Rm))
 }
@@ -380,6 +385,14 @@ fn misc_lane(opcode: u32, u: bool) -> Option<(u32, u32)> {
 fn fp_2misc(i: &Simd2Misc) -> Option<Form> {
     let (d, n) = (i.Rd, i.Rn);
     let hi = i.size >> 1;
+    if (i.U, hi, i.opcode) == (false, 0, 0b10110) {
+        // FCVTN{2}: binary64 lanes to binary32 (into the high half with Q); sz must be 1.
+        if i.size & 1 == 0 {
+            return None;
+        }
+        let q = if i.Q { fp::Q } else { 0 };
+        return Some(fpf(fp::CVT, fp::DBL | fp::VECTOR | fp::NARROW | q, d, n, 0));
+    }
     if (i.U, hi, i.opcode) == (false, 0, 0b10111) {
         // FCVTL{2}: binary32 lanes (the upper half with Q) to binary64; sz must be 1.
         if i.size & 1 == 0 {
@@ -1008,10 +1021,24 @@ pub(super) fn dec_simd_3diff(i: Simd3Diff, _pc: u64) -> Option<Form> {
     Some(vf(recipe, c, i.Rd, i.Rn, i.Rm))
 }
 
-/// ADDP (scalar): the two 64-bit elements of Vn added.
+/// ADDP (scalar): the two 64-bit elements of Vn added; FADDP/FMAXP/FMINP/FMAXNMP/FMINNMP
+/// (scalar): the two FP elements of Vn.
 pub(super) fn dec_simd_scalar_pair(i: SimdScalarPair, _pc: u64) -> Option<Form> {
-    if i.U || i.opcode != 0b11011 || i.size != 3 {
-        return None; // the FP pairwise forms: not yet
+    if i.U {
+        let d = if i.size & 1 == 1 { fp::DBL } else { 0 };
+        let (op, extra) = match (i.size >> 1, i.opcode) {
+            (0, 0b01101) => (fp::ADD, 0),
+            (0, 0b01111) => (fp::MINMAX, fp::MAX),
+            (1, 0b01111) => (fp::MINMAX, 0),
+            (0, 0b01100) => (fp::MINMAX, fp::MAX | fp::NM),
+            (1, 0b01100) => (fp::MINMAX, fp::NM),
+            _ => return None,
+        };
+        let aux = d | fp::VECTOR | fp::ONE | fp::PAIRW | extra;
+        return Some(fpf(op, aux, i.Rd, i.Rn, i.Rn));
+    }
+    if i.opcode != 0b11011 || i.size != 3 {
+        return None;
     }
     let c = cfg(3, true, P_EXT, 0, L_ADD, 0) | SCALAR;
     Some(vf(R_REDUCE, c, i.Rd, i.Rn, 0))
