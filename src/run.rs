@@ -430,7 +430,7 @@ pub fn run_shared(
                     host_work = true;
                 }
                 Stop::Variant => {
-                    m.add_units(m.st(slot)[layout::S_FAULT_KIND]);
+                    m.add_units(m.st(slot)[layout::S_FAULT_KIND])?;
                     m.set_status(slot, Stop::Running);
                     live = true;
                     host_work = true;

@@ -68,3 +68,26 @@ fn vector_fp_matches_qemu_in_every_rounding_mode() {
 fn fp_pairwise_and_narrowing_match_qemu() {
     same("tests/simd/fp_pairwise", "musl");
 }
+
+/// A shader variant that fails to compile (here a broken GARM_SHADER_DIR file, compiled when
+/// the guest first needs the SIMD units) is a clear error and exit 1, not a panic.
+#[test]
+fn a_variant_that_does_not_compile_is_a_clear_error() {
+    let elf = build_libc("tests/simd/simd_ops", "musl");
+    let dir = tmp().join(format!("broken-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = std::fs::read_to_string(root().join("shaders/cpu/simd_fns.wgsl")).unwrap();
+    std::fs::write(dir.join("simd_fns.wgsl"), src + "\nlet broken = ;\n").unwrap();
+    let o = Command::new(garm_bin())
+        .arg("run")
+        .arg(&elf)
+        .env("GARM_SHADER_DIR", &dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("does not compile") && !err.contains("panicked"),
+        "{err}"
+    );
+}

@@ -29,4 +29,7 @@ pub enum GpuError {
     Wait(String),
     #[error("cannot map readback: {0}")]
     Map(String),
+    /// A shader variant failed validation (garm's bug, or a broken GARM_SHADER_DIR file).
+    #[error("the CPU shader (variant {variant}) does not compile: {detail}")]
+    Shader { variant: u32, detail: String },
 }

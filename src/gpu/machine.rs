@@ -160,7 +160,7 @@ impl Machine {
             label: Some("cpu"),
             entries: &entries,
         });
-        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, 0);
+        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, 0)?;
         // GARM_VARIANT=N starts in variant N (a set of units), for measuring their cost.
         let start_variant = std::env::var("GARM_VARIANT")
             .ok()
@@ -255,7 +255,7 @@ impl Machine {
         for i in 0..m.instances() {
             m.state[i * STATE_WORDS + S_STATUS] = Stop::Exited.word();
         }
-        m.add_units(start_variant as u32);
+        m.add_units(start_variant as u32)?;
         m.submit(1, true)?;
         m.stats = MachineStats {
             pipeline_time: t0.elapsed(),
@@ -270,8 +270,10 @@ impl Machine {
         cfg: &MachineConfig,
         bgl: &wgpu::BindGroupLayout,
         variant: u32,
-    ) -> wgpu::ComputePipeline {
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
         let device = &gpu.device;
+        // Validation errors come back as an error, not wgpu's default panic.
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let src = shader::source(cfg.prelude, cfg.abi, variant);
         let label = Some("cpu");
         let module = if cfg.checked {
@@ -299,47 +301,55 @@ impl Machine {
             bind_group_layouts: &[Some(bgl)],
             immediate_size: 0,
         });
-        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label,
             layout: Some(&layout),
             module: &module,
             entry_point: Some("main"),
             compilation_options: Default::default(),
             cache: None,
-        })
+        });
+        match pollster::block_on(scope.pop()) {
+            None => Ok(p),
+            Some(e) => Err(GpuError::Shader {
+                variant,
+                detail: e.to_string(),
+            }),
+        }
     }
 
     /// Adds units to the running variant of the shader (compiled on first use), from the first
     /// instruction that needs them on (a Variant stop): every later dispatch runs it. Deciding
     /// at execution, not decode, keeps integer programs whose pages hold data that decodes as
     /// FP/SIMD (literal pools, constants) in the small shader.
-    pub fn add_units(&mut self, bits: u32) {
+    pub fn add_units(&mut self, bits: u32) -> Result<(), GpuError> {
         let v = (self.variant as u32 | bits) as usize & crate::isa::form::variant::ALL as usize;
-        self.switch_to(v);
+        self.switch_to(v)
     }
 
     /// Runs variant `v` from the next dispatch on, compiling it on first use.
-    fn switch_to(&mut self, v: usize) {
+    fn switch_to(&mut self, v: usize) -> Result<(), GpuError> {
         if v == self.variant {
-            return;
+            return Ok(());
         }
         if self.variants[v].is_none() {
             let t0 = Instant::now();
-            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, v as u32);
+            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, v as u32)?;
             self.variants[v] = Some(p);
             self.stats.pipeline_time += t0.elapsed();
         }
         self.variant = v;
+        Ok(())
     }
 
     /// Drops the optional units no instance has run for [`DECAY_SUBMITS`] submits.
-    fn decay_units(&mut self) {
+    fn decay_units(&mut self) -> Result<(), GpuError> {
         if self.variant == 0 || self.pinned {
-            return;
+            return Ok(());
         }
         self.since_sample += 1;
         if self.since_sample < DECAY_SUBMITS {
-            return;
+            return Ok(());
         }
         self.since_sample = 0;
         let mut used = 0;
@@ -348,7 +358,7 @@ impl Machine {
             self.state[i * STATE_WORDS + S_USED] = 0;
         }
         self.state_dirty = true;
-        self.switch_to(self.variant & used as usize);
+        self.switch_to(self.variant & used as usize)
     }
 
     /// The running variant: its set of optional units.
@@ -763,7 +773,7 @@ impl Machine {
             }
         }
         self.out_rb.unmap();
-        self.decay_units();
+        self.decay_units()?;
         if !quiet {
             self.stats.dispatches += dispatches as u64;
             self.stats.submits += 1;
