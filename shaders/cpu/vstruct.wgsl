@@ -38,7 +38,8 @@
         var gv = vec4<u32>(vs_word(0u, store, chunk, r, n, log, db), vs_word(1u, store, chunk, r, n, log, db),
                        vs_word(2u, store, chunk, r, n, log, db), vs_word(3u, store, chunk, r, n, log, db));
         if db == 8u { gv.z = 0u; gv.w = 0u; }
-        let al = vlo(addr);
+        // Steps that do not touch memory read a harmless in-bounds address instead.
+        let al = select(P.lo_bound, vlo(addr), touch);
         let i = g_mbase + (al >> 2u);
         let sh = (al & 3u) * 8u;
         let m0 = mem[i];
