@@ -4,25 +4,38 @@
 // The permute stage's source bytes: Vn (or Xn), then Vm (or Vn+1..Vn+3 for TBL).
 var<private> VS: array<u32, 16>;
 
-// One lane operation on elements of `ew` bits (8, 16, 32), zero-extended in x and y.
-fn elem_op(x: u32, y: u32, ew: u32, lop: u32) -> u32 {
+// The compares and min/max as one truth table over (x < y, x == y, sx < sy): bit c of the low
+// byte says the predicate for combination c (ult | eq << 1 | slt << 2); bit 8 marks a compare,
+// bit 9 a min/max (pick y when true). Uniform over the lanes, so computed once per step.
+fn cmp_table(lop: u32) -> u32 {
+    var t = 0u;
+    if lop == VL_CMEQ { t = 0x1ccu; }
+    if lop == VL_CMHS { t = 0x155u; }
+    if lop == VL_CMHI { t = 0x111u; }
+    if lop == VL_CMGE { t = 0x10fu; }
+    if lop == VL_CMGT { t = 0x103u; }
+    if lop == VL_CMLE { t = 0x1fcu; }
+    if lop == VL_CMLT { t = 0x1f0u; }
+    if lop == VL_UMAX { t = 0x2aau; }
+    if lop == VL_UMIN { t = 0x211u; }
+    if lop == VL_SMAX { t = 0x2f0u; }
+    if lop == VL_SMIN { t = 0x203u; }
+    return t;
+}
+
+// One lane operation on elements of `ew` bits (8, 16, 32), zero-extended in x and y; `tt` is
+// cmp_table(lop).
+fn elem_op(x: u32, y: u32, ew: u32, lop: u32, tt: u32) -> u32 {
     let s = 32u - ew;
     let sx = i32(x << s) >> s;
     let sy = i32(y << s) >> s;
+    let code = select(0u, 1u, x < y) | select(0u, 2u, x == y) | select(0u, 4u, sx < sy);
+    let bit = ((tt >> code) & 1u) != 0u;
     var r = x + y;
     if lop == VL_SUB { r = x - y; }
-    if lop == VL_CMEQ { r = select(0u, ~0u, x == y); }
-    if lop == VL_CMHI { r = select(0u, ~0u, x > y); }
-    if lop == VL_CMHS { r = select(0u, ~0u, x >= y); }
-    if lop == VL_CMGT { r = select(0u, ~0u, sx > sy); }
-    if lop == VL_CMGE { r = select(0u, ~0u, sx >= sy); }
-    if lop == VL_CMLE { r = select(0u, ~0u, sx <= sy); }
-    if lop == VL_CMLT { r = select(0u, ~0u, sx < sy); }
+    if (tt & 0x100u) != 0u { r = select(0u, ~0u, bit); }
+    if (tt & 0x200u) != 0u { r = select(x, y, bit); }
     if lop == VL_CMTST { r = select(0u, ~0u, (x & y) != 0u); }
-    if lop == VL_UMAX { r = max(x, y); }
-    if lop == VL_UMIN { r = min(x, y); }
-    if lop == VL_SMAX { r = u32(max(sx, sy)); }
-    if lop == VL_SMIN { r = u32(min(sx, sy)); }
     if lop == VL_SHL { r = select(x << (y & 31u), 0u, y >= ew); }
     if lop == VL_USHR { r = select(x >> (y & 31u), 0u, y >= ew); }
     if lop == VL_SSHR { r = u32(sx >> min(y, 31u)); }
@@ -42,14 +55,14 @@ fn elem_op(x: u32, y: u32, ew: u32, lop: u32) -> u32 {
 }
 
 // Elements of 8, 16 or 32 bits within one word.
-fn lane32(a: u32, b: u32, esz: u32, lop: u32) -> u32 {
+fn lane32(a: u32, b: u32, esz: u32, lop: u32, tt: u32) -> u32 {
     let ew = 8u << esz;
     let m = select((1u << ew) - 1u, 0xffffffffu, ew == 32u);
-    var r = elem_op(a & m, b & m, ew, lop) & m;
-    if ew <= 16u { r = r | ((elem_op((a >> 16u) & m, (b >> 16u) & m, ew, lop) & m) << 16u); }
+    var r = elem_op(a & m, b & m, ew, lop, tt) & m;
+    if ew <= 16u { r = r | ((elem_op((a >> 16u) & m, (b >> 16u) & m, ew, lop, tt) & m) << 16u); }
     if ew == 8u {
-        r = r | ((elem_op((a >> 8u) & m, (b >> 8u) & m, ew, lop) & m) << 8u);
-        r = r | ((elem_op(a >> 24u, b >> 24u, ew, lop) & m) << 24u);
+        r = r | ((elem_op((a >> 8u) & m, (b >> 8u) & m, ew, lop, tt) & m) << 8u);
+        r = r | ((elem_op(a >> 24u, b >> 24u, ew, lop, tt) & m) << 24u);
     }
     return r;
 }
@@ -105,8 +118,9 @@ fn lanes(a: vec4<u32>, b: vec4<u32>, d: vec4<u32>, esz: u32, lop: u32) -> vec4<u
             let hi = lane64(vw(a.z, a.w), vw(b.z, b.w), lop);
             r = vec4<u32>(vlo(lo), vhi(lo), vlo(hi), vhi(hi));
         } else {
-            r = vec4<u32>(lane32(a.x, b.x, esz, lop), lane32(a.y, b.y, esz, lop),
-                          lane32(a.z, b.z, esz, lop), lane32(a.w, b.w, esz, lop));
+            let tt = cmp_table(lop);
+            r = vec4<u32>(lane32(a.x, b.x, esz, lop, tt), lane32(a.y, b.y, esz, lop, tt),
+                          lane32(a.z, b.z, esz, lop, tt), lane32(a.w, b.w, esz, lop, tt));
         }
     }
     return r;
