@@ -42,19 +42,6 @@ fn three_way(name: &str) {
     }
 }
 
-/// musl for arm64, as `garm cc --libc musl` needs it (scripts/deps.sh fetches it too).
-fn musl_sysroot() {
-    static DONE: OnceLock<()> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let o = std::process::Command::new("bash")
-            .arg(root().join("scripts/sysroot.sh"))
-            .args(["musl-dev", "musl"])
-            .output()
-            .expect("sysroot.sh");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    });
-}
-
 macro_rules! corpus {
     ($($name:ident),* $(,)?) => {
         const PROGRAMS: &[&str] = &[$(stringify!($name)),*];

@@ -5,19 +5,6 @@
 
 mod common;
 use common::*;
-use std::sync::OnceLock;
-
-fn musl_sysroot() {
-    static DONE: OnceLock<()> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let o = std::process::Command::new("bash")
-            .arg(root().join("scripts/sysroot.sh"))
-            .args(["musl-dev", "musl"])
-            .output()
-            .expect("sysroot.sh");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    });
-}
 
 fn both_libcs(name: &str) {
     musl_sysroot();

@@ -5,16 +5,6 @@ mod common;
 use common::*;
 use std::process::Command;
 
-/// Fetches musl for arm64 as `garm cc --libc musl` needs it (scripts/deps.sh does it too).
-fn musl_sysroot() {
-    let o = Command::new("bash")
-        .arg(root().join("scripts/sysroot.sh"))
-        .args(["musl-dev", "musl"])
-        .output()
-        .expect("sysroot.sh");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-}
-
 #[test]
 fn glibc_static_program_matches_qemu() {
     let src = root().join("guest/tests/hosted/glibc_hello.c");

@@ -10,12 +10,7 @@ use std::process::Command;
 
 fn build_libc(rel: &str, libc: &str) -> std::path::PathBuf {
     if libc == "musl" {
-        let o = Command::new("bash")
-            .arg(root().join("scripts/sysroot.sh"))
-            .args(["musl-dev", "musl"])
-            .output()
-            .expect("sysroot.sh");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        musl_sysroot();
     }
     build_with(rel, &["--libc", libc, "-lm"])
 }

@@ -237,3 +237,25 @@ fn vs_word(w: u32, store: bool, chunk: u32, r: u32, n: u32, log: u32, db: u32) -
     return vs_byte(b, store, chunk, r, n, log, db) | (vs_byte(b + 1u, store, chunk, r, n, log, db) << 8u)
         | (vs_byte(b + 2u, store, chunk, r, n, log, db) << 16u) | (vs_byte(b + 3u, store, chunk, r, n, log, db) << 24u);
 }
+
+// The 16 bytes at a byte offset sh*8 into a five-word window of memory.
+fn load_window(sh: u32, m0: u32, m1: u32, m2: u32, m3: u32, m4: u32) -> vec4<u32> {
+    return vec4<u32>(funnel(m0, m1, sh), funnel(m1, m2, sh), funnel(m2, m3, sh), funnel(m3, m4, sh));
+}
+
+// Stores the bytes of dv that bmk selects at a byte offset sh*8 into the five words from mem[i]
+// (whose old values are m0-m4), writing only the words it touches.
+fn store_window(i: u32, sh: u32, dv: vec4<u32>, bmk: vec4<u32>, m0: u32, m1: u32, m2: u32, m3: u32, m4: u32) {
+    let z = sh == 0u;
+    let inv = (32u - sh) & 31u;
+    let k0 = bmk.x << sh;
+    let k1 = (bmk.y << sh) | select(bmk.x >> inv, 0u, z);
+    let k2 = (bmk.z << sh) | select(bmk.y >> inv, 0u, z);
+    let k3 = (bmk.w << sh) | select(bmk.z >> inv, 0u, z);
+    let k4 = select(bmk.w >> inv, 0u, z);
+    mem[i] = (m0 & ~k0) | (dv.x << sh);
+    if k1 != 0u { mem[i + 1u] = (m1 & ~k1) | (dv.y << sh) | select(dv.x >> inv, 0u, z); }
+    if k2 != 0u { mem[i + 2u] = (m2 & ~k2) | (dv.z << sh) | select(dv.y >> inv, 0u, z); }
+    if k3 != 0u { mem[i + 3u] = (m3 & ~k3) | (dv.w << sh) | select(dv.z >> inv, 0u, z); }
+    if k4 != 0u { mem[i + 4u] = (m4 & ~k4) | select(dv.w >> inv, 0u, z); }
+}

@@ -34,7 +34,7 @@
         let old = vreg[vb + reg];
         let bmk = bytemask(nb);
         if !store {
-            var v = vec4<u32>(funnel(m0, m1, sh), funnel(m1, m2, sh), funnel(m2, m3, sh), funnel(m3, m4, sh)) & bmk;
+            var v = load_window(sh, m0, m1, m2, m3, m4) & bmk;
             if mode == VM_LANE { v = (old & ~shl_bytes(bmk, lb)) | shl_bytes(v, lb); }
             if mode == VM_REPL {
                 let x = v.x * select(select(1u, 0x10001u, nb == 2u), 0x01010101u, nb == 1u);
@@ -44,18 +44,7 @@
             vreg[vb + reg] = v;
         } else {
             let dv = select(old, shr_bytes(old, lb), mode == VM_LANE) & bmk;
-            let z = sh == 0u;
-            let inv = (32u - sh) & 31u;
-            let k0 = bmk.x << sh;
-            let k1 = (bmk.y << sh) | select(bmk.x >> inv, 0u, z);
-            let k2 = (bmk.z << sh) | select(bmk.y >> inv, 0u, z);
-            let k3 = (bmk.w << sh) | select(bmk.z >> inv, 0u, z);
-            let k4 = select(bmk.w >> inv, 0u, z);
-            mem[i] = (m0 & ~k0) | (dv.x << sh);
-            if k1 != 0u { mem[i + 1u] = (m1 & ~k1) | (dv.y << sh) | select(dv.x >> inv, 0u, z); }
-            if k2 != 0u { mem[i + 2u] = (m2 & ~k2) | (dv.z << sh) | select(dv.y >> inv, 0u, z); }
-            if k3 != 0u { mem[i + 3u] = (m3 & ~k3) | (dv.w << sh) | select(dv.z >> inv, 0u, z); }
-            if k4 != 0u { mem[i + 4u] = (m4 & ~k4) | select(dv.w >> inv, 0u, z); }
+            store_window(i, sh, dv, bmk, m0, m1, m2, m3, m4);
             if al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;

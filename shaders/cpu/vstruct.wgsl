@@ -49,24 +49,13 @@
         let m4 = mem[i + 4u];
         let bmk = bytemask(db);
         if loading {
-            let v = vec4<u32>(funnel(m0, m1, sh), funnel(m1, m2, sh), funnel(m2, m3, sh), funnel(m3, m4, sh)) & bmk;
+            let v = load_window(sh, m0, m1, m2, m3, m4) & bmk;
             vreg[vb + VC0 + (s & 3u)] = v;
         } else if !store {
             vreg[vb + ((vt0 + r) & 31u)] = gv;
         } else {
             let dv = gv & bmk;
-            let z = sh == 0u;
-            let inv = (32u - sh) & 31u;
-            let k0 = bmk.x << sh;
-            let k1 = (bmk.y << sh) | select(bmk.x >> inv, 0u, z);
-            let k2 = (bmk.z << sh) | select(bmk.y >> inv, 0u, z);
-            let k3 = (bmk.w << sh) | select(bmk.z >> inv, 0u, z);
-            let k4 = select(bmk.w >> inv, 0u, z);
-            mem[i] = (m0 & ~k0) | (dv.x << sh);
-            if k1 != 0u { mem[i + 1u] = (m1 & ~k1) | (dv.y << sh) | select(dv.x >> inv, 0u, z); }
-            if k2 != 0u { mem[i + 2u] = (m2 & ~k2) | (dv.z << sh) | select(dv.y >> inv, 0u, z); }
-            if k3 != 0u { mem[i + 3u] = (m3 & ~k3) | (dv.w << sh) | select(dv.z >> inv, 0u, z); }
-            if k4 != 0u { mem[i + 4u] = (m4 & ~k4) | select(dv.w >> inv, 0u, z); }
+            store_window(i, sh, dv, bmk, m0, m1, m2, m3, m4);
             if al < g_code_hi && al + db > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;

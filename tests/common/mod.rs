@@ -21,6 +21,20 @@ pub fn tmp() -> PathBuf {
 
 static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
+/// musl for arm64, as `garm cc --libc musl` needs it (scripts/deps.sh fetches it too); once per
+/// test process.
+pub fn musl_sysroot() {
+    static DONE: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    DONE.get_or_init(|| {
+        let o = Command::new("bash")
+            .arg(root().join("scripts/sysroot.sh"))
+            .args(["musl-dev", "musl"])
+            .output()
+            .expect("sysroot.sh");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    });
+}
+
 /// Builds `guest/<rel>.c` into the test tmp dir (once per test process) and returns the ELF.
 pub fn build(rel: &str) -> PathBuf {
     build_with(rel, &[])

@@ -288,14 +288,7 @@ pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
         return Some(vf(R_LANE, cfg(3, q, 0, 0, lop, B_VM), i.Rd, i.Rn, i.Rm));
     }
     let (lop, recipe, any64) = match (i.opcode, i.U) {
-        (0b10000, false) => (L_ADD, R_LANE, true),
-        (0b10000, true) => (L_SUB, R_LANE, true),
-        (0b10001, false) => (L_CMTST, R_LANE, true),
-        (0b10001, true) => (L_CMEQ, R_LANE, true),
-        (0b00110, false) => (L_CMGT, R_LANE, true),
-        (0b00110, true) => (L_CMHI, R_LANE, true),
-        (0b00111, false) => (L_CMGE, R_LANE, true),
-        (0b00111, true) => (L_CMHS, R_LANE, true),
+        (op, u) if add_cmp_lop(op, u).is_some() => (add_cmp_lop(op, u)?, R_LANE, true),
         (0b01100, false) => (L_SMAX, R_LANE, false),
         (0b01100, true) => (L_UMAX, R_LANE, false),
         (0b01101, false) => (L_SMIN, R_LANE, false),
@@ -319,6 +312,21 @@ pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
         i.Rn,
         i.Rm,
     ))
+}
+
+/// The three-same operations with a scalar (D) form too: ADD, SUB and the register compares.
+fn add_cmp_lop(opcode: u32, u: bool) -> Option<u32> {
+    Some(match (opcode, u) {
+        (0b10000, false) => L_ADD,
+        (0b10000, true) => L_SUB,
+        (0b10001, false) => L_CMTST,
+        (0b10001, true) => L_CMEQ,
+        (0b00110, false) => L_CMGT,
+        (0b00110, true) => L_CMHI,
+        (0b00111, false) => L_CMGE,
+        (0b00111, true) => L_CMHS,
+        _ => return None,
+    })
 }
 
 /// MLA/MLS (three same, opcode 10010): Vd +/- Vn * Vm in two steps.
@@ -350,17 +358,7 @@ pub(super) fn dec_simd_scalar_3same(i: SimdScalar3Same, _pc: u64) -> Option<Form
     if i.opcode >> 3 == 0b11 {
         return fp_scalar_3same(&i);
     }
-    let lop = match (i.opcode, i.U) {
-        (0b10000, false) => L_ADD,
-        (0b10000, true) => L_SUB,
-        (0b10001, false) => L_CMTST,
-        (0b10001, true) => L_CMEQ,
-        (0b00110, false) => L_CMGT,
-        (0b00110, true) => L_CMHI,
-        (0b00111, false) => L_CMGE,
-        (0b00111, true) => L_CMHS,
-        _ => return None,
-    };
+    let lop = add_cmp_lop(i.opcode, i.U)?;
     if i.size != 3 {
         return None;
     }
