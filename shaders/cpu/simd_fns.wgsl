@@ -238,14 +238,25 @@ fn vs_word(w: u32, store: bool, chunk: u32, r: u32, n: u32, log: u32, db: u32) -
         | (vs_byte(b + 2u, store, chunk, r, n, log, db) << 16u) | (vs_byte(b + 3u, store, chunk, r, n, log, db) << 24u);
 }
 
-// The 16 bytes at a byte offset sh*8 into a five-word window of memory.
-fn load_window(sh: u32, m0: u32, m1: u32, m2: u32, m3: u32, m4: u32) -> vec4<u32> {
+// The 16 bytes at a byte offset sh/8 into the five-word window from mem[i] (the caller checked
+// the access; the buffer has pad words at its end).
+fn load_window(i: u32, sh: u32) -> vec4<u32> {
+    let m0 = mem[i];
+    let m1 = mem[i + 1u];
+    let m2 = mem[i + 2u];
+    let m3 = mem[i + 3u];
+    let m4 = mem[i + 4u];
     return vec4<u32>(funnel(m0, m1, sh), funnel(m1, m2, sh), funnel(m2, m3, sh), funnel(m3, m4, sh));
 }
 
-// Stores the bytes of dv that bmk selects at a byte offset sh*8 into the five words from mem[i]
-// (whose old values are m0-m4), writing only the words it touches.
-fn store_window(i: u32, sh: u32, dv: vec4<u32>, bmk: vec4<u32>, m0: u32, m1: u32, m2: u32, m3: u32, m4: u32) {
+// Stores the bytes of dv that bmk selects at a byte offset sh/8 into the five-word window from
+// mem[i], writing only the words it touches.
+fn store_window(i: u32, sh: u32, dv: vec4<u32>, bmk: vec4<u32>) {
+    let m0 = mem[i];
+    let m1 = mem[i + 1u];
+    let m2 = mem[i + 2u];
+    let m3 = mem[i + 3u];
+    let m4 = mem[i + 4u];
     let z = sh == 0u;
     let inv = (32u - sh) & 31u;
     let k0 = bmk.x << sh;

@@ -26,15 +26,10 @@
         let al = vlo(addr);
         let i = g_mbase + (al >> 2u);
         let sh = (al & 3u) * 8u;
-        let m0 = mem[i];
-        let m1 = mem[i + 1u];
-        let m2 = mem[i + 2u];
-        let m3 = mem[i + 3u];
-        let m4 = mem[i + 4u];
         let old = vreg[vb + reg];
         let bmk = bytemask(nb);
         if !store {
-            var v = load_window(sh, m0, m1, m2, m3, m4) & bmk;
+            var v = load_window(i, sh) & bmk;
             if mode == VM_LANE { v = (old & ~shl_bytes(bmk, lb)) | shl_bytes(v, lb); }
             if mode == VM_REPL {
                 let x = v.x * select(select(1u, 0x10001u, nb == 2u), 0x01010101u, nb == 1u);
@@ -44,7 +39,7 @@
             vreg[vb + reg] = v;
         } else {
             let dv = select(old, shr_bytes(old, lb), mode == VM_LANE) & bmk;
-            store_window(i, sh, dv, bmk, m0, m1, m2, m3, m4);
+            store_window(i, sh, dv, bmk);
             if al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;

@@ -42,20 +42,15 @@
         let al = select(P.lo_bound, vlo(addr), touch);
         let i = g_mbase + (al >> 2u);
         let sh = (al & 3u) * 8u;
-        let m0 = mem[i];
-        let m1 = mem[i + 1u];
-        let m2 = mem[i + 2u];
-        let m3 = mem[i + 3u];
-        let m4 = mem[i + 4u];
         let bmk = bytemask(db);
         if loading {
-            let v = load_window(sh, m0, m1, m2, m3, m4) & bmk;
+            let v = load_window(i, sh) & bmk;
             vreg[vb + VC0 + (s & 3u)] = v;
         } else if !store {
             vreg[vb + ((vt0 + r) & 31u)] = gv;
         } else {
             let dv = gv & bmk;
-            store_window(i, sh, dv, bmk, m0, m1, m2, m3, m4);
+            store_window(i, sh, dv, bmk);
             if al < g_code_hi && al + db > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;

@@ -209,15 +209,21 @@ pub(super) fn dec_simd_ldst_single_post(i: SimdLdstSinglePost, _pc: u64) -> Opti
 
 // ---------------------------------------------------------------- data processing
 
-fn vf(recipe: u32, cfg: u32, rd: u32, rn: u32, rm: u32) -> Form {
-    let mut f = Form::new(unit::VEC, recipe);
-    f.vcfg = cfg;
+/// A VEC or FP form on registers rd, rn, rm; rc and rc2 (the permute's indices, FMA's Va) zero
+/// unless set.
+fn regs_form(unit: u32, op: u32, rd: u32, rn: u32, rm: u32) -> Form {
+    let mut f = Form::new(unit, op);
     f.rd = rd;
     f.rn = rn;
     f.rm = rm;
-    // rc and rc2 carry the permute's indices (zero unless set)
     f.rc = 0;
     f.rc2 = 0;
+    f
+}
+
+fn vf(recipe: u32, cfg: u32, rd: u32, rn: u32, rm: u32) -> Form {
+    let mut f = regs_form(unit::VEC, recipe, rd, rn, rm);
+    f.vcfg = cfg;
     f
 }
 
@@ -814,13 +820,8 @@ pub(super) fn dec_fp_int_conv(i: FpIntConv, _pc: u64) -> Option<Form> {
 }
 
 fn fpf(op: u32, aux: u32, rd: u32, rn: u32, rm: u32) -> Form {
-    let mut f = Form::new(unit::FP, op);
+    let mut f = regs_form(unit::FP, op, rd, rn, rm);
     f.aux = aux;
-    f.rd = rd;
-    f.rn = rn;
-    f.rm = rm;
-    f.rc = 0;
-    f.rc2 = 0;
     f
 }
 
