@@ -4,15 +4,18 @@
 # Usage: guest/build.sh SRC.c [MORE.c ...] OUT.elf      (run from anywhere)
 #
 # Exact flags (the Rust side uses the same):
-#   C:    clang --target=aarch64-none-elf -ffreestanding -nostdlib -O2 -mgeneral-regs-only
+#   C:    clang --target=aarch64-none-elf -ffreestanding -nostdlib -O2 -mllvm -force-vector-width=1
+#               -fno-slp-vectorize -ffp-contract=off -fsigned-char
 #               -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
 #               -fno-unwind-tables -Wall -I guest/include -c X.c -o X.o
-#   asm:  clang --target=aarch64-none-elf -c guest/rt/start.S -o start.o
+#   asm:  clang --target=aarch64-none-elf -c guest/rt/X.S -o X.S.o     (each .S)
 #   link: ld.lld -T linker/garm.ld -static -z max-page-size=4096 --gc-sections
-#               start.o <runtime .o> <program .o> -o OUT.elf
-# -mgeneral-regs-only keeps every FP/SIMD register out of the code: the
-# emulator implements only general-purpose integer A64. --gc-sections drops
-# unused runtime functions (optional; the layout is the same without it).
+#               <runtime .S.o> <runtime .o> <program .o> -o OUT.elf
+#         (runtime files directly in guest/rt/ add -mgeneral-regs-only; those in
+#         guest/rt/fp/ and the program may use FP/SIMD)
+# FP/SIMD is allowed (garm runs Tier 2); -ffp-contract=off keeps a*b+c two
+# roundings, so the native JIT oracle computes the same bits. --gc-sections
+# drops unused runtime functions (optional; the layout is the same without it).
 set -eu
 
 if [ $# -lt 2 ]; then
@@ -23,7 +26,7 @@ fi
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-clang}
 LD=${LD:-ld.lld}
-CFLAGS="--target=aarch64-none-elf -ffreestanding -nostdlib -O2 -mgeneral-regs-only \
+CFLAGS="--target=aarch64-none-elf -ffreestanding -nostdlib -O2 -mllvm -force-vector-width=1 -fno-slp-vectorize -ffp-contract=off -fsigned-char \
 -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
 -Wall -I $ROOT/guest/include"
 
@@ -38,13 +41,19 @@ done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-OBJS="$TMP/start.o"
-$CC --target=aarch64-none-elf -c "$ROOT/guest/rt/start.S" -o "$TMP/start.o"
-for f in "$ROOT"/guest/rt/*.c $SRCS; do
+OBJS=
+for f in "$ROOT"/guest/rt/*.S; do
+    o="$TMP/$(basename "$f" .S).S.o"
+    $CC --target=aarch64-none-elf -c "$f" -o "$o"
+    OBJS="$OBJS $o"
+done
+for f in "$ROOT"/guest/rt/*.c "$ROOT"/guest/rt/fp/*.c $SRCS; do
     o="$TMP/$(basename "$f" .c).$$.o"
     case " $OBJS " in *" $o "*) o="$TMP/$(basename "$f" .c).$$.2.o" ;; esac
+    # The runtime outside guest/rt/fp/ never touches FP/SIMD registers.
+    case "$f" in "$ROOT"/guest/rt/*/*) extra= ;; "$ROOT"/guest/rt/*) extra=-mgeneral-regs-only ;; *) extra= ;; esac
     # shellcheck disable=SC2086
-    $CC $CFLAGS -c "$f" -o "$o"
+    $CC $CFLAGS $extra -c "$f" -o "$o"
     OBJS="$OBJS $o"
 done
 # shellcheck disable=SC2086

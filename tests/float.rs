@@ -1,12 +1,15 @@
 //! Float and double programs (guest/tests/float/*.c: n-body, mandelbrot, matrix inversion, an FFT
 //! in complex double, spectral norm, statistics and qsort, printf/strtod/sscanf round trips,
 //! <math.h> over many inputs, conversions at the integer limits in every rounding mode, ...)
-//! built against glibc and musl: stdout and exit status equal to qemu-aarch64's, bit for bit.
+//! built three ways: against garm's runtime (its printf/strtod/scanf/libm; garm, the native JIT
+//! oracle and qemu-aarch64 agree), and against glibc and musl (garm equals qemu-aarch64), bit
+//! for bit.
 
 mod common;
 use common::*;
 
-fn both_libcs(name: &str) {
+fn all_builds(name: &str) {
+    three_way(&format!("tests/float/{name}"));
     musl_sysroot();
     for libc in ["glibc", "musl"] {
         let elf = build_with(&format!("tests/float/{name}"), &["--libc", libc, "-lm"]);
@@ -18,7 +21,7 @@ fn both_libcs(name: &str) {
 macro_rules! programs {
     ($($name:ident),* $(,)?) => {
         const PROGRAMS: &[&str] = &[$(stringify!($name)),*];
-        $(#[test] fn $name() { both_libcs(stringify!($name)); })*
+        $(#[test] fn $name() { all_builds(stringify!($name)); })*
     };
 }
 
@@ -51,4 +54,23 @@ fn float_programs_are_all_listed() {
         files, PROGRAMS,
         "guest/tests/float and the programs! list differ"
     );
+}
+
+/// The runtime's float formatting and parsing print exactly what glibc's do (the same programs,
+/// both under qemu-aarch64): %f %e %g %a with every flag, strtod/strtof and scanf round trips.
+#[test]
+fn runtime_prints_like_glibc() {
+    for name in ["printf_widths", "roundtrip", "scanf_float"] {
+        let rel = format!("tests/float/{name}");
+        let ours = qemu(&build(&rel), &[], &[], b"");
+        let glibc = qemu(
+            &build_with(&rel, &["--libc", "glibc", "-lm"]),
+            &[],
+            &[],
+            b"",
+        );
+        if let Some((line, a, b)) = garm::diff::first_difference(&ours.stdout, &glibc.stdout) {
+            panic!("{name}: garm's runtime differs from glibc at line {line}:\n  garm  {a}\n  glibc {b}");
+        }
+    }
 }

@@ -31,6 +31,15 @@ int vprintf(const char *restrict fmt, va_list ap);
 int vfprintf(FILE *restrict f, const char *restrict fmt, va_list ap);
 int vsprintf(char *restrict buf, const char *restrict fmt, va_list ap);
 int vsnprintf(char *restrict buf, size_t n, const char *restrict fmt, va_list ap);
+int dprintf(int fd, const char *restrict fmt, ...) __attribute__((format(printf, 2, 3)));
+int vdprintf(int fd, const char *restrict fmt, va_list ap);
+
+int scanf(const char *restrict fmt, ...) __attribute__((format(scanf, 1, 2)));
+int fscanf(FILE *restrict f, const char *restrict fmt, ...) __attribute__((format(scanf, 2, 3)));
+int sscanf(const char *restrict s, const char *restrict fmt, ...) __attribute__((format(scanf, 2, 3)));
+int vscanf(const char *restrict fmt, va_list ap) __attribute__((format(scanf, 1, 0)));
+int vfscanf(FILE *restrict f, const char *restrict fmt, va_list ap) __attribute__((format(scanf, 2, 0)));
+int vsscanf(const char *restrict s, const char *restrict fmt, va_list ap) __attribute__((format(scanf, 2, 0)));
 
 int puts(const char *s);
 int fputs(const char *restrict s, FILE *restrict f);

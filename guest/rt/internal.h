@@ -2,6 +2,7 @@
 #ifndef GARM_RT_INTERNAL_H
 #define GARM_RT_INTERNAL_H
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <garm.h>
 
@@ -44,6 +45,12 @@ int __garm_fwrite_bytes(FILE *f, const void *p, size_t n);
 void __garm_stdio_flush_all(void);
 
 void __garm_exit_group(int status) __attribute__((noreturn));
+
+/* The current FP rounding mode (0 nearest, 1 up, 2 down, 3 toward zero), from guest/rt/fp. */
+int __garm_round_mode(void);
+/* strtod (is_float 0) or strtof (1) as raw bits, so the integer-only scanf stores floats
+ * without FP registers (guest/rt/fp/strtod.c). */
+uint64_t __garm_strtofp_bits(const char *s, char **end, int is_float);
 
 #ifdef GARM_HOST
 /* The host build's syscall table, passed by garm's native JIT to __garm_host_entry. */

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 /// Submits after which optional units no instance ran are dropped from the running variant
 /// (an instruction that needs one again stops once and brings it back): a program that used
-/// FP once at start-up does not pay for the FP unit on every later step.
-const DECAY_SUBMITS: u32 = 16;
+/// FP once at start-up does not pay for the FP unit on every later step. Short, because a
+/// steady submit runs ~100 ms while a wrong drop costs one stop (~0.4 ms) and a cached pipeline.
+const DECAY_SUBMITS: u32 = 2;
 
 /// Words after the last instance's memory, so an unaligned 8-byte read at the end stays in bounds.
 const MEM_PAD_WORDS: u64 = 4;

@@ -17,12 +17,19 @@ use std::time::{Duration, Instant};
 include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
 
 /// The C dialect both builds of a guest program share, so the GPU and the native JIT oracle
-/// compile the same program: freestanding, no FP registers, signed char, no FP contraction.
+/// compile the same program: freestanding, signed char, and no FP contraction (a*b+c rounds
+/// twice on both ISAs, so float programs compute the same bits natively). No SIMD from the
+/// autovectoriser: a vector loop brings in garm's VEC unit, which slows every other instruction
+/// more than the lanes save (sha256 bench: 3.9 MIPS scalar, 2.1 vectorised). Vector width 1
+/// rather than `-fno-vectorize` keeps the loop vectoriser's scalar interleaving, as
+/// `-mgeneral-regs-only` did (sieve: 6.58 M instructions both ways, 7.65 M with the pass off).
 const DIALECT: &[&str] = &[
     "-ffreestanding",
     "-nostdlib",
     "-O2",
-    "-mgeneral-regs-only",
+    "-mllvm",
+    "-force-vector-width=1",
+    "-fno-slp-vectorize",
     "-ffunction-sections",
     "-fdata-sections",
     "-fno-asynchronous-unwind-tables",
@@ -54,6 +61,61 @@ pub fn host_cflags() -> Vec<&'static str> {
         .chain(DIALECT.iter().copied())
         .chain(["-fno-stack-protector", "-fno-ident", "-DGARM_HOST"])
         .collect()
+}
+
+/// The runtime files that use floating point (formatting, conversion, libm). The rest of the
+/// runtime is built `-mgeneral-regs-only` for AArch64, so an integer program's calls into it
+/// (memcpy, malloc, stdio) never bring in garm's FP/SIMD units.
+pub const RUNTIME_FP_DIR: &str = "guest/rt/fp/";
+
+/// Whether LLVM IR text has a floating-point or vector type outside its strings, comments and
+/// metadata: then the C uses FP/SIMD registers (arguments, arithmetic, intrinsics).
+fn ir_uses_fp(ir: &str) -> bool {
+    const FP_TYPES: &[&str] = &["half", "bfloat", "float", "double", "fp128", "x86_fp80"];
+    ir.lines()
+        .filter(|l| !l.starts_with(['!', ';']) && !l.starts_with("attributes"))
+        .any(|line| {
+            // Drop quoted text ("...", c"..."): names and string constants are not types.
+            let mut code = String::with_capacity(line.len());
+            let mut quoted = false;
+            for ch in line.split(';').next().unwrap_or("").chars() {
+                if ch == '"' {
+                    quoted = !quoted;
+                } else if !quoted {
+                    code.push(ch);
+                }
+            }
+            let fp = code
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                .any(|w| FP_TYPES.contains(&w));
+            // Vector types are `<N x T>` (arrays, `[N x T]`, are fine).
+            let vector = code.split('<').skip(1).any(|rest| {
+                let digits =
+                    rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                digits > 0 && rest[digits..].starts_with(" x ")
+            });
+            fp || vector
+        })
+}
+
+/// Whether an object calls compiler-rt's soft-float helpers (`__adddf3`, `__fixsfsi`,
+/// `__extendsfdf2`, `__mulsc3`, ...): what clang emits for float arithmetic built
+/// `-mgeneral-regs-only`. The runtime has none of them.
+fn calls_soft_float(obj: &[u8]) -> bool {
+    use object::{Object, ObjectSymbol};
+    const ENDINGS: &[&str] = &[
+        "sf2", "sf3", "df2", "df3", "tf2", "tf3", "sc3", "dc3", "sfsi", "dfsi", "sfdi", "dfdi",
+        "sfti", "dfti", "sisf", "sidf", "disf", "didf", "tisf", "tidf",
+    ];
+    let Ok(file) = object::File::parse(obj) else {
+        return true; // unreadable: take the build that needs no helpers
+    };
+    file.symbols().any(|sym| {
+        sym.is_undefined()
+            && sym
+                .name()
+                .is_ok_and(|n| n.starts_with("__") && ENDINGS.iter().any(|e| n.ends_with(e)))
+    })
 }
 
 pub const LDFLAGS: &[&str] = &["-static", "-z", "max-page-size=4096", "--gc-sections"];
@@ -310,8 +372,11 @@ impl Toolchain {
             }
             let obj = objdir.join(format!("{}.o", p.file_name().unwrap().to_string_lossy()));
             let mut cmd = Command::new(&self.clang);
-            cmd.args(flags)
-                .arg("-I")
+            cmd.args(flags);
+            if !host && !name.starts_with(RUNTIME_FP_DIR) {
+                cmd.arg("-mgeneral-regs-only");
+            }
+            cmd.arg("-I")
                 .arg(&inc)
                 .arg("-c")
                 .arg(tmp.join(name))
@@ -340,6 +405,50 @@ impl Toolchain {
         rt: &Path,
         extra: &[String],
     ) -> Result<Vec<u8>, ToolchainError> {
+        self.compile_cached(src, flags, rt, extra, false)
+            .map(|o| o.unwrap_or_default())
+    }
+
+    /// Compiles a guest program's C file ([`Toolchain::compile`]) without FP/SIMD registers when
+    /// its C has no floating point or vectors, else with them. An integer program then never
+    /// brings in garm's FP/SIMD units, which clang would otherwise use to zero and copy memory
+    /// (`movi` + `stp q`). The question goes to clang's IR (cached like a compile): doubles
+    /// passed to printf show there, where `-mgeneral-regs-only` would quietly pass them in
+    /// general registers.
+    pub fn compile_guest(
+        &self,
+        src: &Path,
+        flags: &[&str],
+        rt: &Path,
+        extra: &[String],
+    ) -> Result<Vec<u8>, ToolchainError> {
+        let mut ir_flags = flags.to_vec();
+        ir_flags.extend(["-S", "-emit-llvm"]);
+        let ir = self.compile(src, &ir_flags, rt, extra)?;
+        if !ir_uses_fp(&String::from_utf8_lossy(&ir)) {
+            let mut int_flags = flags.to_vec();
+            int_flags.push("-mgeneral-regs-only");
+            if let Some(obj) = self.compile_cached(src, &int_flags, rt, extra, true)? {
+                if !calls_soft_float(&obj) {
+                    return Ok(obj);
+                }
+            }
+        }
+        self.compile(src, flags, rt, extra)
+    }
+
+    /// [`Toolchain::compile`]; with `probe`, a failed compile is not an error but `None`, and is
+    /// cached as an empty object (never a real one). The key covers the source's bytes, not its
+    /// own headers' (clang may write no dependency list when it fails): a stale verdict after a
+    /// header edit costs speed (an FP build), never correctness.
+    fn compile_cached(
+        &self,
+        src: &Path,
+        flags: &[&str],
+        rt: &Path,
+        extra: &[String],
+        probe: bool,
+    ) -> Result<Option<Vec<u8>>, ToolchainError> {
         let source = std::fs::read(src).map_err(io_at(src))?;
         let abs = std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf());
         let inc = rt.join("guest/include");
@@ -365,7 +474,7 @@ impl Toolchain {
         let key = hex(&h.finalize());
         let c = cache::Cache::open();
         if let Some(obj) = c.get("compile", &key) {
-            return Ok(obj);
+            return Ok(Some(obj).filter(|o| !(probe && o.is_empty())));
         }
 
         let dep = c.dir.join("objects").join(format!(
@@ -395,6 +504,10 @@ impl Toolchain {
         let deptext = std::fs::read_to_string(&dep).unwrap_or_default();
         let _ = std::fs::remove_file(&dep);
         let out = out?;
+        if !out.status.success() && probe {
+            c.put(&key, &[], &[]).map_err(io_at(&c.dir))?;
+            return Ok(None);
+        }
         if !out.status.success() {
             return Err(ToolchainError::Failed {
                 what: format!("clang {}", src.display()),
@@ -410,7 +523,7 @@ impl Toolchain {
             deps.push((cache::sha(&d), p));
         }
         c.put(&key, &deps, &out.stdout).map_err(io_at(&c.dir))?;
-        Ok(out.stdout)
+        Ok(Some(out.stdout))
     }
 
     /// Compiles and links C sources with the runtime into a static AArch64 ELF at `out`. Both
@@ -462,7 +575,7 @@ impl Toolchain {
             if !src.is_file() {
                 return Err(ToolchainError::NoSource(src.clone()));
             }
-            objs.push(self.compile(src, &cflags, &rt, extra)?);
+            objs.push(self.compile_guest(src, &cflags, &rt, extra)?);
         }
         let mut archives = Vec::new();
         for o in objects {
@@ -658,7 +771,7 @@ impl Toolchain {
             let cflags = if a.pie { pie_cflags() } else { cflags() };
             let rt = self.runtime_for(&cflags)?;
             for (i, src) in sources.iter().enumerate() {
-                let obj = self.compile(src, &cflags, &rt, &a.cflags)?;
+                let obj = self.compile_guest(src, &cflags, &rt, &a.cflags)?;
                 let o = object_name(i);
                 std::fs::write(&o, obj).map_err(io_at(&o))?;
                 if let Some(system) = a.deps.system {
@@ -816,5 +929,26 @@ pub fn disassemble(words: &[u32]) -> Vec<String> {
         v
     } else {
         words.iter().map(|w| format!(".inst {w:#010x}")).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ir_uses_fp;
+
+    #[test]
+    fn fp_in_ir() {
+        assert!(!ir_uses_fp(
+            "define i32 @double_it(i32 %x) {\n  %r = shl i32 %x, 1\n"
+        ));
+        assert!(!ir_uses_fp(
+            "@.str = private constant [7 x i8] c\"double\\00\", align 1"
+        ));
+        assert!(!ir_uses_fp("; float in a comment\n!0 = !{!\"float\"}"));
+        assert!(ir_uses_fp(
+            "  %c = call i32 (ptr, ...) @printf(ptr @.s, double 1.0)"
+        ));
+        assert!(ir_uses_fp("  %v = add <4 x i32> %a, %b"));
+        assert!(ir_uses_fp("define float @f(float %x) {"));
     }
 }

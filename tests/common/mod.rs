@@ -182,3 +182,32 @@ pub fn pipeline_same_as_qemu(elf: &Path) {
         g.out()
     );
 }
+
+fn toolchain() -> &'static garm::toolchain::Toolchain {
+    static TC: std::sync::OnceLock<garm::toolchain::Toolchain> = std::sync::OnceLock::new();
+    TC.get_or_init(|| garm::toolchain::Toolchain::find().expect("clang and ld.lld"))
+}
+
+/// `guest/<rel>.c` built against garm's runtime runs three ways: on garm and under qemu-aarch64
+/// (the same ELF: stdout and status equal), and in the native JIT oracle (the same C built for
+/// the host), which must print the same. Returns garm's run.
+pub fn three_way(rel: &str) -> Ran {
+    let elf = build(rel);
+    let g = same_as_qemu(&elf, &[], &[], b"");
+    assert!(!g.stdout.is_empty(), "{rel}: printed nothing");
+    let src = root().join("guest").join(format!("{rel}.c"));
+    let host = garm::jit::compile(toolchain(), &src, &[]).expect("host build");
+    let argv = vec![elf.to_string_lossy().into_owned()];
+    let j = garm::jit::run_objects(&host.objects, &argv, &garm::jit::JitOptions::default())
+        .expect("jit run");
+    if let Some((line, a, b)) = garm::diff::first_difference(&g.stdout, &j.stdout) {
+        panic!("{rel}: native JIT differs from garm and qemu at stdout line {line}:\n  gpu/qemu {a}\n  jit      {b}");
+    }
+    assert_eq!(
+        j.status,
+        g.status,
+        "{rel}: native JIT exit status differs (stderr: {})",
+        String::from_utf8_lossy(&j.stderr)
+    );
+    g
+}
