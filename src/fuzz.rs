@@ -710,10 +710,11 @@ int main(void)
         }
         for (int r = 0; r < 33; r++)
             regs[r] = fuzz_state[k][r];
-        /* FPCR: half the blocks in the default mode, the rest with a random RMode, FZ and DN. */
+        /* FPCR: half the blocks in the default mode, the rest with a random RMode, FZ, DN and
+         * AHP (binary16's alternative format). */
         {
             uint64_t m = mix(&z);
-            regs[33] = (m & 1) ? (m & 0x3c00000ull) : 0;
+            regs[33] = (m & 1) ? (m & 0x7c00000ull) : 0;
         }
         regs[27] = (uint64_t)&scratch[SCRATCH_QWORDS / 2];
         rec[0] = k;

@@ -64,6 +64,11 @@ fn fp_pairwise_and_narrowing_match_qemu() {
     same("tests/simd/fp_pairwise", "musl");
 }
 
+#[test]
+fn half_precision_conversions_match_qemu_under_every_fpcr() {
+    same("tests/simd/fp_half", "musl");
+}
+
 /// A shader variant that fails to compile (here a broken GARM_SHADER_DIR file, compiled when
 /// the guest first needs the SIMD units) is a clear error and exit 1, not a panic.
 #[test]

@@ -20,6 +20,8 @@
         let pairw = (aux & FP_PAIRW) != 0u;
         var nlanes = select(select(2u, 4u, !dbl) >> select(1u, 0u, (aux & FP_Q) != 0u), 1u, (aux & FP_ONE) != 0u);
         if widen || narrow { nlanes = 2u; }
+        let across = (aux & FP_ACROSS) != 0u;
+        if across { nlanes = 3u; }
         let multi = opn == FP_DIV || opn == FP_SQRT;
         let nsub = select(1u, select(fp_sqrt_steps(), fp_div_steps(), opn == FP_DIV) + 1u, multi);
         let lane = select(0u, g_ustep / nsub, vecm);
@@ -38,7 +40,7 @@
         // the scalar form).
         var xa_p = xa_l;
         if pairw {
-            let per = select(nlanes, 2u, (aux & FP_ONE) != 0u);
+            let per = select(select(nlanes, 4u, across), 2u, (aux & FP_ONE) != 0u);
             let k0 = 2u * lane;
             let k1 = k0 + 1u;
             let s0 = select(vm, vn, k0 < per);
@@ -47,6 +49,12 @@
             let e1 = select(k1 - per, k1, k1 < per);
             xa_p = select(vw(s0[e0 & 3u], 0u), vw(s0[(2u * e0) & 3u], s0[(2u * e0 + 1u) & 3u]), dbl);
             xm = select(vw(s1[e1 & 3u], 0u), vw(s1[(2u * e1) & 3u], s1[(2u * e1 + 1u) & 3u]), dbl);
+        }
+        if across && lane == 2u {
+            // The pair of the two pairwise lanes gathered so far.
+            let t = vreg[vb + VT2];
+            xa_p = vw(t.x, 0u);
+            xm = vw(t.y, 0u);
         }
         let xc = select(vw(vc[lane & 3u], 0u), vw(vc[(2u * lane) & 3u], vc[(2u * lane + 1u) & 3u]), dbl);
         let xb = select(xm, vz(), (aux & FP_ZERO) != 0u);
@@ -93,8 +101,17 @@
             res = r;
             to_v = vecm;
         }
+        // FCVT with binary16 on one side (HALF): to it with NARROW, from it with WIDEN; DBL
+        // names the other side.
+        let half = (aux & FP_HALF) != 0u;
         if opn == FP_CVT {
-            pr = fp_convert(xa, dbl);
+            if !half {
+                pr = fp_convert(xa, dbl);
+            } else if widen {
+                pr = fp_from_half(vlo(xa) & 0xffffu, dbl);
+            } else {
+                pr = fp_to_half(xa, dbl);
+            }
             use_pr = true;
         }
         if opn == FP_MINMAX {
@@ -135,11 +152,12 @@
             pr = fp_fma(xa, xb, xc, dbl, (aux & FP_NEG) != 0u, (aux & FP_NEG_C) != 0u);
             use_pr = true;
         }
+        let out_dbl = select(dbl != (opn == FP_CVT), dbl && widen, half);
         if use_pr {
             if pr.done {
                 r = pr.bits;
             } else {
-                r = fp_round(pr.s, pr.e, pr.m, dbl != (opn == FP_CVT));
+                r = fp_round(pr.s, pr.e, pr.m, out_dbl, half && narrow);
             }
         }
         // FNMUL negates the rounded product; FABD clears the difference's sign.
@@ -147,8 +165,7 @@
         if (aux & FP_ABS) != 0u { r = vand(r, vnot(fp_sign(1u, dbl))); }
         wi1 = select(R_SINK, rd, opn == FP_CVTI && !vecm);
         if to_v && !vecm {
-            let wide = dbl != (opn == FP_CVT);
-            vreg[vb + (rd & 31u)] = vec4<u32>(vlo(r), select(0u, vhi(r), wide), 0u, 0u);
+            vreg[vb + (rd & 31u)] = vec4<u32>(vlo(r), select(0u, vhi(r), out_dbl), 0u, 0u);
         }
         if to_v && vecm {
             // Gather this lane; the last lane writes Vd (the upper half zeroed for 64-bit forms).
@@ -169,7 +186,7 @@
                 ustep_next = g_ustep + 1u;
                 next = pc;
             } else {
-                vreg[vb + (rd & 31u)] = acc;
+                vreg[vb + (rd & 31u)] = select(acc, vec4<u32>(vlo(r), 0u, 0u, 0u), across);
             }
         }
         g_fpsr = g_fpsr | g_fpx;

@@ -110,15 +110,18 @@ fn fp_invalid(dbl: bool) -> V {
 }
 
 // Rounds m / 2^62 * 2^e (m's top bit at 62; bits below the format's precision are guard bits,
-// anything lost before jammed into bit 0) to the format, under FPCR.RMode and FZ.
-fn fp_round(s: u32, e_in: i32, m: V, dbl: bool) -> V {
-    let p = select(24u, 53u, dbl);
-    let emin = select(-126, -1022, dbl);
-    let maxf = select(0xffu, 0x7ffu, dbl);
+// anything lost before jammed into bit 0) to the format (binary16 when `half`: only FCVT, which
+// ignores FZ for it; FPCR.AHP's alternative format has no infinity, so it overflows to the
+// largest value with Invalid Operation), under FPCR.RMode and FZ.
+fn fp_round(s: u32, e_in: i32, m: V, dbl: bool, half: bool) -> V {
+    let p = select(select(24u, 53u, dbl), 11u, half);
+    let emin = select(select(-126, -1022, dbl), -14, half);
+    let maxf = select(select(0xffu, 0x7ffu, dbl), 0x1fu, half);
+    let ahp = half && (g_fpcr & 0x4000000u) != 0u;
     let rmode = (g_fpcr >> 22u) & 3u;
-    let sgn = fp_sign(s, dbl);
+    let sgn = select(fp_sign(s, dbl), vw(s << 15u, 0u), half);
     if veq(m, vz()) { return sgn; }
-    if e_in < emin && fz_on() {
+    if e_in < emin && fz_on() && !half {
         g_fpx = g_fpx | 8u;
         return sgn;
     }
@@ -132,16 +135,16 @@ fn fp_round(s: u32, e_in: i32, m: V, dbl: bool) -> V {
     var q = vz();
     var rem_nz = true;
     var above = false;
-    var half = false;
+    var half_way = false;
     if sh < 64u {
         q = vshr(m, sh);
         let rem = vand(m, vones(sh));
         let h = vshl(vw(1u, 0u), sh - 1u);
         rem_nz = !veq(rem, vz());
         above = vult(h, rem);
-        half = veq(rem, h);
+        half_way = veq(rem, h);
     }
-    var up = above || (half && (vlo(q) & 1u) == 1u);
+    var up = above || (half_way && (vlo(q) & 1u) == 1u);
     if rmode == 1u { up = rem_nz && s == 0u; }
     if rmode == 2u { up = rem_nz && s == 1u; }
     if rmode == 3u { up = false; }
@@ -151,11 +154,15 @@ fn fp_round(s: u32, e_in: i32, m: V, dbl: bool) -> V {
         if be == 0 { g_fpx = g_fpx | 8u; }
     }
     var bits = vadd(vshl(vw(u32(max(be, 1) - 1), 0u), p - 1u), q);
-    if vlo(vshr(bits, p - 1u)) >= maxf {
+    if vlo(vshr(bits, p - 1u)) >= select(maxf, maxf + 1u, ahp) {
         g_fpx = g_fpx | 20u;
         let to_inf = rmode == 0u || (rmode == 1u && s == 0u) || (rmode == 2u && s == 1u);
         let inf = vshl(vw(maxf, 0u), p - 1u);
         bits = select(vsub(inf, vw(1u, 0u)), inf, to_inf);
+        if ahp {
+            g_fpx = (g_fpx & ~28u) | 1u;
+            bits = vw(0x7fffu, 0u);
+        }
     }
     return vor(bits, sgn);
 }
@@ -319,6 +326,51 @@ fn fp_convert(v: V, from_dbl: bool) -> PR {
     if u.cls == 2u { return pr_bits(fp_inf(u.s, to)); }
     if u.cls == 0u { return pr_bits(fp_sign(u.s, to)); }
     return pr_round(u.s, u.e, u.m, to);
+}
+
+// binary16 -> binary32/64, exact (FPCR.AHP: exponent 31 is finite, no infinity or NaN).
+fn fp_from_half(h: u32, to_dbl: bool) -> PR {
+    let s = (h >> 15u) & 1u;
+    let be = (h >> 10u) & 31u;
+    let f = h & 0x3ffu;
+    if be == 31u && (g_fpcr & 0x4000000u) == 0u {
+        if f == 0u { return pr_bits(fp_inf(s, to_dbl)); }
+        if (f & 0x200u) == 0u { g_fpx = g_fpx | 1u; }
+        let q = f | 0x200u;
+        let r = select(vw((s << 31u) | 0x7f800000u | (q << 13u), 0u),
+                       vw(0u, (s << 31u) | 0x7ff00000u | (q << 10u)), to_dbl);
+        return pr_bits(select(r, fp_default_nan(to_dbl), (g_fpcr & 0x2000000u) != 0u));
+    }
+    if be == 0u && f == 0u { return pr_bits(fp_sign(s, to_dbl)); }
+    // The significand's leading bit to bit 62 (subnormals normalised).
+    var m = vshl(vw(f | select(0x400u, 0u, be == 0u), 0u), 52u);
+    var e = i32(be) - 15;
+    if be == 0u {
+        let lz = countLeadingZeros(f) - 21u;
+        m = vshl(m, lz);
+        e = -14 - i32(lz);
+    }
+    return pr_round(s, e, m, to_dbl);
+}
+
+// binary32/64 -> binary16 (rounded by fp_round). Under FPCR.AHP a NaN becomes a zero and an
+// infinity the largest value, both signed, both Invalid Operation.
+fn fp_to_half(v: V, from_dbl: bool) -> PR {
+    let u = fp_unpack(v, from_dbl);
+    let ahp = (g_fpcr & 0x4000000u) != 0u;
+    let sg = u.s << 15u;
+    if u.cls >= 3u {
+        g_fpx = g_fpx | select(0u, 1u, ahp || u.cls == 4u);
+        let top = select((vlo(v) >> 13u) & 0x1ffu, (vhi(v) >> 10u) & 0x1ffu, from_dbl);
+        let r = select(vw(sg | 0x7e00u | top, 0u), vw(0x7e00u, 0u), (g_fpcr & 0x2000000u) != 0u);
+        return pr_bits(select(r, vw(sg, 0u), ahp));
+    }
+    if u.cls == 2u {
+        g_fpx = g_fpx | select(0u, 1u, ahp);
+        return pr_bits(vw(sg | select(0x7c00u, 0x7fffu, ahp), 0u));
+    }
+    if u.cls == 0u { return pr_bits(vw(sg, 0u)); }
+    return pr_round(u.s, u.e, u.m, false);
 }
 
 // FCMP: NZCV of a against b; E signals on quiet NaNs too.

@@ -3,6 +3,8 @@
 
 // The permute stage's source bytes: Vn (or Xn), then Vm (or Vn+1..Vn+3 for TBL).
 var<private> VS: array<u32, 16>;
+// Set by a saturating lane operation that saturated (FPSR.QC).
+var<private> g_vsat: bool;
 
 // The compares and min/max as one truth table over (x < y, x == y, sx < sy): bit c of the low
 // byte says the predicate for combination c (ult | eq << 1 | slt << 2); bit 8 marks a compare,
@@ -51,6 +53,26 @@ fn elem_op(x: u32, y: u32, ew: u32, lop: u32, tt: u32) -> u32 {
         let hi = select(x >> h, u32(i32(x << (hs - h)) >> hs), y != 0u);
         r = lo + hi;
     }
+    if lop == VL_URSHR { r = (x >> (y & 31u)) + ((x >> ((y - 1u) & 31u)) & 1u); }
+    if lop >= VL_SQXT && lop <= VL_SQXTU {
+        // To half the width; the clamp's bounds as signed values.
+        let h = ew >> 1u;
+        let umax = (1u << h) - 1u;
+        var c = clamp(sx, -i32(umax >> 1u) - 1, i32(umax >> 1u));
+        if lop == VL_SQXTU { c = clamp(sx, 0, i32(umax)); }
+        r = u32(c);
+        if lop == VL_UQXT { r = min(x, umax); }
+        if r != select(x, u32(sx), lop != VL_UQXT) { g_vsat = true; }
+    }
+    if lop == VL_USHL || lop == VL_SSHL {
+        let sh = i32(y << 24u) >> 24u;
+        let rs = u32(-sh);
+        r = select(0u, x << (u32(sh) & 31u), u32(sh) < ew);
+        if sh < 0 {
+            r = select(x >> (rs & 31u), 0u, rs >= ew);
+            if lop == VL_SSHL { r = u32(sx >> min(rs, 31u)); }
+        }
+    }
     return r;
 }
 
@@ -95,6 +117,33 @@ fn lane64(x: V, y: V, lop: u32) -> V {
         let lo = select(vw(vlo(x), 0u), sext32(vlo(x)), sg);
         let hi = select(vw(vhi(x), 0u), sext32(vhi(x)), sg);
         r = vadd(lo, hi);
+    }
+    if lop == VL_URSHR { r = vadd(vshr(x, n & 63u), vand(vshr(x, (n - 1u) & 63u), vw(1u, 0u))); }
+    if lop >= VL_SQXT && lop <= VL_SQXTU {
+        // To 32 bits: in range when the high word is the low word's sign (zero unsigned).
+        let neg = top_bit(x) == 1u;
+        let sfits = vhi(x) == select(0u, ~0u, (vlo(x) >> 31u) == 1u);
+        var v = select(select(0x7fffffffu, 0x80000000u, neg), vlo(x), sfits);
+        var fits = sfits;
+        if lop == VL_UQXT {
+            fits = vhi(x) == 0u;
+            v = select(~0u, vlo(x), fits);
+        }
+        if lop == VL_SQXTU {
+            fits = vhi(x) == 0u;
+            v = select(select(~0u, 0u, neg), vlo(x), fits);
+        }
+        if !fits { g_vsat = true; }
+        r = vw(v, 0u);
+    }
+    if lop == VL_USHL || lop == VL_SSHL {
+        let sh = i32(vlo(y) << 24u) >> 24u;
+        let rs = u32(-sh);
+        r = select(vz(), vshl(x, u32(sh) & 63u), u32(sh) < 64u);
+        if sh < 0 {
+            r = select(vshr(x, rs & 63u), vz(), rs >= 64u);
+            if lop == VL_SSHL { r = vsar(x, min(rs, 63u)); }
+        }
     }
     return r;
 }

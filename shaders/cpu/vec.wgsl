@@ -9,7 +9,7 @@
         let vb = g_inst * VREG_STRIDE;
         let esz = (c0 >> VF_ESZ_SHIFT) & 3u;
         let q = (c0 & VF_Q) != 0u;
-        let lop = (c0 >> VF_LOP_SHIFT) & 31u;
+        let lop = ((c0 >> VF_LOP_SHIFT) & 31u) | select(0u, 32u, (c0 & VF_LOP_HI) != 0u);
         let bsel = (c0 >> VF_BSEL_SHIFT) & 3u;
         let keep = (c0 & VF_KEEP) != 0u;
         let s = g_ustep;
@@ -55,6 +55,7 @@
             lb = vt;
             lop2 = select(VL_ADD, VL_SUB, pcf.part == 1u);
         }
+        g_vsat = false;
         let lv = lanes(la, lb, vd, esz, lop2);
         let last_reduce = opn == VR_REDUCE && !(wred && first) && (pcf.k1 == (1u << esz));
         let to_t = ((opn == VR_LP || opn == VR_PAIR || opn == VR_ACC || opn == VR_LONG) && first)
@@ -62,6 +63,9 @@
         let use_p = opn == VR_PERM || opn == VR_TOGPR || (opn == VR_LP && !first)
             || ((opn == VR_PAIR || opn == VR_LONG) && first);
         var out = select(lv, pv, use_p);
+        // Saturation counts only where the lane stage's result is the step's (not in LP's
+        // narrowing step, which re-runs it over the saturated values).
+        if g_vsat && !use_p { g_fpsr = g_fpsr | FPSR_QC; }
         if !q && !to_t { out.z = 0u; out.w = 0u; }
         if (c0 & VF_SCALAR) != 0u && !to_t {
             let eb = 1u << esz;

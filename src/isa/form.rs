@@ -187,6 +187,12 @@ pub mod fp {
     /// With VECTOR: pairwise (FADDP, FMAXP, ...): lane l's operands are elements 2l and 2l+1
     /// of Vn:Vm (ONE: of Vn).
     pub const PAIRW: u32 = 1 << 29;
+    /// With VECTOR, Q and PAIRW, across the four binary32 lanes (FMAXNMV, FMINV, ...): two
+    /// pairwise lanes, then the pair of them, into lane 0 of Vd (Arm's Reduce order).
+    pub const ACROSS: u32 = 1 << 30;
+    /// With CVT (scalar): binary16 on one side, NARROW to it or WIDEN from it; DBL names the
+    /// other side (FCVT Hd/Sd/Dd, FPCR.AHP honoured).
+    pub const HALF: u32 = 1 << 31;
 
     pub const WGSL: &[(&str, u32)] = &[
         ("FP_ADD", ADD),
@@ -225,6 +231,8 @@ pub mod fp {
         ("FP_WIDEN", WIDEN),
         ("FP_NARROW", NARROW),
         ("FP_PAIRW", PAIRW),
+        ("FP_ACROSS", ACROSS),
+        ("FP_HALF", HALF),
     ];
 }
 
@@ -261,6 +269,8 @@ pub mod vec {
     pub const PESZ_SHIFT: u32 = 17;
     pub const PART: u32 = 1 << 19;
     pub const LOP_SHIFT: u32 = 20;
+    /// The lane operation's sixth bit (bits 25-30 are taken).
+    pub const LOP_HI: u32 = 1 << 31;
     pub const BSEL_SHIFT: u32 = 25;
     /// Bytes a permute does not produce keep Vd's (else zero).
     pub const KEEP: u32 = 1 << 27;
@@ -325,6 +335,17 @@ pub mod vec {
     /// The halves of each (wide) element added, signed when B's element is non-zero (UADDLP,
     /// SADDLP; a reduction with it widens first: UADDLV, SADDLV).
     pub const L_ADDLP: u32 = 31;
+    /// Rounding unsigned shift right by B: (x + 2^(B-1)) >> B without losing the carry (RSHRN).
+    pub const L_URSHR: u32 = 32;
+    /// Saturate a signed element to half its width (SQXTN), an unsigned one (UQXTN), a signed
+    /// one to the unsigned half range (SQXTUN); saturating sets FPSR.QC.
+    pub const L_SQXT: u32 = 33;
+    pub const L_UQXT: u32 = 34;
+    pub const L_SQXTU: u32 = 35;
+    /// Shift by the signed low byte of B's element: left when positive, right (logical,
+    /// arithmetic) when negative (USHL, SSHL).
+    pub const L_USHL: u32 = 36;
+    pub const L_SSHL: u32 = 37;
 
     /// Every constant above with its WGSL name, for the generated shader constants.
     pub const WGSL: &[(&str, u32)] = &[
@@ -349,6 +370,7 @@ pub mod vec {
         ("VF_GPR", GPR),
         ("VF_SIGNED", SIGNED),
         ("VF_SCALAR", SCALAR),
+        ("VF_LOP_HI", LOP_HI),
         ("VB_VM", B_VM),
         ("VB_IMM", B_IMM),
         ("VB_ZERO", B_ZERO),
@@ -394,6 +416,12 @@ pub mod vec {
         ("VL_CMLT", L_CMLT),
         ("VL_MOVB", L_MOVB),
         ("VL_ADDLP", L_ADDLP),
+        ("VL_URSHR", L_URSHR),
+        ("VL_SQXT", L_SQXT),
+        ("VL_UQXT", L_UQXT),
+        ("VL_SQXTU", L_SQXTU),
+        ("VL_USHL", L_USHL),
+        ("VL_SSHL", L_SSHL),
     ];
 
     /// Packs a VEC configuration into its w0 bits.
@@ -403,7 +431,8 @@ pub mod vec {
             | if q { Q } else { 0 }
             | pkind << PKIND_SHIFT
             | pesz << PESZ_SHIFT
-            | lop << LOP_SHIFT
+            | (lop & 31) << LOP_SHIFT
+            | if lop & 32 != 0 { LOP_HI } else { 0 }
             | bsel << BSEL_SHIFT
     }
 }
@@ -594,6 +623,8 @@ pub const DCZID_EL0_VALUE: u64 = 4;
 pub const FPCR_MASK: u32 = 0x07ff_0000;
 /// FPSR bits a write keeps (NZCV, QC, IDC and the cumulative exception flags).
 pub const FPSR_MASK: u32 = 0xf800_009f;
+/// FPSR.QC, set by a saturating SIMD instruction that saturated.
+pub const FPSR_QC: u32 = 1 << 27;
 /// CNTVCT_EL0 counts retired instructions; CNTFRQ_EL0 claims this rate so time stays plausible.
 pub const CNTFRQ_EL0_VALUE: u64 = 100_000_000;
 
@@ -883,6 +914,7 @@ pub fn wgsl_constants() -> String {
         ("CNTFRQ_EL0_VALUE", CNTFRQ_EL0_VALUE as u32),
         ("FPCR_MASK", FPCR_MASK),
         ("FPSR_MASK", FPSR_MASK),
+        ("FPSR_QC", FPSR_QC),
     ] {
         c(n, v);
     }

@@ -94,10 +94,11 @@ mod describe_tests {
 
     #[test]
     fn unimplemented_groups_are_named() {
-        // sqadd v0.16b, v1.16b, v2.16b; ld2 {v0.s, v1.s}[1], [x1]; ldadd w0, w1, [x2] (a row);
+        // sqadd v0.16b, v1.16b, v2.16b; ld2 {v0.s, v1.s}[1] with size 11 (unallocated);
+        // ldadd w0, w1, [x2] (a row);
         // opcode 1001 of FP 2-source (unallocated).
         assert!(describe(0x4e22_0c20).starts_with("FP/SIMD data processing"));
-        assert!(describe(0x0d60_9020).starts_with("FP/SIMD load/store"));
+        assert!(describe(0x0d60_9c20).starts_with("FP/SIMD load/store"));
         assert!(describe(0xb820_0041).starts_with("LDADD"));
         assert!(describe(0x1e62_9820).starts_with("FP/SIMD data processing"));
         assert_eq!(describe(0x0000_0000), "UDF");

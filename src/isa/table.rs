@@ -881,17 +881,17 @@ encodings! {
         "LD1-LD4/ST1-ST4 (multiple structures, post-index)", "FP/SIMD load/store"
         => simd::dec_simd_ldst_multi_post;
     SimdLdstSingle: [0 Q:1 0011010 L:1 R:1 00000 opcode:3 S:1 size:2 Rn:5 Rt:5]
-        "LD1/ST1 (single structure), LD1R", "FP/SIMD load/store" => simd::dec_simd_ldst_single;
+        "LD1-LD4/ST1-ST4 (single structure), LD1R-LD4R", "FP/SIMD load/store" => simd::dec_simd_ldst_single;
     SimdLdstSinglePost: [0 Q:1 0011011 L:1 R:1 Rm:5 opcode:3 S:1 size:2 Rn:5 Rt:5]
-        "LD1/ST1 (single structure), LD1R (post-index)", "FP/SIMD load/store"
+        "LD1-LD4/ST1-ST4 (single structure), LD1R-LD4R (post-index)", "FP/SIMD load/store"
         => simd::dec_simd_ldst_single_post;
     Simd3Same: [0 Q:1 U:1 01110 size:2 1 Rm:5 opcode:5 1 Rn:5 Rd:5]
-        "SIMD three same (ADD, SUB, CM*, MAX/MIN, pairwise, MUL, MLA, MLS, logic)", "SIMD integer"
+        "SIMD three same (ADD, SUB, CM*, MAX/MIN, pairwise, MUL, MLA, MLS, SSHL/USHL, logic)", "SIMD integer"
         => simd::dec_simd_3same;
     SimdScalar3Same: [01 U:1 11110 size:2 1 Rm:5 opcode:5 1 Rn:5 Rd:5]
-        "SIMD scalar three same (ADD, SUB, CM* D)", "SIMD integer" => simd::dec_simd_scalar_3same;
+        "SIMD scalar three same (ADD, SUB, CM*, SSHL/USHL D)", "SIMD integer" => simd::dec_simd_scalar_3same;
     Simd2Misc: [0 Q:1 U:1 01110 size:2 10000 opcode:5 10 Rn:5 Rd:5]
-        "SIMD two-register misc (CM* zero, ABS, NEG, CNT, NOT, REV, XTN, ADDLP)", "SIMD integer"
+        "SIMD two-register misc (CM* zero, ABS, NEG, CNT, NOT, REV, XTN, SQXTN/UQXTN/SQXTUN, ADDLP)", "SIMD integer"
         => simd::dec_simd_2misc;
     SimdScalar2Misc: [01 U:1 11110 size:2 10000 opcode:5 10 Rn:5 Rd:5]
         "SIMD scalar two-register misc (CM* zero, ABS, NEG D)", "SIMD integer"
@@ -908,7 +908,7 @@ encodings! {
     SimdScalarFpElem: [01 U:1 1 1111 1 sz:1 L:1 M:1 Rm:4 opcode:4 H:1 0 Rn:5 Rd:5]
         "FMLA/FMLS/FMUL (by element, scalar)", "scalar FP" => simd::dec_simd_scalar_fp_elem;
     SimdAcross: [0 Q:1 U:1 01110 size:2 11000 opcode:5 10 Rn:5 Rd:5]
-        "ADDV/SMAXV/UMAXV/SMINV/UMINV/SADDLV/UADDLV", "SIMD integer" => simd::dec_simd_across;
+        "ADDV/SMAXV/UMAXV/SMINV/UMINV/SADDLV/UADDLV/FMAXV/FMINV/FMAXNMV/FMINNMV", "SIMD integer" => simd::dec_simd_across;
     SimdCopy: [0 Q:1 op:1 01110000 imm5:5 0 imm4:4 1 Rn:5 Rd:5]
         "DUP/INS/UMOV/SMOV", "SIMD moves and bit ops" => simd::dec_simd_copy;
     SimdPerm: [0 Q:1 001110 size:2 0 Rm:5 0 opcode:3 10 Rn:5 Rd:5]
@@ -918,7 +918,7 @@ encodings! {
     SimdTbl: [0 Q:1 001110 op2:2 0 Rm:5 0 len:2 op:1 00 Rn:5 Rd:5]
         "TBL/TBX", "SIMD moves and bit ops" => simd::dec_simd_tbl;
     SimdShiftImm: [0 Q:1 U:1 011110 immh:4 immb:3 opcode:5 1 Rn:5 Rd:5]
-        "SHL/USHR/SSHR/USRA/SSRA/SSHLL/USHLL/SHRN; with immh 0: MOVI/MVNI/ORR/BIC/FMOV (vector, immediate)",
+        "SHL/USHR/SSHR/USRA/SSRA/SSHLL/USHLL/SHRN/RSHRN; with immh 0: MOVI/MVNI/ORR/BIC/FMOV (vector, immediate)",
         "SIMD integer" => simd::dec_simd_shift_imm;
     SimdScalarShiftImm: [01 U:1 111110 immh:4 immb:3 opcode:5 1 Rn:5 Rd:5]
         "SHL/USHR/SSHR D", "SIMD integer" => simd::dec_simd_scalar_shift_imm;
@@ -1037,22 +1037,22 @@ mod tests {
             0x4cdf_7020,
             "LD1-LD4/ST1-ST4 (multiple structures, post-index)",
         ), // ld1 {v0.16b}, [x1], #16
-        (0x0d40_9020, "LD1/ST1 (single structure), LD1R"), // ld1 {v0.s}[1], [x1]
-        (0x4ddf_c820, "LD1/ST1 (single structure), LD1R (post-index)"), // ld1r {v0.4s}, [x1], #4
+        (0x0d40_9020, "LD1-LD4/ST1-ST4 (single structure), LD1R-LD4R"), // ld1 {v0.s}[1], [x1]
+        (0x4ddf_c820, "LD1-LD4/ST1-ST4 (single structure), LD1R-LD4R (post-index)"), // ld1r {v0.4s}, [x1], #4
         (
             0x4e22_8420,
-            "SIMD three same (ADD, SUB, CM*, MAX/MIN, pairwise, MUL, MLA, MLS, logic)",
+            "SIMD three same (ADD, SUB, CM*, MAX/MIN, pairwise, MUL, MLA, MLS, SSHL/USHL, logic)",
         ), // add v0.16b, v1.16b, v2.16b
-        (0x5ee2_8420, "SIMD scalar three same (ADD, SUB, CM* D)"), // add d0, d1, d2
+        (0x5ee2_8420, "SIMD scalar three same (ADD, SUB, CM*, SSHL/USHL D)"), // add d0, d1, d2
         (
             0x4e20_9820,
-            "SIMD two-register misc (CM* zero, ABS, NEG, CNT, NOT, REV, XTN, ADDLP)",
+            "SIMD two-register misc (CM* zero, ABS, NEG, CNT, NOT, REV, XTN, SQXTN/UQXTN/SQXTUN, ADDLP)",
         ), // cmeq v0.16b, v1.16b, #0
         (
             0x5ee0_9820,
             "SIMD scalar two-register misc (CM* zero, ABS, NEG D)",
         ), // cmeq d0, d1, #0
-        (0x6e31_a820, "ADDV/SMAXV/UMAXV/SMINV/UMINV/SADDLV/UADDLV"), // uminv b0, v1.16b
+        (0x6e31_a820, "ADDV/SMAXV/UMAXV/SMINV/UMINV/SADDLV/UADDLV/FMAXV/FMINV/FMAXNMV/FMINNMV"), // uminv b0, v1.16b
         (
             0x0ea2_1000,
             "SADDL/UADDL/SADDW/UADDW/SSUBL/USUBL/SSUBW/USUBW/SMULL/UMULL{2}",
@@ -1067,7 +1067,7 @@ mod tests {
         (0x4e02_0020, "TBL/TBX"),                      // tbl v0.16b, {v1.16b}, v2.16b
         (
             0x0f0c_8420,
-            "SHL/USHR/SSHR/USRA/SSRA/SSHLL/USHLL/SHRN; with immh 0: MOVI/MVNI/ORR/BIC/FMOV (vector, immediate)",
+            "SHL/USHR/SSHR/USRA/SSRA/SSHLL/USHLL/SHRN/RSHRN; with immh 0: MOVI/MVNI/ORR/BIC/FMOV (vector, immediate)",
         ), // shrn v0.8b, v1.8h, #4
         (0x7f7d_0420, "SHL/USHR/SSHR D"),              // ushr d0, d1, #3
         (

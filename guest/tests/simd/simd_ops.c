@@ -247,6 +247,66 @@ int main(void)
         T("addp v1.2d, v1.2d, v1.2d\n\tmov v0.16b, v1.16b");
         T("shrn v1.8b, v1.8h, #4\n\tmov v0.16b, v1.16b");
         T("uminv b1, v1.16b\n\tmov v0.16b, v1.16b");
+        /* rounding and saturating narrows (x0 = FPSR: QC), shifts by register */
+        T("rshrn v0.8b, v1.8h, #3");
+        T("rshrn2 v0.16b, v1.8h, #8");
+        T("rshrn v0.4h, v1.4s, #16");
+        T("rshrn2 v0.4s, v1.2d, #32");
+        T("rshrn v0.2s, v1.2d, #1");
+        T("msr fpsr, xzr\n\tsqxtn v0.8b, v1.8h\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtn2 v0.16b, v1.8h\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtn v0.4h, v1.4s\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtn v0.2s, v1.2d\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tuqxtn v0.8b, v1.8h\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tuqxtn2 v0.8h, v1.4s\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tuqxtn v0.2s, v1.2d\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtun v0.8b, v1.8h\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtun2 v0.8h, v1.4s\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtun v0.2s, v1.2d\n\tmrs x0, fpsr");
+        T("movi v1.8h, #5\n\tmsr fpsr, xzr\n\tsqxtn v0.8b, v1.8h\n\tmrs x0, fpsr");
+        T("movi v1.4s, #0x7f\n\tmsr fpsr, xzr\n\tuqxtn v0.4h, v1.4s\n\tmrs x0, fpsr");
+        T("ushl v0.16b, v1.16b, v2.16b");
+        T("sshl v0.16b, v1.16b, v2.16b");
+        T("ushl v0.8h, v1.8h, v2.8h");
+        T("sshl v0.4s, v1.4s, v2.4s");
+        T("ushl v0.2d, v1.2d, v2.2d");
+        T("sshl v0.2d, v1.2d, v2.2d");
+        T("sshl v0.4h, v1.4h, v2.4h");
+        T("ushl d0, d1, d2");
+        T("sshl d0, d1, d2");
+        T("movi v2.16b, #0xf9\n\tsshl v0.8h, v1.8h, v2.8h");
+        T("movi v2.16b, #0xc0\n\tsshl v0.2d, v1.2d, v2.2d");
+        T("movi v2.16b, #0x3f\n\tushl v0.2d, v1.2d, v2.2d");
+        T("movi v2.16b, #0xe0\n\tushl v0.4s, v1.4s, v2.4s");
+        /* FP reductions across 4S (x0 = FPSR), with NaNs and signed zeros */
+        T("msr fpsr, xzr\n\tfmaxnmv s0, v1.4s\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tfminnmv s0, v2.4s\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tfmaxv s0, v1.4s\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tfminv s0, v2.4s\n\tmrs x0, fpsr");
+        T("ldr w10, =0x7f800001\n\tins v1.s[2], w10\n\tmsr fpsr, xzr\n\tfmaxnmv s0, v1.4s\n\tmrs x0, fpsr");
+        T("ldr w10, =0x7fc00000\n\tins v1.s[1], w10\n\tmsr fpsr, xzr\n\tfminnmv s0, v1.4s\n\tmrs x0, fpsr");
+        T("ldr w10, =0x7fc00000\n\tins v1.s[3], w10\n\tmsr fpsr, xzr\n\tfmaxv s0, v1.4s\n\tmrs x0, fpsr");
+        T("movi v1.4s, #0x80, lsl #24\n\tins v1.s[2], wzr\n\tfmaxv s0, v1.4s\n\tfminnmv s3, v1.4s\n\tins v0.s[1], v3.s[0]");
+        /* single-structure lanes and replicates, with post-index (x0 = the writeback) */
+        T("ld2 {v0.s, v1.s}[1], [%1]");
+        T("ld2 {v3.b, v4.b}[13], [%1]\n\tmov v0.16b, v4.16b");
+        T("ld3 {v0.h, v1.h, v2.h}[5], [%1]");
+        T("ld3 {v4.d, v5.d, v6.d}[1], [%1]\n\tmov v0.16b, v6.16b");
+        T("ld4 {v0.b, v1.b, v2.b, v3.b}[15], [%2]");
+        T("ld4 {v4.s, v5.s, v6.s, v7.s}[2], [%2]\n\tmov v0.16b, v7.16b");
+        T("st2 {v1.h, v2.h}[6], [%0]\n\tld1 {v0.16b}, [%0]");
+        T("st3 {v0.s, v1.s, v2.s}[3], [%0]\n\tld1 {v0.16b}, [%0]");
+        T("st4 {v1.d, v2.d, v3.d, v4.d}[1], [%0]\n\tld1 {v0.16b, v1.16b}, [%0]\n\teor v0.16b, v0.16b, v1.16b");
+        T("ld2r {v3.4s, v4.4s}, [%1]\n\tmov v0.16b, v4.16b");
+        T("ld3r {v0.8b, v1.8b, v2.8b}, [%2]");
+        T("ld4r {v4.2d, v5.2d, v6.2d, v7.2d}, [%1]\n\tmov v0.16b, v5.16b");
+        T("ld4r {v0.8h, v1.8h, v2.8h, v3.8h}, [%2]\n\teor v0.16b, v0.16b, v3.16b");
+        T("mov x10, %1\n\tld3 {v0.s, v1.s, v2.s}[2], [x10], #12\n\tsub x0, x10, %1");
+        T("mov x10, %1\n\tmov x11, #5\n\tld2 {v0.b, v1.b}[9], [x10], x11\n\tsub x0, x10, %1");
+        T("mov x10, %1\n\tld4r {v0.4h, v1.4h, v2.4h, v3.4h}, [x10], #8\n\tsub x0, x10, %1");
+        T("mov x10, %1\n\tld2r {v0.16b, v1.16b}, [x10], #2\n\tsub x0, x10, %1");
+        T("mov x10, %0\n\tst4 {v0.h, v1.h, v2.h, v3.h}[7], [x10], #8\n\tsub x0, x10, %0\n\tld1 {v0.16b}, [%0]");
+        T("mov x10, %0\n\tst2 {v1.d, v2.d}[0], [x10], #16\n\tsub x0, x10, %0\n\tld1 {v0.16b}, [%0]");
     }
     return 0;
 }

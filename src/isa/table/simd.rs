@@ -168,7 +168,8 @@ pub(super) fn dec_simd_ldst_multi_post(i: SimdLdstMultiPost, _pc: u64) -> Option
     Some(post_index(f, i.Rm, bytes))
 }
 
-/// LD1/ST1 (single structure) and LD1R: (log2 element bytes, flags).
+/// LD1-LD4/ST1-ST4 (single structure) and LD1R-LD4R: (log2 element bytes, flags). Structure
+/// element k goes to (or comes from) register t+k at address + k * element: one VMEM step each.
 fn ldst_single(
     q: bool,
     load: bool,
@@ -177,23 +178,22 @@ fn ldst_single(
     s: bool,
     size: u32,
 ) -> Option<(u32, u32)> {
-    if r {
-        return None; // LD2-LD4 forms: not yet
-    }
+    let selem = ((opcode & 1) << 1 | r as u32) + 1;
+    let nregs = (selem - 1) << vmem::NREGS_SHIFT;
     let qs = (q as u32) << 1 | s as u32;
-    let (log, lane) = match opcode {
+    let (log, lane) = match opcode & 0b110 {
         0b000 => (0, qs << 2 | size),
         0b010 if size & 1 == 0 => (1, qs << 1 | size >> 1),
         0b100 if size == 0 => (2, qs),
         0b100 if size == 1 && !s => (3, q as u32),
         0b110 if load && !s => {
             let fl = vmem::MODE_REPL << vmem::MODE_SHIFT | if q { vmem::Q } else { 0 };
-            return Some((size, fl));
+            return Some((size, fl | nregs));
         }
         _ => return None,
     };
     let fl = vmem::MODE_LANE << vmem::MODE_SHIFT | lane << vmem::LANE_SHIFT | store_flag(load);
-    Some((log, fl))
+    Some((log, fl | nregs))
 }
 
 pub(super) fn dec_simd_ldst_single(i: SimdLdstSingle, _pc: u64) -> Option<Form> {
@@ -204,7 +204,8 @@ pub(super) fn dec_simd_ldst_single(i: SimdLdstSingle, _pc: u64) -> Option<Form> 
 pub(super) fn dec_simd_ldst_single_post(i: SimdLdstSinglePost, _pc: u64) -> Option<Form> {
     let (log, fl) = ldst_single(i.Q, i.L, i.R, i.opcode, i.S, i.size)?;
     let f = vmemf(i.Rn, i.Rt, log, fl, mem::IDX_OFFSET);
-    Some(post_index(f, i.Rm, 1 << log))
+    let selem = ((fl >> vmem::NREGS_SHIFT) & 3) + 1;
+    Some(post_index(f, i.Rm, (selem << log) as u64))
 }
 
 // ---------------------------------------------------------------- data processing
@@ -320,7 +321,8 @@ pub(super) fn dec_simd_3same(i: Simd3Same, _pc: u64) -> Option<Form> {
     ))
 }
 
-/// The three-same operations with a scalar (D) form too: ADD, SUB and the register compares.
+/// The three-same operations with a scalar (D) form too: ADD, SUB, the register compares and
+/// the shifts by register (SSHL, USHL).
 fn add_cmp_lop(opcode: u32, u: bool) -> Option<u32> {
     Some(match (opcode, u) {
         (0b10000, false) => L_ADD,
@@ -331,6 +333,8 @@ fn add_cmp_lop(opcode: u32, u: bool) -> Option<u32> {
         (0b00110, true) => L_CMHI,
         (0b00111, false) => L_CMGE,
         (0b00111, true) => L_CMHS,
+        (0b01000, false) => L_SSHL,
+        (0b01000, true) => L_USHL,
         _ => return None,
     })
 }
@@ -473,6 +477,22 @@ pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
             let keep = if q { KEEP | PART } else { 0 };
             vf(R_PERM, cfg(0, q, P_NARROW, s, 0, 0) | keep, d, n, 0)
         }
+        (0b10100, u, s) | (0b10010, u @ true, s) if s < 3 => {
+            // SQXTN, UQXTN, SQXTUN{2}: saturate the wide elements, then narrow as XTN does.
+            let lop = match (i.opcode, u) {
+                (0b10100, false) => L_SQXT,
+                (0b10100, true) => L_UQXT,
+                _ => L_SQXTU,
+            };
+            let keep = if q { KEEP | PART } else { 0 };
+            vf(
+                R_LP,
+                cfg(s + 1, q, P_NARROW, s, lop, B_ZERO) | keep,
+                d,
+                n,
+                0,
+            )
+        }
         _ => return None,
     })
 }
@@ -511,6 +531,16 @@ pub(super) fn dec_simd_scalar_2misc(i: SimdScalar2Misc, _pc: u64) -> Option<Form
 }
 
 pub(super) fn dec_simd_across(i: SimdAcross, _pc: u64) -> Option<Form> {
+    if i.U && matches!(i.opcode, 0b01100 | 0b01111) {
+        // FMAXNMV, FMINNMV, FMAXV, FMINV over 4S (the U=0 forms are FP16).
+        if !i.Q || i.size & 1 == 1 {
+            return None;
+        }
+        let max = if i.size >> 1 == 0 { fp::MAX } else { 0 };
+        let nm = if i.opcode == 0b01100 { fp::NM } else { 0 };
+        let aux = fp::VECTOR | fp::Q | fp::PAIRW | fp::ACROSS | max | nm;
+        return Some(fpf(fp::MINMAX, aux, i.Rd, i.Rn, i.Rn));
+    }
     if i.opcode == 0b00011 {
         // SADDLV/UADDLV: pairs into wide elements first, then the fold at the wide size.
         if i.size == 3 || (i.size == 2 && !i.Q) {
@@ -756,10 +786,12 @@ pub(super) fn dec_simd_shift_imm(i: SimdShiftImm, _pc: u64) -> Option<Form> {
             f.imm = replicate(left as u64, esz + 1);
             f
         }
-        (0b10000, false) if esz < 3 => {
-            // SHRN{2}: shift the wide elements right, then narrow into the low (high) half.
+        (0b10000 | 0b10001, false) if esz < 3 => {
+            // SHRN{2}, RSHRN{2}: shift the wide elements right (rounding), then narrow into the
+            // low (high) half.
             let keep = if q { KEEP | PART } else { 0 };
-            let c = cfg(esz + 1, q, P_NARROW, esz, L_USHR, B_IMM) | keep;
+            let lop = if i.opcode == 0b10001 { L_URSHR } else { L_USHR };
+            let c = cfg(esz + 1, q, P_NARROW, esz, lop, B_IMM) | keep;
             let mut f = vf(R_LP, c, d, n, 0);
             f.imm = replicate(right as u64, esz + 1);
             f
@@ -955,6 +987,17 @@ pub(super) fn dec_fp_imm(i: FpImm, _pc: u64) -> Option<Form> {
 }
 
 pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
+    let (from_h, to_h) = (i.ftype == 3, i.opcode == 0b000111);
+    if matches!(i.opcode, 0b000100 | 0b000101 | 0b000111) && (from_h || to_h) {
+        // FCVT to or from binary16: DBL names the other side.
+        let other = if from_h { i.opcode & 3 } else { i.ftype };
+        if from_h == to_h || other > 1 {
+            return None;
+        }
+        let dir = if from_h { fp::WIDEN } else { fp::NARROW };
+        let d = if other == 1 { fp::DBL } else { 0 };
+        return Some(fpf(fp::CVT, fp::HALF | dir | d, i.Rd, i.Rn, 0));
+    }
     if i.ftype > 1 {
         return None;
     }
@@ -975,7 +1018,7 @@ pub(super) fn dec_fp_dp1(i: FpDp1, _pc: u64) -> Option<Form> {
         return Some(fpf(fp::RINT, d | rm << fp::RM_SHIFT | exact, i.Rd, i.Rn, 0));
     }
     if i.opcode == 0b000100 || i.opcode == 0b000101 {
-        // FCVT between single and double (to half: FEAT_FP16 conversions, not yet).
+        // FCVT between single and double.
         if (i.opcode & 1) == i.ftype {
             return None;
         }
