@@ -24,7 +24,7 @@
         if casp {
             // Xs:Xs+1 against memory; if equal, Xt:Xt+1 stored; Xs:Xs+1 = the old pair (register
             // 31 of a pair is the zero register).
-            let j = g_mbase + (vlo(addr) >> 2u);
+            let j = mword(vlo(addr));
             let w0 = mem[j];
             let w1 = mem[j + 1u];
             let w2 = mem[j + 2u];
@@ -53,7 +53,7 @@
             wi2 = select(rm + 1u, R_SINK, rm + 1u >= 31u);
         } else {
         let al = vlo(addr);
-        let i = g_mbase + (al >> 2u);
+        let i = mword(al);
         let sh = (al & 3u) * 8u;
         let m0w = mem[i];
         let m1w = mem[i + 1u];

@@ -21,7 +21,7 @@
             return;
         }
         let al = select(vlo(addr), P.lo_bound, prfm);
-        let i = g_mbase + (al >> 2u);
+        let i = mword(al);
         let sh = (al & 3u) * 8u;
         let m0w = mem[i];
         let m1w = mem[i + 1u];

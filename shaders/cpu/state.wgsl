@@ -79,6 +79,11 @@ fn mem_ok(addr: V, n: u32) -> bool {
         && (lo + n <= g_guard_lo || lo >= g_guard_hi);
 }
 
+// The memory buffer's word holding byte address `al` (checked by mem_ok): every unit's access
+// goes through here, the one place address translation will go (docs/virtual-memory.md). The
+// words after it in a window are consecutive.
+fn mword(al: u32) -> u32 { return g_mbase + (al >> 2u); }
+
 // Two adjacent words funnel-shifted right by `sh` bits (0..24, a multiple of 8).
 fn funnel(x: u32, y: u32, sh: u32) -> u32 {
     return select((x >> sh) | (y << ((32u - sh) & 31u)), x, sh == 0u);
@@ -86,7 +91,7 @@ fn funnel(x: u32, y: u32, sh: u32) -> u32 {
 
 // Reads 8 bytes at a byte address (the caller checked bounds; the buffer has pad words at its end).
 fn load8(addr: u32) -> V {
-    let i = g_mbase + (addr >> 2u);
+    let i = mword(addr);
     let sh = (addr & 3u) * 8u;
     let w1 = mem[i + 1u];
     return vw(funnel(mem[i], w1, sh), funnel(w1, mem[i + 2u], sh));

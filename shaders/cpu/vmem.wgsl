@@ -24,7 +24,7 @@
         let mode = (aux >> VM_MODE_SHIFT) & 3u;
         let lb = ((aux >> VM_LANE_SHIFT) & 15u) * nb;
         let al = vlo(addr);
-        let i = g_mbase + (al >> 2u);
+        let i = mword(al);
         let sh = (al & 3u) * 8u;
         let old = vreg[vb + reg];
         let bmk = bytemask(nb);

@@ -40,7 +40,7 @@
         if db == 8u { gv.z = 0u; gv.w = 0u; }
         // Steps that do not touch memory read a harmless in-bounds address instead.
         let al = select(P.lo_bound, vlo(addr), touch);
-        let i = g_mbase + (al >> 2u);
+        let i = mword(al);
         let sh = (al & 3u) * 8u;
         let bmk = bytemask(db);
         if loading {

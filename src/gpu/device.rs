@@ -79,9 +79,10 @@ pub fn describe_adapters() -> String {
         let _ = writeln!(s, "    driver: {} {}", info.driver, info.driver_info);
         let _ = writeln!(
             s,
-            "    limits: max_storage_buffer_binding_size {} MiB, max_buffer_size {} MiB, max_compute_invocations_per_workgroup {}",
+            "    limits: max_storage_buffer_binding_size {} MiB, max_buffer_size {} MiB, max_storage_buffers_per_shader_stage {}, max_compute_invocations_per_workgroup {}",
             l.max_storage_buffer_binding_size >> 20,
             l.max_buffer_size >> 20,
+            l.max_storage_buffers_per_shader_stage,
             l.max_compute_invocations_per_workgroup
         );
         let _ = writeln!(s, "    features: {:?}", a.features());
