@@ -12,7 +12,9 @@
 #   link: ld.lld -T linker/garm.ld -static -z max-page-size=4096 --gc-sections
 #               <runtime .S.o> <runtime .o> <program .o> -o OUT.elf
 #         (runtime files directly in guest/rt/ add -mgeneral-regs-only; those in
-#         guest/rt/fp/ and the program may use FP/SIMD)
+#         guest/rt/fp/ and the program may use FP/SIMD. `garm cc` also builds a program
+#         file -mgeneral-regs-only when its IR has no FP or variadic definition; this
+#         script does not, which only costs speed on garm)
 # FP/SIMD is allowed (garm runs Tier 2); -ffp-contract=off keeps a*b+c two
 # roundings, so the native JIT oracle computes the same bits. --gc-sections
 # drops unused runtime functions (optional; the layout is the same without it).

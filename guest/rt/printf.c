@@ -514,6 +514,7 @@ static int format(struct sink *s, const char *fmt, va_list args)
             else if (*fmt == '+') flags |= F_PLUS;
             else if (*fmt == ' ') flags |= F_SPACE;
             else if (*fmt == '#') flags |= F_HASH;
+            else if (*fmt == '\'') continue; /* grouping: none in the C locale */
             else break;
         }
 

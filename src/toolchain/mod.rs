@@ -69,9 +69,15 @@ pub fn host_cflags() -> Vec<&'static str> {
 pub const RUNTIME_FP_DIR: &str = "guest/rt/fp/";
 
 /// Whether LLVM IR text has a floating-point or vector type outside its strings, comments and
-/// metadata: then the C uses FP/SIMD registers (arguments, arithmetic, intrinsics).
+/// metadata, or defines a variadic function: then the C uses FP/SIMD registers (arguments,
+/// arithmetic, intrinsics, the variadic register save area).
 fn ir_uses_fp(ir: &str) -> bool {
     const FP_TYPES: &[&str] = &["half", "bfloat", "float", "double", "fp128", "x86_fp80"];
+    // A variadic function's prologue must save q0-q7 for the doubles its callers (other files)
+    // may pass, so defining one needs FP too.
+    if ir.contains("@llvm.va_start") {
+        return true;
+    }
     ir.lines()
         .filter(|l| !l.starts_with(['!', ';']) && !l.starts_with("attributes"))
         .any(|line| {
@@ -311,6 +317,8 @@ impl Toolchain {
             h.update(data);
         }
         h.update(flags.join(" ").as_bytes());
+        // The per-file rule (outside RUNTIME_FP_DIR: general registers only) shapes them too.
+        h.update(format!("general-regs-only outside {RUNTIME_FP_DIR}").as_bytes());
         h.update(self.clang_version.as_bytes());
         hex(&h.finalize())[..24].to_string()
     }
@@ -370,7 +378,8 @@ impl Toolchain {
             if ext != "c" && (ext != "S" || host) {
                 continue;
             }
-            let obj = objdir.join(format!("{}.o", p.file_name().unwrap().to_string_lossy()));
+            // Named by the whole path: guest/rt/fp/x.c and guest/rt/x.c must not collide.
+            let obj = objdir.join(format!("{}.o", name.replace('/', "_")));
             let mut cmd = Command::new(&self.clang);
             cmd.args(flags);
             if !host && !name.starts_with(RUNTIME_FP_DIR) {
@@ -950,5 +959,6 @@ mod tests {
         ));
         assert!(ir_uses_fp("  %v = add <4 x i32> %a, %b"));
         assert!(ir_uses_fp("define float @f(float %x) {"));
+        assert!(ir_uses_fp("  call void @llvm.va_start.p0(ptr %ap)"));
     }
 }

@@ -1,13 +1,20 @@
-/* round.c: the current FP rounding mode, for the integer-only formatting code (printf). */
+/* round.c: the current FP rounding mode, for the integer-only formatting and parsing code
+ * (printf, strtod). Read from FPCR (MXCSR in the JIT oracle's build) through fegetround, not
+ * found by arithmetic: an inexact probe would raise FE_INEXACT, which glibc's printf does not. */
+#include <fenv.h>
 #include "../internal.h"
 
-/* Found by rounding 1 + 0.75 ulp and its negation, so both ISAs (the guest and the JIT oracle's
- * host) agree: 0 to nearest, 1 upward, 2 downward, 3 toward zero. */
+/* 0 to nearest, 1 upward, 2 downward, 3 toward zero. */
 int __garm_round_mode(void)
 {
-    volatile double one = 1.0, frac = 0x1.8p-53;
-    double up = one + frac, dn = -one - frac;
-    if (up > one)
-        return dn < -one ? 0 : 1;
-    return dn < -one ? 2 : 3;
+    switch (fegetround()) {
+    case FE_UPWARD:
+        return 1;
+    case FE_DOWNWARD:
+        return 2;
+    case FE_TOWARDZERO:
+        return 3;
+    default:
+        return 0;
+    }
 }
