@@ -21,10 +21,12 @@
             fault(ST_MEMFAULT, addr, FAULT_WRITE);
             return;
         }
+        let xi = xlat(vlo(addr), true);
+        if xi == XLAT_RETRY { return; }
         if casp {
             // Xs:Xs+1 against memory; if equal, Xt:Xt+1 stored; Xs:Xs+1 = the old pair (register
             // 31 of a pair is the zero register).
-            let j = mword(vlo(addr));
+            let j = xi;
             let w0 = mem[j];
             let w1 = mem[j + 1u];
             let w2 = mem[j + 2u];
@@ -53,7 +55,7 @@
             wi2 = select(rm + 1u, R_SINK, rm + 1u >= 31u);
         } else {
         let al = vlo(addr);
-        let i = mword(al);
+        let i = xi;
         let sh = (al & 3u) * 8u;
         let m0w = mem[i];
         let m1w = mem[i + 1u];

@@ -21,7 +21,8 @@
             return;
         }
         let al = select(vlo(addr), P.lo_bound, prfm);
-        let i = mword(al);
+        let i = xlat(al, !prfm);
+        if i == XLAT_RETRY { return; }
         let sh = (al & 3u) * 8u;
         let m0w = mem[i];
         let m1w = mem[i + 1u];

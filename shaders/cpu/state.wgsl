@@ -79,10 +79,52 @@ fn mem_ok(addr: V, n: u32) -> bool {
         && (lo + n <= g_guard_lo || lo >= g_guard_hi);
 }
 
-// The memory buffer's word holding byte address `al` (checked by mem_ok): every unit's access
-// goes through here, the one place address translation will go (docs/virtual-memory.md). The
-// words after it in a window are consecutive.
-fn mword(al: u32) -> u32 { return g_mbase + (al >> 2u); }
+// Address translation (docs/virtual-memory.md): four-level tables in `ptab`; a region cache of
+// two 2 MiB regions (tag = region + 1, and the region's last-level table) so an access costs a
+// compare and one table load. The host maps each window 1:1 for now, so the words after
+// `xlat(al, ..)` in a window are consecutive even across a page.
+var<private> g_rct0: u32;
+var<private> g_rcb0: u32;
+var<private> g_rct1: u32;
+var<private> g_rcb1: u32;
+
+// A region miss walks one level per step (lavapipe runs the walk's code on every step, so the
+// walk and the access share one table load): root, level 1, level 2, then the region is cached.
+// g_walk is (region + 1) << 2 | the next level, so a walk left by another access restarts.
+// Only the access's first byte is translated: the windows are mapped 1:1, so its other words
+// follow in `mem` (step 3 adds page crossing).
+var<private> g_walk: u32;
+var<private> g_wptr: u32;
+var<private> g_ptroot: u32;  // this instance's root table
+
+// The memory word of byte address `al` (checked by mem_ok), or XLAT_RETRY while a region walk
+// is under way (the caller returns, and the instruction repeats with its effects not yet
+// made). A step that touches no memory (`touch` false) gets an in-bounds word it must not use.
+fn xlat(al: u32, touch: bool) -> u32 {
+    let r = (al >> 21u) + 1u;
+    let h0 = r == g_rct0;
+    let hit = h0 || r == g_rct1 || !touch;
+    let lvl = select(0u, g_walk & 3u, (g_walk >> 2u) == r);
+    let wk = select(select((al >> 21u) & 511u, al >> 30u, lvl == 1u), 0u, lvl == 0u);
+    let at = select(select(g_wptr, g_ptroot, lvl == 0u) * PT_ENTRIES + wk,
+                    select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + ((al >> 12u) & 511u), hit);
+    let e = ptab[at] & PTE_FRAME;
+    if hit {
+        return select(g_mbase, (e << 10u) + ((al & 4095u) >> 2u), touch);
+    }
+    if lvl < 2u {
+        g_wptr = e;
+        g_walk = (r << 2u) | (lvl + 1u);
+        return XLAT_RETRY;
+    }
+    // The region replaces the older entry.
+    g_walk = 0u;
+    g_rct1 = g_rct0;
+    g_rcb1 = g_rcb0;
+    g_rct0 = r;
+    g_rcb0 = e;
+    return XLAT_RETRY;
+}
 
 // Two adjacent words funnel-shifted right by `sh` bits (0..24, a multiple of 8).
 fn funnel(x: u32, y: u32, sh: u32) -> u32 {
@@ -91,7 +133,9 @@ fn funnel(x: u32, y: u32, sh: u32) -> u32 {
 
 // Reads 8 bytes at a byte address (the caller checked bounds; the buffer has pad words at its end).
 fn load8(addr: u32) -> V {
-    let i = mword(addr);
+    // The shader's console write copies a whole buffer; with the windows mapped 1:1 it reads
+    // them flat (translating it is step 3 of docs/virtual-memory.md).
+    let i = g_mbase + (addr >> 2u);
     let sh = (addr & 3u) * 8u;
     let w1 = mem[i + 1u];
     return vw(funnel(mem[i], w1, sh), funnel(w1, mem[i + 2u], sh));

@@ -24,7 +24,8 @@
         let mode = (aux >> VM_MODE_SHIFT) & 3u;
         let lb = ((aux >> VM_LANE_SHIFT) & 15u) * nb;
         let al = vlo(addr);
-        let i = mword(al);
+        let i = xlat(al, true);
+        if i == XLAT_RETRY { return; }
         let sh = (al & 3u) * 8u;
         let old = vreg[vb + reg];
         let bmk = bytemask(nb);

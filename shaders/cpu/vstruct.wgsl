@@ -40,7 +40,8 @@
         if db == 8u { gv.z = 0u; gv.w = 0u; }
         // Steps that do not touch memory read a harmless in-bounds address instead.
         let al = select(P.lo_bound, vlo(addr), touch);
-        let i = mword(al);
+        let i = xlat(al, touch);
+        if i == XLAT_RETRY { return; }
         let sh = (al & 3u) * 8u;
         let bmk = bytemask(db);
         if loading {

@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 96;
+pub const STATE_WORDS: usize = 102;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -55,6 +55,12 @@ state_words! {
     S_CODE_HI = 94 x 1,
     /// Optional units (variant bits) the instance ran since the host last cleared the word.
     S_USED = 95 x 1,
+    /// The region cache of address translation: two (tag, last-level table) pairs, a tag
+    /// being the 2 MiB region number plus one (zero: empty). Cleared when the tables change.
+    S_RC = 96 x 4,
+    /// A region walk under way: (region + 1) << 2 | the next level, and the table it reads.
+    /// It survives dispatch boundaries (a single-stepped trace runs one step per dispatch).
+    S_WALK = 100 x 2,
 }
 
 /// Defines the stop reasons once: the enum, its word values and the WGSL names.
@@ -173,7 +179,8 @@ params! {
     iters,
     /// Output ring words per instance.
     out_words,
-    _pad,
+    /// Page tables per instance in `ptab` (its root first).
+    pt_tables,
 }
 
 /// How the shader uses a binding.
@@ -195,7 +202,19 @@ pub const BINDINGS: &[(u32, &str, Access, &str)] = &[
     // V0-V31 (and VT) of every instance, VREG_STRIDE per instance; only the SIMD variant
     // of the shader touches it.
     (6, "vreg", Access::ReadWrite, "array<vec4<u32>>"),
+    // The page tables: 512-entry tables of PTE words (docs/virtual-memory.md).
+    (7, "ptab", Access::Read, "array<u32>"),
 ];
+
+/// A page-table entry: the next table's index (levels 0-2) or the frame's page number in `mem`
+/// (level 3) in the low bits, and the present bit.
+pub const PTE_FRAME: u32 = 0x0fff_ffff;
+pub const PTE_PRESENT: u32 = 1 << 31;
+/// Entries per table (9 bits of the address per level, four levels, 4 KiB pages).
+pub const PT_ENTRIES: u32 = 512;
+/// What the shader's translation returns while it walks a region's tables (never a word index:
+/// `mem` is below 16 GiB).
+pub const XLAT_RETRY: u32 = u32::MAX;
 
 /// The WGSL declarations of this contract, plus `abi`: named numbers from outside the GPU layer
 /// (the syscalls the shader answers), so this module knows nothing of Linux.
@@ -220,6 +239,10 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
     c("VT", VT as u64);
     c("VT2", VT2 as u64);
     c("VC0", VC0 as u64);
+    c("PTE_FRAME", PTE_FRAME as u64);
+    c("PTE_PRESENT", PTE_PRESENT as u64);
+    c("PT_ENTRIES", PT_ENTRIES as u64);
+    c("XLAT_RETRY", XLAT_RETRY as u64);
     for (n, v) in abi {
         c(n, *v);
     }

@@ -75,6 +75,8 @@ pub struct Machine {
     pub state: Vec<u32>,
     /// V0-V31 and VT of every instance ([`VREG_STRIDE`] `vec4<u32>` each), on the device only.
     vreg: wgpu::Buffer,
+    /// The page tables (layout::BINDINGS 7), written once: each instance's window mapped 1:1.
+    ptab: wgpu::Buffer,
     /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
     pub codemap: Vec<u32>,
     codemap_dirty: bool,
@@ -110,6 +112,42 @@ fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
+}
+
+/// Page tables per instance: root, level 1, a level-2 table per GiB and a last-level table per
+/// 2 MiB of the window.
+fn tables_per_instance(mem_bytes: u32) -> u32 {
+    let l3 = mem_bytes.div_ceil(PAGE * PT_ENTRIES);
+    2 + l3.div_ceil(PT_ENTRIES) + l3
+}
+
+/// Every instance's four-level tables mapping its window's pages 1:1 onto its slice of `mem`
+/// (the first step of docs/virtual-memory.md: the shader translates, the host still lays out
+/// flat windows). Windows are below 4 GiB, so root entry 0 is the only one.
+fn page_tables(instances: u32, mem_bytes: u32) -> Vec<u32> {
+    debug_assert_eq!(mem_bytes % PAGE, 0);
+    let tpi = tables_per_instance(mem_bytes);
+    let pages = mem_bytes / PAGE;
+    let l3 = pages.div_ceil(PT_ENTRIES);
+    let l2 = l3.div_ceil(PT_ENTRIES);
+    let e = PT_ENTRIES as usize;
+    let mut t = vec![0u32; (instances * tpi) as usize * e];
+    let at = |table: u32, k: u32| table as usize * e + k as usize;
+    for inst in 0..instances {
+        let base = inst * tpi;
+        let (l1_at, l2_at, l3_at) = (base + 1, base + 2, base + 2 + l2);
+        t[at(base, 0)] = PTE_PRESENT | l1_at;
+        for k in 0..l2 {
+            t[at(l1_at, k)] = PTE_PRESENT | (l2_at + k);
+        }
+        for r in 0..l3 {
+            t[at(l2_at + r / PT_ENTRIES, r % PT_ENTRIES)] = PTE_PRESENT | (l3_at + r);
+        }
+        for vpn in 0..pages {
+            t[at(l3_at + vpn / PT_ENTRIES, vpn % PT_ENTRIES)] = PTE_PRESENT | (inst * pages + vpn);
+        }
+    }
+    t
 }
 
 impl Machine {
@@ -182,7 +220,7 @@ impl Machine {
             map_pages,
             iters: ITERS,
             out_words: OUT_WORDS,
-            _pad: 0,
+            pt_tables: tables_per_instance(cfg.mem_bytes),
         };
         gpu.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
         let state_size = n * STATE_WORDS as u64 * 4;
@@ -209,6 +247,15 @@ impl Machine {
             n * VREG_STRIDE as u64 * 16,
             wgpu::BufferUsages::empty(),
         );
+        let tables = page_tables(cfg.instances, cfg.mem_bytes);
+        let ptab = storage(
+            device,
+            "ptab",
+            tables.len() as u64 * 4,
+            wgpu::BufferUsages::empty(),
+        );
+        gpu.queue
+            .write_buffer(&ptab, 0, bytemuck::cast_slice(&tables));
         let state_rb = readback(device, "state-rb", state_size);
         let out_rb = readback(device, "out-rb", out_size);
         let bind_group = Self::bind(
@@ -221,6 +268,7 @@ impl Machine {
             &dec,
             &out,
             &vreg,
+            &ptab,
         );
         let mut m = Machine {
             map_pages,
@@ -241,6 +289,7 @@ impl Machine {
             out_rb,
             state: vec![0; n as usize * STATE_WORDS],
             vreg,
+            ptab,
             codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
             codemap_dirty: true,
             state_dirty: true,
@@ -404,6 +453,7 @@ impl Machine {
         dec: &wgpu::Buffer,
         out: &wgpu::Buffer,
         vreg: &wgpu::Buffer,
+        ptab: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         fn e(binding: u32, b: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
             wgpu::BindGroupEntry {
@@ -412,7 +462,7 @@ impl Machine {
             }
         }
         // In the order of the contract's BINDINGS table.
-        let buffers = [params, state, mem, codemap, dec, out, vreg];
+        let buffers = [params, state, mem, codemap, dec, out, vreg, ptab];
         let entries: Vec<_> = BINDINGS
             .iter()
             .zip(buffers)
@@ -624,6 +674,9 @@ impl Machine {
         self.gpu.queue.submit([enc.finish()]);
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
+        // The copied region cache and walk name the parent's tables.
+        self.state[b + S_RC..b + S_RC + 4].fill(0);
+        self.state[b + S_WALK..b + S_WALK + 2].fill(0);
         let p = self.map_pages as usize;
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
         self.state_dirty = true;
@@ -674,6 +727,7 @@ impl Machine {
                 &self.dec,
                 &self.out,
                 &self.vreg,
+                &self.ptab,
             );
         }
         let slot = self.dec_slots;
@@ -782,5 +836,42 @@ impl Machine {
             self.stats.readback_time += t1.elapsed();
         }
         Ok(outs)
+    }
+}
+
+#[cfg(test)]
+mod page_table_tests {
+    use super::*;
+
+    /// The walk the shader does (xlat_ready, then mword), over the host's tables.
+    fn walk(t: &[u32], tpi: u32, inst: u32, va: u32) -> u32 {
+        let e = |table: u32, k: u32| t[(table * PT_ENTRIES + k) as usize];
+        let e0 = e(inst * tpi, 0);
+        let e1 = e(e0 & PTE_FRAME, va >> 30);
+        let e2 = e(e1 & PTE_FRAME, (va >> 21) & 511);
+        let e3 = e(e2 & PTE_FRAME, (va >> 12) & 511);
+        assert!(e3 & PTE_PRESENT != 0, "va {va:#x} unmapped");
+        ((e3 & PTE_FRAME) << 10) + ((va & 4095) >> 2)
+    }
+
+    #[test]
+    fn windows_map_one_to_one() {
+        for mem in [256 << 10, 8 << 20, (1 << 30) + (4 << 20)] {
+            let n = 3;
+            let t = page_tables(n, mem);
+            let tpi = tables_per_instance(mem);
+            for inst in 0..n {
+                for va in [0, 4, 4095, 4096, 0x1f_fffc, 0x20_0000, mem - 4]
+                    .into_iter()
+                    .filter(|&v| v < mem)
+                {
+                    assert_eq!(
+                        walk(&t, tpi, inst, va),
+                        inst * (mem / 4) + va / 4,
+                        "{mem} {va}"
+                    );
+                }
+            }
+        }
     }
 }
