@@ -81,14 +81,16 @@ fn ir_uses_fp(ir: &str) -> bool {
     ir.lines()
         .filter(|l| !l.starts_with(['!', ';']) && !l.starts_with("attributes"))
         .any(|line| {
-            // Drop quoted text ("...", c"..."): names and string constants are not types.
+            // Drop quoted text ("...", c"..."): names and string constants are not types;
+            // and a `;` outside quotes starts a comment.
             let mut code = String::with_capacity(line.len());
             let mut quoted = false;
-            for ch in line.split(';').next().unwrap_or("").chars() {
-                if ch == '"' {
-                    quoted = !quoted;
-                } else if !quoted {
-                    code.push(ch);
+            for ch in line.chars() {
+                match ch {
+                    '"' => quoted = !quoted,
+                    ';' if !quoted => break,
+                    _ if !quoted => code.push(ch),
+                    _ => {}
                 }
             }
             let fp = code
@@ -960,5 +962,9 @@ mod tests {
         assert!(ir_uses_fp("  %v = add <4 x i32> %a, %b"));
         assert!(ir_uses_fp("define float @f(float %x) {"));
         assert!(ir_uses_fp("  call void @llvm.va_start.p0(ptr %ap)"));
+        assert!(ir_uses_fp(
+            "  call void @f(ptr @\";x\", double 1.0) ; comment"
+        ));
+        assert!(!ir_uses_fp("  call void @f(ptr %p) ; double in a comment"));
     }
 }
