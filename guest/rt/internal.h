@@ -46,6 +46,9 @@ void __garm_stdio_flush_all(void);
 
 void __garm_exit_group(int status) __attribute__((noreturn));
 
+/* A digit's value in bases up to 36, 99 for a non-digit (stdlib.c). */
+int __garm_digit_value(int c);
+
 /* The current FP rounding mode (0 nearest, 1 up, 2 down, 3 toward zero), from guest/rt/fp. */
 int __garm_round_mode(void);
 /* strtod (is_float 0) or strtof (1) as raw bits, so the integer-only scanf stores floats

@@ -252,6 +252,24 @@ static void emit_digits(struct sink *s, const struct decimal *d, int pos, long c
     }
 }
 
+/* An exponent suffix: the mark, its sign, at least `min` decimal digits; returns its length. */
+static size_t exponent(char *out, char mark, int e, int min)
+{
+    size_t n = 0;
+    out[n++] = mark;
+    out[n++] = e < 0 ? '-' : '+';
+    unsigned u = (unsigned)(e < 0 ? -e : e);
+    char t[5];
+    int k = 0;
+    do {
+        t[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u || k < min);
+    while (k)
+        out[n++] = t[--k];
+    return n;
+}
+
 static void format_float(struct sink *s, uint64_t bits, char conv, int flags, long width, long prec)
 {
     int neg = (int)(bits >> 63);
@@ -311,18 +329,7 @@ static void format_float(struct sink *s, uint64_t bits, char conv, int flags, lo
             body[n++] = hex[(mant >> (i * 4)) & 15];
         long extra = prec > nd ? prec - nd : 0;  /* precision past 13 digits: zeros */
         char expo[8];
-        size_t en = 0;
-        expo[en++] = upper ? 'P' : 'p';
-        expo[en++] = e2 < 0 ? '-' : '+';
-        unsigned ue = (unsigned)(e2 < 0 ? -e2 : e2);
-        char t[5];
-        int tn = 0;
-        do {
-            t[tn++] = (char)('0' + ue % 10);
-            ue /= 10;
-        } while (ue);
-        while (tn)
-            expo[en++] = t[--tn];
+        size_t en = exponent(expo, upper ? 'P' : 'p', e2, 1);
         long total = (long)(slen + n + en) + extra;
         int zero = (flags & F_ZERO) && !(flags & F_MINUS);
         if (!zero && !(flags & F_MINUS))
@@ -388,20 +395,7 @@ static void format_float(struct sink *s, uint64_t bits, char conv, int flags, lo
     }
     int point = flen > 0 || (flags & F_HASH);
     char expo[8];
-    size_t en = 0;
-    if (use_e) {
-        expo[en++] = upper ? 'E' : 'e';
-        expo[en++] = x10 < 0 ? '-' : '+';
-        unsigned ue = (unsigned)(x10 < 0 ? -x10 : x10);
-        char t[5];
-        int tn = 0;
-        do {
-            t[tn++] = (char)('0' + ue % 10);
-            ue /= 10;
-        } while (ue || tn < 2);
-        while (tn)
-            expo[en++] = t[--tn];
-    }
+    size_t en = use_e ? exponent(expo, upper ? 'E' : 'e', x10, 2) : 0;
     long total = (long)slen + ilen + point + flen + (long)en;
     int zero = (flags & F_ZERO) && !(flags & F_MINUS);
     if (!zero && !(flags & F_MINUS))

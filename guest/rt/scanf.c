@@ -77,13 +77,7 @@ static int skip_ws(struct src *in)
 
 static int digit_in_base(int c, int base)
 {
-    int v;
-    if (c >= '0' && c <= '9')
-        v = c - '0';
-    else if ((c | 32) >= 'a' && (c | 32) <= 'f')
-        v = (c | 32) - 'a' + 10;
-    else
-        return -1;
+    int v = __garm_digit_value(c);
     return v < base ? v : -1;
 }
 

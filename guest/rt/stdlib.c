@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "internal.h"
 
-static int digit_value(int c)
+/* A digit's value in bases up to 36 (99 for anything else); scanf.c shares it. */
+int __garm_digit_value(int c)
 {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'z') return c - 'a' + 10;
@@ -32,7 +34,7 @@ static int parse(const char *s, char **end, int base, unsigned long long *mag, i
     if (*p == '+' || *p == '-')
         *neg = *p++ == '-';
     /* "0x" is a prefix only when a hex digit follows; otherwise the 0 is the number. */
-    if ((base == 0 || base == 16) && p[0] == '0' && (p[1] | 32) == 'x' && digit_value(p[2]) < 16) {
+    if ((base == 0 || base == 16) && p[0] == '0' && (p[1] | 32) == 'x' && __garm_digit_value(p[2]) < 16) {
         p += 2;
         base = 16;
     } else if (base == 0) {
@@ -41,7 +43,7 @@ static int parse(const char *s, char **end, int base, unsigned long long *mag, i
     const char *digits = p;
     unsigned long long v = 0;
     int ovf = 0;
-    for (int d; (d = digit_value(*p)) < base; p++) {
+    for (int d; (d = __garm_digit_value(*p)) < base; p++) {
         if (v > (ULLONG_MAX - (unsigned)d) / (unsigned)base)
             ovf = 1;
         else

@@ -843,7 +843,8 @@ impl Machine {
 mod page_table_tests {
     use super::*;
 
-    /// The walk the shader does (xlat_ready, then mword), over the host's tables.
+    /// The walk the shader does (`xlat`: levels 0-2, then the last-level entry), over the
+    /// host's tables.
     fn walk(t: &[u32], tpi: u32, inst: u32, va: u32) -> u32 {
         let e = |table: u32, k: u32| t[(table * PT_ENTRIES + k) as usize];
         let e0 = e(inst * tpi, 0);

@@ -106,26 +106,6 @@ fn ir_uses_fp(ir: &str) -> bool {
         })
 }
 
-/// Whether an object calls compiler-rt's soft-float helpers (`__adddf3`, `__fixsfsi`,
-/// `__extendsfdf2`, `__mulsc3`, ...): what clang emits for float arithmetic built
-/// `-mgeneral-regs-only`. The runtime has none of them.
-fn calls_soft_float(obj: &[u8]) -> bool {
-    use object::{Object, ObjectSymbol};
-    const ENDINGS: &[&str] = &[
-        "sf2", "sf3", "df2", "df3", "tf2", "tf3", "sc3", "dc3", "sfsi", "dfsi", "sfdi", "dfdi",
-        "sfti", "dfti", "sisf", "sidf", "disf", "didf", "tisf", "tidf",
-    ];
-    let Ok(file) = object::File::parse(obj) else {
-        return true; // unreadable: take the build that needs no helpers
-    };
-    file.symbols().any(|sym| {
-        sym.is_undefined()
-            && sym
-                .name()
-                .is_ok_and(|n| n.starts_with("__") && ENDINGS.iter().any(|e| n.ends_with(e)))
-    })
-}
-
 pub const LDFLAGS: &[&str] = &["-static", "-z", "max-page-size=4096", "--gc-sections"];
 /// Added to [`cflags`] for a static-PIE build (program and runtime).
 pub const PIE_CFLAGS: &[&str] = &["-fPIE"];
@@ -439,10 +419,9 @@ impl Toolchain {
         if !ir_uses_fp(&String::from_utf8_lossy(&ir)) {
             let mut int_flags = flags.to_vec();
             int_flags.push("-mgeneral-regs-only");
+            // Inline assembly using FP/SIMD registers fails here: then the FP build.
             if let Some(obj) = self.compile_cached(src, &int_flags, rt, extra, true)? {
-                if !calls_soft_float(&obj) {
-                    return Ok(obj);
-                }
+                return Ok(obj);
             }
         }
         self.compile(src, flags, rt, extra)

@@ -418,19 +418,12 @@ fn fp_2misc(i: &Simd2Misc) -> Option<Form> {
         f.imm = replicate(1 << ((8 << esz) - 1), esz);
         return Some(f);
     }
-    let i64 = if i.size & 1 == 1 { fp::I64 } else { 0 };
+    if let Some((op, extra)) = fp_misc_shared(i.U, hi, i.opcode, i.size & 1) {
+        return Some(fpf(op, v | extra, d, n, 0));
+    }
     let rm = |k: u32| k << fp::RM_SHIFT;
     let (op, extra) = match (i.U, hi, i.opcode) {
         (true, 1, 0b11111) => (fp::SQRT, 0),
-        (false, 0, 0b11101) => (fp::CVTF, fp::SIGNED | i64),
-        (true, 0, 0b11101) => (fp::CVTF, i64),
-        (false, 1, 0b11011) => (fp::CVTI, fp::SIGNED | i64 | rm(3)),
-        (true, 1, 0b11011) => (fp::CVTI, i64 | rm(3)),
-        (false, 1, 0b01101) => (fp::VCMP, fp::ZERO | rm(0)),
-        (true, 1, 0b01100) => (fp::VCMP, fp::ZERO | rm(1)),
-        (false, 1, 0b01100) => (fp::VCMP, fp::ZERO | rm(2)),
-        (false, 1, 0b01110) => (fp::VCMP, fp::ZERO | rm(3)),
-        (true, 1, 0b01101) => (fp::VCMP, fp::ZERO | rm(4)),
         (false, 0, 0b11000) => (fp::RINT, rm(0)),
         (false, 1, 0b11000) => (fp::RINT, rm(1)),
         (false, 0, 0b11001) => (fp::RINT, rm(2)),
@@ -497,14 +490,13 @@ pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
     })
 }
 
-/// Scalar two-register misc, FP: SCVTF/UCVTF/FCVTZS/FCVTZU and the compares against zero with
-/// S or D operands in V registers (one lane through the FP unit's vector path).
-fn fp_scalar_2misc(i: &SimdScalar2Misc) -> Option<Form> {
-    let d = if i.size & 1 == 1 { fp::DBL } else { 0 };
-    let v = d | fp::VECTOR | fp::ONE;
-    let i64 = if i.size & 1 == 1 { fp::I64 } else { 0 };
+/// The FP two-register-misc operations with both vector and scalar forms: SCVTF/UCVTF,
+/// FCVTZS/FCVTZU and the compares against zero, as (op, flags) for (U, size<1>, opcode) with
+/// `sz` (size<0>) selecting binary64.
+fn fp_misc_shared(u: bool, hi: u32, opcode: u32, sz: u32) -> Option<(u32, u32)> {
+    let i64 = if sz == 1 { fp::I64 } else { 0 };
     let rm = |k: u32| k << fp::RM_SHIFT;
-    let (op, extra) = match (i.U, i.size >> 1, i.opcode) {
+    Some(match (u, hi, opcode) {
         (false, 0, 0b11101) => (fp::CVTF, fp::SIGNED | i64),
         (true, 0, 0b11101) => (fp::CVTF, i64),
         (false, 1, 0b11011) => (fp::CVTI, fp::SIGNED | i64 | rm(3)),
@@ -515,8 +507,15 @@ fn fp_scalar_2misc(i: &SimdScalar2Misc) -> Option<Form> {
         (false, 1, 0b01110) => (fp::VCMP, fp::ZERO | rm(3)),
         (true, 1, 0b01101) => (fp::VCMP, fp::ZERO | rm(4)),
         _ => return None,
-    };
-    Some(fpf(op, v | extra, i.Rd, i.Rn, 0))
+    })
+}
+
+/// Scalar two-register misc, FP: the shared operations with S or D operands in V registers
+/// (one lane through the FP unit's vector path).
+fn fp_scalar_2misc(i: &SimdScalar2Misc) -> Option<Form> {
+    let d = if i.size & 1 == 1 { fp::DBL } else { 0 };
+    let (op, extra) = fp_misc_shared(i.U, i.size >> 1, i.opcode, i.size & 1)?;
+    Some(fpf(op, d | fp::VECTOR | fp::ONE | extra, i.Rd, i.Rn, 0))
 }
 
 pub(super) fn dec_simd_scalar_2misc(i: SimdScalar2Misc, _pc: u64) -> Option<Form> {
