@@ -441,6 +441,11 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         "garm: stats: {:.2} guest MIPS",
         insns as f64 / exec.max(1e-9) / 1e6
     );
+    garm::elog!(
+        "garm: stats: guest memory frames (4 KiB): {} in use at the peak, of a pool of {}",
+        s.frames_peak,
+        s.frames_total
+    );
     // The peak of garm's own resident memory (the whole process: GPU driver included).
     if let Some(hwm) = std::fs::read_to_string("/proc/self/status")
         .ok()

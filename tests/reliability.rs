@@ -415,3 +415,28 @@ fn progress_line_only_on_a_terminal_and_never_mixed_with_output() {
     assert!(!piped.stderr.contains(" finished, "), "{}", piped.stderr);
     assert!(!piped.stderr.contains('\x1b'), "{}", piped.stderr);
 }
+
+#[test]
+fn accesses_spanning_two_pages_match_qemu() {
+    // Each page of a guest lies in its own frame, so the two halves of such an access are
+    // translated apart (integer, pair, SIMD, structure and console-write paths).
+    let elf = build("tests/os/pagecross");
+    let r = same_as_qemu(&elf, &[], &[], b"");
+    assert!(r.out().ends_with("across\n"), "{}", r.out());
+    // Single-stepped (one step per dispatch), a crossing access still completes.
+    let r = same_as_qemu(&elf, &[], &["4094", "4095"], b"");
+    let trace = tmp().join("pagecross.trace");
+    let t = garm(
+        &[
+            "--trace",
+            trace.to_str().unwrap(),
+            "--trace-limit",
+            "200000",
+            elf.to_str().unwrap(),
+            "4094",
+            "4095",
+        ],
+        b"",
+    );
+    assert_eq!((t.status, t.out()), (r.status, r.out()));
+}

@@ -21,7 +21,7 @@
             fault(ST_MEMFAULT, addr, FAULT_WRITE);
             return;
         }
-        let xi = xlat(vlo(addr), true);
+        let xi = xlat(addr, nb, true, true);
         if xi == XLAT_RETRY { return; }
         if casp {
             // Xs:Xs+1 against memory; if equal, Xt:Xt+1 stored; Xs:Xs+1 = the old pair (register
@@ -47,7 +47,7 @@
                 } else {
                     mem[j + 1u] = vlo(t2);
                 }
-                if vlo(addr) < g_code_hi && vlo(addr) + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+                if vhi(addr) == 0u && vlo(addr) < g_code_hi && vlo(addr) + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }
             res = lo;
             wi1 = select(rm, R_SINK, rm >= 31u);
@@ -89,7 +89,7 @@
                 let km = vlo(m) << sh;
                 mem[i] = (m0w & ~km) | (vlo(dv) << sh);
             }
-            if al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            if vhi(addr) == 0u && al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         res = old;
         wi1 = select(rt, R_SINK, is_cas);

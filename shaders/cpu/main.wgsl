@@ -6,7 +6,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if inst >= P.n_instances { return; }
     g_inst = inst;
     g_base = inst * STATE_WORDS;
-    g_mbase = inst * P.mem_words;
     g_status = sreg(S_STATUS);
     if g_status == ST_LIMIT_RETRY { g_status = ST_RUNNING; }
     if g_status != ST_RUNNING && g_status != ST_WRITE { return; }
@@ -18,7 +17,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_tpidr = sreg64(S_TPIDR);
     g_fpcr = sreg(S_FPCR);
     g_fpsr = sreg(S_FPSR);
-    g_tmp_addr = sreg(S_TMP_ADDR);
+    g_tmp_addr = sreg64(S_TMP_ADDR);
     g_tmp_wb = sreg64(S_TMP_WB);
     g_excl_valid = sreg(S_EXCL_VALID);
     g_excl_addr = sreg(S_EXCL_ADDR);
@@ -34,7 +33,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_rcb1 = sreg(S_RC + 3u);
     g_walk = sreg(S_WALK);
     g_wptr = sreg(S_WALK + 1u);
-    g_ptroot = inst * P.pt_tables;
+    g_ptroot = sreg(S_PTROOT);
+    g_xtag = sreg(S_XPAGE);
+    g_xf = sreg(S_XPAGE + 1u);
     g_fastfd = sreg(S_FASTFD);
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
@@ -61,7 +62,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset64(S_TPIDR, g_tpidr);
     sset(S_FPCR, g_fpcr);
     sset(S_FPSR, g_fpsr);
-    sset(S_TMP_ADDR, g_tmp_addr);
+    sset64(S_TMP_ADDR, g_tmp_addr);
     sset64(S_TMP_WB, g_tmp_wb);
     sset(S_EXCL_VALID, g_excl_valid);
     sset(S_EXCL_ADDR, g_excl_addr);
@@ -74,6 +75,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset(S_RC + 3u, g_rcb1);
     sset(S_WALK, g_walk);
     sset(S_WALK + 1u, g_wptr);
+    sset(S_XPAGE, g_xtag);
+    sset(S_XPAGE + 1u, g_xf);
     if g_used != 0u { sset(S_USED, sreg(S_USED) | g_used); }
     if g_status == ST_MEMFAULT || g_status == ST_FETCHFAULT || g_status == ST_ILLEGAL || g_status == ST_BRK
         || g_status == ST_CODEMOD || g_status == ST_DCZVA || g_status == ST_VARIANT {

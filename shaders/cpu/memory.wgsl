@@ -12,7 +12,7 @@
         var addr = select(sum, a, idx == M_IDX_POST);
         var wb = sum;
         if second {
-            addr = vw(g_tmp_addr + nb, 0u);
+            addr = vadd(g_tmp_addr, vw(nb, 0u));
             wb = g_tmp_wb;
         }
         let prfm = (aux & M_PRFM) != 0u;
@@ -20,13 +20,15 @@
             fault(ST_MEMFAULT, addr, select(FAULT_READ, FAULT_WRITE, store));
             return;
         }
-        let al = select(vlo(addr), P.lo_bound, prfm);
-        let i = xlat(al, !prfm);
+        let al = vlo(addr);
+        let i = xlat(addr, nb, !prfm, store);
         if i == XLAT_RETRY { return; }
         let sh = (al & 3u) * 8u;
+        let i1 = wix(i, 1u);
+        let i2 = wix(i, 2u);
         let m0w = mem[i];
-        let m1w = mem[i + 1u];
-        let m2w = mem[i + 2u];
+        let m1w = mem[i1];
+        let m2w = mem[i2];
         let loaded = vand(vw(funnel(m0w, m1w, sh), funnel(m1w, m2w, sh)), vones(nb * 8u));
         let sb = 64u - nb * 8u;
         var v = loaded;
@@ -53,16 +55,16 @@
                 mem[i] = (m0w & ~(vlo(m) << sh)) | (vlo(dv) << sh);
                 let m1 = select((vhi(m) << sh) | (vlo(m) >> inv), vhi(m), z);
                 let m2 = select(vhi(m) >> inv, 0u, z);
-                if m1 != 0u { mem[i + 1u] = (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z); }
-                if m2 != 0u { mem[i + 2u] = (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z); }
+                if m1 != 0u { mem[i1] = (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z); }
+                if m2 != 0u { mem[i2] = (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z); }
                 // A store near decoded code stops the guest so the host can re-decode.
-                if al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+                if vhi(addr) == 0u && al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }
         }
         if !excl && idx != 0u { r2 = wb; }
         wi2 = rd;
         if pair && !second && ok {
-            g_tmp_addr = al;
+            g_tmp_addr = addr;
             g_tmp_wb = wb;
             ustep_next = 1u;
             next = pc;

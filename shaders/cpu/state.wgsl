@@ -12,7 +12,7 @@ var<private> g_used: u32;   // optional units this dispatch ran (VAR_* bits), fo
 var<private> g_tpidr: V;
 var<private> g_fpcr: u32;
 var<private> g_fpsr: u32;
-var<private> g_tmp_addr: u32;
+var<private> g_tmp_addr: V;
 var<private> g_tmp_wb: V;
 var<private> g_excl_valid: u32;
 var<private> g_excl_addr: u32;
@@ -28,7 +28,6 @@ var<private> g_guard_hi: u32;
 var<private> g_fastfd: u32;  // bit k-1: fd k (1, 2) writes to the console
 var<private> g_count0: V;
 var<private> g_base: u32;   // this instance's first state word
-var<private> g_mbase: u32;  // this instance's first memory word
 var<private> g_inst: u32;
 
 // Condition codes as 16-bit truth tables over NZCV (bit index N<<3|Z<<2|C<<1|V), two per
@@ -79,10 +78,9 @@ fn mem_ok(addr: V, n: u32) -> bool {
         && (lo + n <= g_guard_lo || lo >= g_guard_hi);
 }
 
-// Address translation (docs/virtual-memory.md): four-level tables in `ptab`; a region cache of
-// two 2 MiB regions (tag = region + 1, and the region's last-level table) so an access costs a
-// compare and one table load. The host maps each window 1:1 for now, so the words after
-// `xlat(al, ..)` in a window are consecutive even across a page.
+// Address translation (docs/virtual-memory.md): 48-bit addresses through four-level tables in
+// `ptab`; a region cache of two 2 MiB regions (tag = region + 1, and the region's last-level
+// table) so an access costs a compare and one table load.
 var<private> g_rct0: u32;
 var<private> g_rcb0: u32;
 var<private> g_rct1: u32;
@@ -91,29 +89,57 @@ var<private> g_rcb1: u32;
 // A region miss walks one level per step (lavapipe runs the walk's code on every step, so the
 // walk and the access share one table load): root, level 1, level 2, then the region is cached.
 // g_walk is (region + 1) << 2 | the next level, so a walk left by another access restarts.
-// Only the access's first byte is translated: the windows are mapped 1:1, so its other words
-// follow in `mem` (step 3 adds page crossing).
 var<private> g_walk: u32;
 var<private> g_wptr: u32;
-var<private> g_ptroot: u32;  // this instance's root table
+var<private> g_ptroot: u32;  // this process's root table
 
-// The memory word of byte address `al` (checked by mem_ok), or XLAT_RETRY while a region walk
-// is under way (the caller returns, and the instruction repeats with its effects not yet
-// made). A step that touches no memory (`touch` false) gets an in-bounds word it must not use.
-fn xlat(al: u32, touch: bool) -> u32 {
-    let r = (al >> 21u) + 1u;
+// An access spanning two pages translates the second page first, on a step of its own (one
+// table load per step still), and keeps its frame here: g_xtag is that page's number (low
+// word) + 1. A completed step clears it, so it serves one access.
+var<private> g_xtag: u32;
+var<private> g_xf: u32;
+
+// The memory word of the first byte of an `n`-byte access at `addr`, or XLAT_RETRY when the
+// step must return with no effect made: a region walk or the second page's translation under way
+// (the instruction repeats), or a fault raised (unmapped, beyond 48 bits, or a write to a page
+// without write permission). A step that touches no memory (`touch` false) gets word 0, which
+// it must not use.
+fn xlat(addr: V, n: u32, touch: bool, write: bool) -> u32 {
+    let al = vlo(addr);
+    let ah = vhi(addr);
+    // The next page: its number's low word is the stash tag.
+    let npl = (al & 0xfffff000u) + 4096u;
+    let nph = ah + select(0u, 1u, npl == 0u);
+    let xt = ((nph << 20u) | (npl >> 12u)) + 1u;
+    let second = touch && (al & 4095u) + n > 4096u && g_xtag != xt;
+    let tl = select(al, npl, second);
+    let th = select(ah, nph, second);
+    let r = ((th << 11u) | (tl >> 21u)) + 1u;
     let h0 = r == g_rct0;
     let hit = h0 || r == g_rct1 || !touch;
     let lvl = select(0u, g_walk & 3u, (g_walk >> 2u) == r);
-    let wk = select(select((al >> 21u) & 511u, al >> 30u, lvl == 1u), 0u, lvl == 0u);
+    let k1 = ((th & 127u) << 2u) | (tl >> 30u);
+    let wk = select(select((tl >> 21u) & 511u, k1, lvl == 1u), (th >> 7u) & 511u, lvl == 0u);
     let at = select(select(g_wptr, g_ptroot, lvl == 0u) * PT_ENTRIES + wk,
-                    select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + ((al >> 12u) & 511u), hit);
-    let e = ptab[at] & PTE_FRAME;
+                    select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + ((tl >> 12u) & 511u), hit);
+    let e = ptab[at];
+    if !touch { return 0u; }
+    let f = e & PTE_FRAME;
+    if th > 0xffffu || (e & PTE_PRESENT) == 0u || (hit && write && (e & PTE_WRITE) == 0u) {
+        g_walk = 0u;
+        fault(ST_MEMFAULT, select(addr, vw(tl, th), second), select(FAULT_READ, FAULT_WRITE, write));
+        return XLAT_RETRY;
+    }
     if hit {
-        return select(g_mbase, (e << 10u) + ((al & 4095u) >> 2u), touch);
+        if second {
+            g_xtag = xt;
+            g_xf = f;
+            return XLAT_RETRY;
+        }
+        return (f << 10u) + ((al & 4095u) >> 2u);
     }
     if lvl < 2u {
-        g_wptr = e;
+        g_wptr = f;
         g_walk = (r << 2u) | (lvl + 1u);
         return XLAT_RETRY;
     }
@@ -122,23 +148,35 @@ fn xlat(al: u32, touch: bool) -> u32 {
     g_rct1 = g_rct0;
     g_rcb1 = g_rcb0;
     g_rct0 = r;
-    g_rcb0 = e;
+    g_rcb0 = f;
     return XLAT_RETRY;
+}
+
+// Word k of the window that starts at word `i` (an access's first word, from xlat): past the end
+// of the page, the same offset in the next page's frame (stashed by xlat when the access spans
+// two pages; otherwise the word is read but not used, and any frame is in bounds).
+fn wix(i: u32, k: u32) -> u32 {
+    let off = (i & 1023u) + k;
+    return select(i + k, (g_xf << 10u) + (off & 1023u), off >= 1024u);
+}
+
+// The word of byte address `va` by a whole walk without the region cache, or XLAT_RETRY where it
+// is unmapped (the console write, once per dispatch). Entries that are not present name table 0,
+// so every load stays in bounds.
+fn xlat_walk(va: V) -> u32 {
+    let tl = vlo(va);
+    let th = vhi(va);
+    let e0 = ptab[g_ptroot * PT_ENTRIES + ((th >> 7u) & 511u)];
+    let e1 = ptab[(e0 & PTE_FRAME) * PT_ENTRIES + (((th & 127u) << 2u) | (tl >> 30u))];
+    let e2 = ptab[(e1 & PTE_FRAME) * PT_ENTRIES + ((tl >> 21u) & 511u)];
+    let e3 = ptab[(e2 & PTE_FRAME) * PT_ENTRIES + ((tl >> 12u) & 511u)];
+    if th > 0xffffu || (e0 & e1 & e2 & e3 & PTE_PRESENT) == 0u { return XLAT_RETRY; }
+    return ((e3 & PTE_FRAME) << 10u) + ((tl & 4095u) >> 2u);
 }
 
 // Two adjacent words funnel-shifted right by `sh` bits (0..24, a multiple of 8).
 fn funnel(x: u32, y: u32, sh: u32) -> u32 {
     return select((x >> sh) | (y << ((32u - sh) & 31u)), x, sh == 0u);
-}
-
-// Reads 8 bytes at a byte address (the caller checked bounds; the buffer has pad words at its end).
-fn load8(addr: u32) -> V {
-    // The shader's console write copies a whole buffer; with the windows mapped 1:1 it reads
-    // them flat (translating it is step 3 of docs/virtual-memory.md).
-    let i = g_mbase + (addr >> 2u);
-    let sh = (addr & 3u) * 8u;
-    let w1 = mem[i + 1u];
-    return vw(funnel(mem[i], w1, sh), funnel(w1, mem[i + 2u], sh));
 }
 
 fn sreg(i: u32) -> u32 { return state[g_base + i]; }

@@ -31,19 +31,38 @@ fn syscall() -> V {
 }
 
 // Copies a pending write (fd x0, buffer x1, length x2) into this instance's output ring as one
-// record: a header word (fd << 28 | length) and the bytes. Commits only if the copy finished.
+// record: a header word (fd << 28 | length) and the bytes. Commits only if the copy finished;
+// a buffer that is not all mapped goes to the host as an ordinary write (which fails EFAULT).
 fn finish_write() {
     let fd = vlo(R[0]);
-    let src = vlo(R[1]);
+    let src = R[1];
     let len = vlo(R[2]);
     let pos = g_out_len;
     let ob = g_inst * P.out_words;
     let n = (len + 3u) / 4u;
+    let sh = (vlo(src) & 3u) * 8u;
+    // Source words from the aligned word at or below src; `need` of them hold the bytes.
+    let a0 = vand(src, vw(~3u, ~0u));
+    let need = ((vlo(src) & 3u) + len + 3u) / 4u;
+    var j = xlat_walk(a0);
+    var ok = j != XLAT_RETRY;
+    var prev = mem[select(j, 0u, !ok)];
     var k = 0u;
     loop {
-        if k >= n { break; }
-        outbuf[ob + pos + 1u + k] = vlo(load8(src + k * 4u));
+        if k >= n || !ok { break; }
+        let ak = vadd(a0, vw((k + 1u) * 4u, 0u));
+        if (vlo(ak) & 4095u) == 0u { j = xlat_walk(ak); } else { j = j + 1u; }
+        let used = k + 1u < need;
+        ok = !used || j != XLAT_RETRY;
+        let nx = select(0u, mem[select(j, 0u, j == XLAT_RETRY)], used);
+        outbuf[ob + pos + 1u + k] = funnel(prev, nx, sh);
+        prev = nx;
         k = k + 1u;
+    }
+    if !ok {
+        g_pc = vadd(g_pc, vw(4u, 0u));
+        g_status = ST_SYSCALL;
+        return;
     }
     if k != n { return; }
     outbuf[ob + pos] = (fd << 28u) | len;
@@ -52,4 +71,3 @@ fn finish_write() {
     g_pc = vadd(g_pc, vw(4u, 0u));
     g_status = ST_RUNNING;
 }
-

@@ -24,7 +24,7 @@
         let mode = (aux >> VM_MODE_SHIFT) & 3u;
         let lb = ((aux >> VM_LANE_SHIFT) & 15u) * nb;
         let al = vlo(addr);
-        let i = xlat(al, true);
+        let i = xlat(addr, nb, true, store);
         if i == XLAT_RETRY { return; }
         let sh = (al & 3u) * 8u;
         let old = vreg[vb + reg];
@@ -41,7 +41,7 @@
         } else {
             let dv = select(old, shr_bytes(old, lb), mode == VM_LANE) & bmk;
             store_window(i, sh, dv, bmk);
-            if al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            if vhi(addr) == 0u && al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;
         if s + 1u < nsteps {

@@ -39,8 +39,8 @@
                        vs_word(2u, store, chunk, r, n, log, db), vs_word(3u, store, chunk, r, n, log, db));
         if db == 8u { gv.z = 0u; gv.w = 0u; }
         // Steps that do not touch memory read a harmless in-bounds address instead.
-        let al = select(P.lo_bound, vlo(addr), touch);
-        let i = xlat(al, touch);
+        let al = vlo(addr);
+        let i = xlat(addr, db, touch, store);
         if i == XLAT_RETRY { return; }
         let sh = (al & 3u) * 8u;
         let bmk = bytemask(db);
@@ -52,7 +52,7 @@
         } else {
             let dv = gv & bmk;
             store_window(i, sh, dv, bmk);
-            if al < g_code_hi && al + db > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            if vhi(addr) == 0u && al < g_code_hi && al + db > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;
         let nsteps = select(2u * n, n, store);

@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 102;
+pub const STATE_WORDS: usize = 107;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -32,7 +32,6 @@ state_words! {
     S_LIMIT = 74 x 2,
     /// The micro-step of a two-step instruction (pairs).
     S_USTEP = 76 x 1,
-    S_TMP_ADDR = 77 x 1,
     S_TMP_WB = 78 x 2,
     S_FAULT_ADDR = 80 x 2,
     /// Read or write for a memory fault; the raw word for an illegal instruction.
@@ -61,6 +60,13 @@ state_words! {
     /// A region walk under way: (region + 1) << 2 | the next level, and the table it reads.
     /// It survives dispatch boundaries (a single-stepped trace runs one step per dispatch).
     S_WALK = 100 x 2,
+    /// The first address of a pair's first access (its second is at this + size).
+    S_TMP_ADDR = 102 x 2,
+    /// An access spanning two pages: the second page's number (low word) + 1 and its frame,
+    /// translated on a step of its own before the access (valid for that instruction only).
+    S_XPAGE = 104 x 2,
+    /// This process's root page table (an index into `ptab`).
+    S_PTROOT = 106 x 1,
 }
 
 /// Defines the stop reasons once: the enum, its word values and the WGSL names.
@@ -179,8 +185,6 @@ params! {
     iters,
     /// Output ring words per instance.
     out_words,
-    /// Page tables per instance in `ptab` (its root first).
-    pt_tables,
 }
 
 /// How the shader uses a binding.
@@ -207,9 +211,13 @@ pub const BINDINGS: &[(u32, &str, Access, &str)] = &[
 ];
 
 /// A page-table entry: the next table's index (levels 0-2) or the frame's page number in `mem`
-/// (level 3) in the low bits, and the present bit.
-pub const PTE_FRAME: u32 = 0x0fff_ffff;
+/// (level 3) in the low bits, and the permission bits. The shader checks present and write;
+/// the host keeps the rest for itself (faults, mprotect).
+pub const PTE_FRAME: u32 = 0x00ff_ffff;
 pub const PTE_PRESENT: u32 = 1 << 31;
+pub const PTE_WRITE: u32 = 1 << 30;
+pub const PTE_EXEC: u32 = 1 << 29;
+pub const PTE_READ: u32 = 1 << 28;
 /// Entries per table (9 bits of the address per level, four levels, 4 KiB pages).
 pub const PT_ENTRIES: u32 = 512;
 /// What the shader's translation returns while it walks a region's tables (never a word index:
@@ -241,6 +249,7 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
     c("VC0", VC0 as u64);
     c("PTE_FRAME", PTE_FRAME as u64);
     c("PTE_PRESENT", PTE_PRESENT as u64);
+    c("PTE_WRITE", PTE_WRITE as u64);
     c("PT_ENTRIES", PT_ENTRIES as u64);
     c("XLAT_RETRY", XLAT_RETRY as u64);
     for (n, v) in abi {

@@ -3,6 +3,7 @@
 
 use super::device::Gpu;
 use super::layout::*;
+use super::paging::{Frames, Tables};
 use super::shader::{self, Prelude};
 use super::GpuError;
 use crate::guest::MemError;
@@ -18,6 +19,7 @@ const DECAY_SUBMITS: u32 = 2;
 /// Words after the last instance's memory, so an unaligned 8-byte read at the end stays in bounds.
 const MEM_PAD_WORDS: u64 = 4;
 const PAGE: u32 = 4096;
+const PTE_ALL: u32 = PTE_PRESENT | PTE_READ | PTE_WRITE | PTE_EXEC;
 const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
 
 /// Sizes fixed when the machine is built.
@@ -42,6 +44,9 @@ pub struct MachineStats {
     pub pipeline_time: Duration,
     pub gpu_time: Duration,
     pub readback_time: Duration,
+    /// Frames of guest memory in the pool, and the most in use at once.
+    pub frames_total: u32,
+    pub frames_peak: u32,
 }
 
 pub struct Machine {
@@ -75,8 +80,13 @@ pub struct Machine {
     pub state: Vec<u32>,
     /// V0-V31 and VT of every instance ([`VREG_STRIDE`] `vec4<u32>` each), on the device only.
     vreg: wgpu::Buffer,
-    /// The page tables (layout::BINDINGS 7), written once: each instance's window mapped 1:1.
+    /// The page tables (layout::BINDINGS 7): the device copy of `tables`.
     ptab: wgpu::Buffer,
+    /// The host's page tables and each instance's root in them.
+    tables: Tables,
+    roots: Vec<u32>,
+    /// Frames of `mem`.
+    frames: Frames,
     /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
     pub codemap: Vec<u32>,
     codemap_dirty: bool,
@@ -112,42 +122,6 @@ fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
-}
-
-/// Page tables per instance: root, level 1, a level-2 table per GiB and a last-level table per
-/// 2 MiB of the window.
-fn tables_per_instance(mem_bytes: u32) -> u32 {
-    let l3 = mem_bytes.div_ceil(PAGE * PT_ENTRIES);
-    2 + l3.div_ceil(PT_ENTRIES) + l3
-}
-
-/// Every instance's four-level tables mapping its window's pages 1:1 onto its slice of `mem`
-/// (the first step of docs/virtual-memory.md: the shader translates, the host still lays out
-/// flat windows). Windows are below 4 GiB, so root entry 0 is the only one.
-fn page_tables(instances: u32, mem_bytes: u32) -> Vec<u32> {
-    debug_assert_eq!(mem_bytes % PAGE, 0);
-    let tpi = tables_per_instance(mem_bytes);
-    let pages = mem_bytes / PAGE;
-    let l3 = pages.div_ceil(PT_ENTRIES);
-    let l2 = l3.div_ceil(PT_ENTRIES);
-    let e = PT_ENTRIES as usize;
-    let mut t = vec![0u32; (instances * tpi) as usize * e];
-    let at = |table: u32, k: u32| table as usize * e + k as usize;
-    for inst in 0..instances {
-        let base = inst * tpi;
-        let (l1_at, l2_at, l3_at) = (base + 1, base + 2, base + 2 + l2);
-        t[at(base, 0)] = PTE_PRESENT | l1_at;
-        for k in 0..l2 {
-            t[at(l1_at, k)] = PTE_PRESENT | (l2_at + k);
-        }
-        for r in 0..l3 {
-            t[at(l2_at + r / PT_ENTRIES, r % PT_ENTRIES)] = PTE_PRESENT | (l3_at + r);
-        }
-        for vpn in 0..pages {
-            t[at(l3_at + vpn / PT_ENTRIES, vpn % PT_ENTRIES)] = PTE_PRESENT | (inst * pages + vpn);
-        }
-    }
-    t
 }
 
 impl Machine {
@@ -220,7 +194,6 @@ impl Machine {
             map_pages,
             iters: ITERS,
             out_words: OUT_WORDS,
-            pt_tables: tables_per_instance(cfg.mem_bytes),
         };
         gpu.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
         let state_size = n * STATE_WORDS as u64 * 4;
@@ -247,15 +220,24 @@ impl Machine {
             n * VREG_STRIDE as u64 * 16,
             wgpu::BufferUsages::empty(),
         );
-        let tables = page_tables(cfg.instances, cfg.mem_bytes);
+        // Each instance's window is mapped whole for now, page by page across the instances,
+        // so an instance's frames are scattered over `mem` (translation is exercised the same
+        // as it will be for sparse address spaces).
+        let mut tables = Tables::new();
+        let mut frames = Frames::new((n * map_pages as u64) as u32);
+        let roots: Vec<u32> = (0..cfg.instances).map(|_| tables.alloc()).collect();
+        for vpn in 0..map_pages as u64 {
+            for root in &roots {
+                let f = frames.alloc().expect("the pool holds every window");
+                tables.set(*root, vpn * PAGE as u64, f | PTE_ALL);
+            }
+        }
         let ptab = storage(
             device,
             "ptab",
-            tables.len() as u64 * 4,
+            tables.words.len() as u64 * 4,
             wgpu::BufferUsages::empty(),
         );
-        gpu.queue
-            .write_buffer(&ptab, 0, bytemuck::cast_slice(&tables));
         let state_rb = readback(device, "state-rb", state_size);
         let out_rb = readback(device, "out-rb", out_size);
         let bind_group = Self::bind(
@@ -290,6 +272,9 @@ impl Machine {
             state: vec![0; n as usize * STATE_WORDS],
             vreg,
             ptab,
+            tables,
+            roots,
+            frames,
             codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
             codemap_dirty: true,
             state_dirty: true,
@@ -304,11 +289,14 @@ impl Machine {
         // instance is parked as exited until the loader gives it a program.
         for i in 0..m.instances() {
             m.state[i * STATE_WORDS + S_STATUS] = Stop::Exited.word();
+            m.state[i * STATE_WORDS + S_PTROOT] = m.roots[i];
         }
         m.add_units(start_variant as u32)?;
         m.submit(1, true)?;
         m.stats = MachineStats {
             pipeline_time: t0.elapsed(),
+            frames_total: m.frames.total(),
+            frames_peak: m.frames.in_use(),
             ..Default::default()
         };
         Ok(m)
@@ -442,6 +430,44 @@ impl Machine {
             .write_buffer(&self.vreg, self.vreg_offset(inst), &bytes);
     }
 
+    fn rebind(&mut self) {
+        self.bind_group = Self::bind(
+            &self.gpu.device,
+            &self.bgl,
+            &self.params,
+            &self.state_buf,
+            &self.mem,
+            &self.codemap_buf,
+            &self.dec,
+            &self.out,
+            &self.vreg,
+            &self.ptab,
+        );
+    }
+
+    /// Brings the device's page tables up to the host's: the tables written since the last
+    /// upload, or all of them into a larger buffer when they outgrew it.
+    fn upload_tables(&mut self) {
+        let need = self.tables.words.len() as u64 * 4;
+        let runs = self.tables.take_dirty();
+        if need > self.ptab.size() {
+            let size = need.next_power_of_two();
+            self.ptab = storage(&self.gpu.device, "ptab", size, wgpu::BufferUsages::empty());
+            self.rebind();
+            self.gpu
+                .queue
+                .write_buffer(&self.ptab, 0, bytemuck::cast_slice(&self.tables.words));
+            return;
+        }
+        for r in runs {
+            self.gpu.queue.write_buffer(
+                &self.ptab,
+                r.start as u64 * 4,
+                bytemuck::cast_slice(&self.tables.words[r]),
+            );
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn bind(
         device: &wgpu::Device,
@@ -521,8 +547,29 @@ impl Machine {
         s[i + 1] = (v >> 32) as u32;
     }
 
-    fn mem_offset(&self, inst: usize, addr: u64) -> u64 {
-        inst as u64 * self.cfg.mem_bytes as u64 + addr
+    /// The byte offset in `mem` of guest address `addr` in instance `inst`, if it is mapped.
+    fn mem_offset(&self, inst: usize, addr: u64) -> Option<u64> {
+        let e = self.tables.lookup(self.roots[inst], addr);
+        (e & PTE_PRESENT != 0)
+            .then(|| (e & PTE_FRAME) as u64 * PAGE as u64 + (addr & (PAGE as u64 - 1)))
+    }
+
+    /// The pieces of `[addr, addr + len)` that lie in one page each: (guest address, offset in
+    /// `mem`, length).
+    fn pieces(&self, inst: usize, addr: u64, len: u64) -> Result<Vec<(u64, u64, u64)>, MemError> {
+        let mut out = Vec::new();
+        let mut a = addr;
+        let end = addr + len;
+        while a < end {
+            let n = (PAGE as u64 - (a & (PAGE as u64 - 1))).min(end - a);
+            let off = self.mem_offset(inst, a).ok_or(MemError::Fault {
+                addr,
+                len: len as usize,
+            })?;
+            out.push((a, off, n));
+            a += n;
+        }
+        Ok(out)
     }
 
     /// Whether an access of `len` bytes at `addr` is allowed in instance `inst`: inside its
@@ -559,9 +606,12 @@ impl Machine {
         };
         let off = (addr - start) as usize;
         buf[off..off + data.len()].copy_from_slice(data);
-        self.gpu
-            .queue
-            .write_buffer(&self.mem, self.mem_offset(inst, start), &buf);
+        for (a, at, n) in self.pieces(inst, start, end - start)? {
+            let k = (a - start) as usize;
+            self.gpu
+                .queue
+                .write_buffer(&self.mem, at, &buf[k..k + n as usize]);
+        }
         // A host write (read(2), mmap) over decoded code must not leave stale instructions.
         for page in (addr >> 12)..=((addr + data.len() as u64 - 1) >> 12) {
             if self.code_slot(inst, page as u32) != NO_CODE {
@@ -580,9 +630,12 @@ impl Machine {
         let start = addr & !3;
         let end = (addr + len as u64 + 3) & !3;
         let size = end - start;
+        let pieces = self.pieces(inst, start, size)?;
         let rb = readback(&self.gpu.device, "mem-rb", size);
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
-        enc.copy_buffer_to_buffer(&self.mem, self.mem_offset(inst, start), &rb, 0, size);
+        for (a, at, n) in pieces {
+            enc.copy_buffer_to_buffer(&self.mem, at, &rb, a - start, n);
+        }
         self.gpu.queue.submit([enc.finish()]);
         let bytes = self.map_read(&rb, size)?;
         let off = (addr - start) as usize;
@@ -656,7 +709,8 @@ impl Machine {
 
     /// Copies one instance's memory, state and code map into another (fork), on the device.
     pub fn copy_instance(&mut self, from: usize, to: usize) {
-        let size = self.cfg.mem_bytes as u64;
+        let pages: Vec<(u64, u32)> = self.tables.leaves(self.roots[from]);
+        let size = pages.len() as u64 * PAGE as u64;
         let vsize = VREG_STRIDE as u64 * 16;
         let scratch = storage(
             &self.gpu.device,
@@ -666,21 +720,38 @@ impl Machine {
         );
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         // WebGPU forbids a copy within one buffer, so the bytes go through a scratch buffer.
-        enc.copy_buffer_to_buffer(&self.mem, self.mem_offset(from, 0), &scratch, 0, size);
-        enc.copy_buffer_to_buffer(&scratch, 0, &self.mem, self.mem_offset(to, 0), size);
+        let frame = |e: u32| (e & PTE_FRAME) as u64 * PAGE as u64;
+        for (k, (_, e)) in pages.iter().enumerate() {
+            enc.copy_buffer_to_buffer(&self.mem, frame(*e), &scratch, k as u64 * 4096, 4096);
+        }
+        for (k, (va, _)) in pages.iter().enumerate() {
+            let e = self.tables.lookup(self.roots[to], *va);
+            debug_assert!(e & PTE_PRESENT != 0, "windows are mapped whole");
+            enc.copy_buffer_to_buffer(&scratch, k as u64 * 4096, &self.mem, frame(e), 4096);
+        }
         let (vf, vt) = (self.vreg_offset(from), self.vreg_offset(to));
         enc.copy_buffer_to_buffer(&self.vreg, vf, &scratch, size, vsize);
         enc.copy_buffer_to_buffer(&scratch, size, &self.vreg, vt, vsize);
         self.gpu.queue.submit([enc.finish()]);
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
-        // The copied region cache and walk name the parent's tables.
-        self.state[b + S_RC..b + S_RC + 4].fill(0);
-        self.state[b + S_WALK..b + S_WALK + 2].fill(0);
+        self.state[b + S_PTROOT] = self.roots[to];
+        // The copied translation state names the parent's tables.
+        self.forget_translations(to);
         let p = self.map_pages as usize;
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
         self.state_dirty = true;
         self.codemap_dirty = true;
+    }
+
+    /// Clears an instance's cached translations (region cache, walk, crossing stash): after its
+    /// tables changed.
+    fn forget_translations(&mut self, inst: usize) {
+        let b = inst * STATE_WORDS;
+        self.state[b + S_RC..b + S_RC + 4].fill(0);
+        self.state[b + S_WALK..b + S_WALK + 2].fill(0);
+        self.state[b + S_XPAGE..b + S_XPAGE + 2].fill(0);
+        self.state_dirty = true;
     }
 
     /// Zeroes one instance's memory and forgets its code map (exec).
@@ -691,18 +762,19 @@ impl Machine {
             self.vreg_offset(inst),
             Some(VREG_STRIDE as u64 * 16),
         );
-        enc.clear_buffer(
-            &self.mem,
-            self.mem_offset(inst, 0),
-            Some(self.cfg.mem_bytes as u64),
-        );
+        for (_, e) in self.tables.leaves(self.roots[inst]) {
+            let at = (e & PTE_FRAME) as u64 * PAGE as u64;
+            enc.clear_buffer(&self.mem, at, Some(PAGE as u64));
+        }
         self.gpu.queue.submit([enc.finish()]);
         let p = self.map_pages as usize;
         self.codemap[inst * p..(inst + 1) * p].fill(NO_CODE);
         self.codemap_dirty = true;
+        let root = self.roots[inst];
         let s = self.st_mut(inst);
         s.fill(0);
         s[S_CODE_LO] = u32::MAX;
+        s[S_PTROOT] = root;
     }
 
     /// Adds one decoded page to the code buffer, growing it when full; returns its slot.
@@ -717,18 +789,7 @@ impl Machine {
             self.gpu.queue.submit([enc.finish()]);
             self.dec = dec;
             self.dec_capacity = cap;
-            self.bind_group = Self::bind(
-                &self.gpu.device,
-                &self.bgl,
-                &self.params,
-                &self.state_buf,
-                &self.mem,
-                &self.codemap_buf,
-                &self.dec,
-                &self.out,
-                &self.vreg,
-                &self.ptab,
-            );
+            self.rebind();
         }
         let slot = self.dec_slots;
         self.dec_slots += 1;
@@ -775,6 +836,7 @@ impl Machine {
             q.write_buffer(&self.codemap_buf, 0, bytemuck::cast_slice(&self.codemap));
             self.codemap_dirty = false;
         }
+        self.upload_tables();
         let t0 = Instant::now();
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         {
@@ -836,43 +898,5 @@ impl Machine {
             self.stats.readback_time += t1.elapsed();
         }
         Ok(outs)
-    }
-}
-
-#[cfg(test)]
-mod page_table_tests {
-    use super::*;
-
-    /// The walk the shader does (`xlat`: levels 0-2, then the last-level entry), over the
-    /// host's tables.
-    fn walk(t: &[u32], tpi: u32, inst: u32, va: u32) -> u32 {
-        let e = |table: u32, k: u32| t[(table * PT_ENTRIES + k) as usize];
-        let e0 = e(inst * tpi, 0);
-        let e1 = e(e0 & PTE_FRAME, va >> 30);
-        let e2 = e(e1 & PTE_FRAME, (va >> 21) & 511);
-        let e3 = e(e2 & PTE_FRAME, (va >> 12) & 511);
-        assert!(e3 & PTE_PRESENT != 0, "va {va:#x} unmapped");
-        ((e3 & PTE_FRAME) << 10) + ((va & 4095) >> 2)
-    }
-
-    #[test]
-    fn windows_map_one_to_one() {
-        for mem in [256 << 10, 8 << 20, (1 << 30) + (4 << 20)] {
-            let n = 3;
-            let t = page_tables(n, mem);
-            let tpi = tables_per_instance(mem);
-            for inst in 0..n {
-                for va in [0, 4, 4095, 4096, 0x1f_fffc, 0x20_0000, mem - 4]
-                    .into_iter()
-                    .filter(|&v| v < mem)
-                {
-                    assert_eq!(
-                        walk(&t, tpi, inst, va),
-                        inst * (mem / 4) + va / 4,
-                        "{mem} {va}"
-                    );
-                }
-            }
-        }
     }
 }
