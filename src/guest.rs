@@ -1,9 +1,12 @@
 //! The view of guest processes that the kernel and the process loader need: memory, state words
 //! and decoded code, per process slot. The GPU machine implements it; [`MemGuest`] is a plain
 //! in-memory implementation, so syscall handlers and loading are unit-tested without a GPU.
+//! Both keep their address spaces in [`Spaces`] (one logic for mapping, faults and fork).
 
 use crate::gpu::layout::{self, Stop, STATE_WORDS};
 use crate::gpu::machine::Machine;
+pub use crate::gpu::space::{Fault, Perm};
+use crate::gpu::space::{FrameOp, OutOfFrames, Spaces};
 use crate::gpu::GpuError;
 use bytemuck::Pod;
 use std::fmt;
@@ -13,6 +16,8 @@ use std::fmt;
 pub enum MemError {
     /// The range is outside the process's memory (the guest sees EFAULT).
     Fault { addr: u64, len: usize },
+    /// The frame pool is spent (the guest sees ENOMEM).
+    NoFrames,
     /// The device failed (garm's own failure, not the guest's).
     Device(GpuError),
 }
@@ -23,12 +28,19 @@ impl fmt::Display for MemError {
             MemError::Fault { addr, len } => {
                 write!(f, "guest range {addr:#x}+{len:#x} is outside guest memory")
             }
+            MemError::NoFrames => f.write_str("the guest memory pool is spent (raise --pool)"),
             MemError::Device(e) => write!(f, "device: {e}"),
         }
     }
 }
 
 impl std::error::Error for MemError {}
+
+impl From<OutOfFrames> for MemError {
+    fn from(_: OutOfFrames) -> MemError {
+        MemError::NoFrames
+    }
+}
 
 impl From<GpuError> for MemError {
     fn from(e: GpuError) -> MemError {
@@ -38,20 +50,80 @@ impl From<GpuError> for MemError {
 
 /// Process slots: memory, state words, decoded code.
 pub trait Guest {
-    /// Bytes of memory per slot.
+    /// The cap on a process's memory (`--mem`): its mappings, and separately its heap.
     fn mem_bytes(&self) -> u64;
     fn slots(&self) -> usize;
     fn st(&self, slot: usize) -> &[u32];
     fn st_mut(&mut self, slot: usize) -> &mut [u32];
     fn read_mem(&mut self, slot: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError>;
-    /// Whether `len` bytes at `addr` may be accessed in `slot` (no device round trip): inside
-    /// its memory, outside the null and stack guards.
-    fn in_bounds(&self, slot: usize, addr: u64, len: usize) -> bool;
+    /// Whether `len` bytes at `addr` are mapped in `slot` (no device round trip).
+    fn in_bounds(&self, slot: usize, addr: u64, len: usize) -> bool {
+        len == 0 || self.spaces().pieces(slot, addr, len as u64).is_some()
+    }
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError>;
     /// Memory, state and code map of `from` into `to` (fork).
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError>;
-    /// Zeroed memory, state and code map (exec).
+    /// An empty address space, zeroed state, no code (exec).
     fn reset_slot(&mut self, slot: usize);
+    /// Gives back the slot's memory (its process ended); the state words stay for reports.
+    fn free_slot(&mut self, slot: usize);
+    /// The address spaces of all slots.
+    fn spaces(&self) -> &Spaces;
+    fn spaces_mut(&mut self) -> &mut Spaces;
+    /// Carries out frame work (zeroing, copying) on the memory behind the frames; `slot`'s
+    /// tables changed.
+    fn apply(&mut self, slot: usize, ops: &[FrameOp]) -> Result<(), MemError>;
+
+    /// Maps `[addr, addr + len)` afresh with rights `perm`: zero-filled frames now (`eager`),
+    /// or zero pages given frames on first touch.
+    fn map(
+        &mut self,
+        slot: usize,
+        addr: u64,
+        len: u64,
+        perm: Perm,
+        eager: bool,
+    ) -> Result<(), MemError> {
+        self.forget_code(slot, addr, len);
+        let mut ops = Vec::new();
+        let r = self
+            .spaces_mut()
+            .map(slot, addr, len, perm, eager, &mut ops);
+        self.apply(slot, &ops)?;
+        Ok(r?)
+    }
+    fn unmap(&mut self, slot: usize, addr: u64, len: u64) -> Result<(), MemError> {
+        self.forget_code(slot, addr, len);
+        self.spaces_mut().unmap(slot, addr, len);
+        self.apply(slot, &[])
+    }
+    /// Changes the rights of the mapped pages of a range; false if some page was not mapped.
+    fn protect(&mut self, slot: usize, addr: u64, len: u64, perm: Perm) -> Result<bool, MemError> {
+        // A page that lost its execute right must fault at the next fetch.
+        if !perm.has(Perm::X) {
+            self.forget_code(slot, addr, len);
+        }
+        let all = self.spaces_mut().protect(slot, addr, len, perm);
+        self.apply(slot, &[])?;
+        Ok(all)
+    }
+    /// The rights of the page at `addr`, if mapped.
+    fn perm(&self, slot: usize, addr: u64) -> Option<Perm> {
+        self.spaces().perm(slot, addr)
+    }
+    /// Resolves a memory fault the shader stopped on (a zero page's first touch).
+    fn fault_in(&mut self, slot: usize, addr: u64, write: bool) -> Result<Fault, MemError> {
+        let mut ops = Vec::new();
+        let f = self.spaces_mut().fault(slot, addr, write, &mut ops);
+        self.apply(slot, &ops)?;
+        Ok(f)
+    }
+    /// Bytes mapped in the slot (with frames or not).
+    fn mapped_bytes(&self, slot: usize) -> u64 {
+        self.spaces().mapped_bytes(slot)
+    }
+    /// Drops the decoded code of the pages of `[addr, addr + len)` (they change or go).
+    fn forget_code(&mut self, slot: usize, addr: u64, len: u64);
     /// Decodes the page at `page_addr` holding `bytes` and maps it executable in `slot`.
     fn map_exec(&mut self, slot: usize, page_addr: u64, bytes: &[u8]) -> Result<(), MemError>;
     /// V0-V31.
@@ -118,7 +190,7 @@ impl dyn Guest + '_ {
 
 impl Guest for Machine {
     fn mem_bytes(&self) -> u64 {
-        self.cfg.mem_bytes as u64
+        self.cfg.mem_bytes
     }
     fn slots(&self) -> usize {
         self.instances()
@@ -132,18 +204,27 @@ impl Guest for Machine {
     fn read_mem(&mut self, slot: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
         Machine::read_mem(self, slot, addr, len)
     }
-    fn in_bounds(&self, slot: usize, addr: u64, len: usize) -> bool {
-        len == 0 || self.check_range(slot, addr, len).is_ok()
-    }
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError> {
         Machine::write_mem(self, slot, addr, data)
     }
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
-        self.copy_instance(from, to);
-        Ok(())
+        self.copy_instance(from, to)
     }
     fn reset_slot(&mut self, slot: usize) {
         self.reset_instance(slot)
+    }
+    fn free_slot(&mut self, slot: usize) {
+        self.free_instance(slot)
+    }
+    fn spaces(&self) -> &Spaces {
+        &self.spaces
+    }
+    fn spaces_mut(&mut self) -> &mut Spaces {
+        &mut self.spaces
+    }
+    fn apply(&mut self, slot: usize, ops: &[FrameOp]) -> Result<(), MemError> {
+        self.frame_ops(slot, ops);
+        Ok(())
     }
     fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
         Ok(Machine::vregs(self, slot)?)
@@ -152,32 +233,39 @@ impl Guest for Machine {
         Machine::set_vregs(self, slot, v);
         Ok(())
     }
+    fn forget_code(&mut self, slot: usize, addr: u64, len: u64) {
+        Machine::forget_code(self, slot, addr, len)
+    }
     fn map_exec(&mut self, slot: usize, page_addr: u64, bytes: &[u8]) -> Result<(), MemError> {
         let d = self
             .code_slot_for(page_addr, bytes)
             .map_err(MemError::Device)?;
-        self.map_code(slot, (page_addr >> 12) as u32, d);
+        self.map_code(slot, page_addr, d);
         Ok(())
     }
 }
 
 /// Guest memory and state in host vectors: the kernel's test double.
 pub struct MemGuest {
-    pub mem: Vec<Vec<u8>>,
+    /// Frames that were ever written (the others read as zeros).
+    frames: std::collections::HashMap<u32, Box<[u8]>>,
+    spaces: Spaces,
+    mem_bytes: u64,
     pub state: Vec<u32>,
-    /// Accesses below this address fault (the null guard).
-    pub lo_bound: u64,
     /// Executable pages mapped per slot (page addresses).
     pub exec_pages: Vec<Vec<u64>>,
     pub vregs: Vec<[u128; 32]>,
 }
 
 impl MemGuest {
+    /// `slots` processes of at most `mem_bytes` each, with a pool of frames for all of them.
     pub fn new(slots: usize, mem_bytes: usize) -> MemGuest {
+        let frames = (slots * mem_bytes).div_ceil(4096).max(64) as u32;
         let mut g = MemGuest {
-            mem: vec![vec![0; mem_bytes]; slots],
+            frames: Default::default(),
+            spaces: Spaces::new(slots, frames),
+            mem_bytes: mem_bytes as u64,
             state: vec![0; slots * STATE_WORDS],
-            lo_bound: crate::loader::LO_BOUND as u64,
             exec_pages: vec![Vec::new(); slots],
             vregs: vec![[0; 32]; slots],
         };
@@ -187,32 +275,14 @@ impl MemGuest {
         }
         g
     }
-
-    fn range(
-        &self,
-        slot: usize,
-        addr: u64,
-        len: usize,
-    ) -> Result<std::ops::Range<usize>, MemError> {
-        let fault = || MemError::Fault { addr, len };
-        let end = addr.checked_add(len as u64).ok_or_else(fault)?;
-        if addr < self.lo_bound || end > self.mem_bytes() {
-            return Err(fault());
-        }
-        let s = self.st(slot);
-        if addr < s[layout::S_GUARD_HI] as u64 && end > s[layout::S_GUARD_LO] as u64 {
-            return Err(fault());
-        }
-        Ok(addr as usize..end as usize)
-    }
 }
 
 impl Guest for MemGuest {
     fn mem_bytes(&self) -> u64 {
-        self.mem.first().map_or(0, |m| m.len() as u64)
+        self.mem_bytes
     }
     fn slots(&self) -> usize {
-        self.mem.len()
+        self.exec_pages.len()
     }
     fn st(&self, slot: usize) -> &[u32] {
         &self.state[slot * STATE_WORDS..(slot + 1) * STATE_WORDS]
@@ -221,25 +291,50 @@ impl Guest for MemGuest {
         &mut self.state[slot * STATE_WORDS..(slot + 1) * STATE_WORDS]
     }
     fn read_mem(&mut self, slot: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
-        if len == 0 {
-            return Ok(Vec::new());
+        let pieces = self
+            .spaces
+            .pieces(slot, addr, len as u64)
+            .ok_or(MemError::Fault { addr, len })?;
+        let mut out = Vec::with_capacity(len);
+        for (a, f, n) in pieces {
+            let off = (a & 4095) as usize;
+            match f.and_then(|f| self.frames.get(&f)) {
+                Some(b) => out.extend_from_slice(&b[off..off + n as usize]),
+                None => out.resize(out.len() + n as usize, 0),
+            }
         }
-        let r = self.range(slot, addr, len)?;
-        Ok(self.mem[slot][r].to_vec())
-    }
-    fn in_bounds(&self, slot: usize, addr: u64, len: usize) -> bool {
-        len == 0 || self.range(slot, addr, len).is_ok()
+        Ok(out)
     }
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError> {
-        if data.is_empty() {
-            return Ok(());
+        let fault = MemError::Fault {
+            addr,
+            len: data.len(),
+        };
+        self.spaces
+            .pieces(slot, addr, data.len() as u64)
+            .ok_or(fault)?;
+        let mut ops = Vec::new();
+        self.spaces
+            .populate(slot, addr, data.len() as u64, &mut ops)?;
+        self.apply(slot, &ops)?;
+        let mut k = 0;
+        for (a, f, n) in self.spaces.pieces(slot, addr, data.len() as u64).unwrap() {
+            let f = f.expect("populated");
+            let off = (a & 4095) as usize;
+            let b = self
+                .frames
+                .entry(f)
+                .or_insert_with(|| vec![0; 4096].into_boxed_slice());
+            b[off..off + n as usize].copy_from_slice(&data[k..k + n as usize]);
+            k += n as usize;
         }
-        let r = self.range(slot, addr, data.len())?;
-        self.mem[slot][r].copy_from_slice(data);
         Ok(())
     }
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
-        self.mem[to] = self.mem[from].clone();
+        let mut ops = Vec::new();
+        let r = self.spaces.copy(from, to, &mut ops);
+        self.apply(to, &ops)?;
+        r?;
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
         self.exec_pages[to] = self.exec_pages[from].clone();
@@ -247,12 +342,39 @@ impl Guest for MemGuest {
         Ok(())
     }
     fn reset_slot(&mut self, slot: usize) {
-        self.mem[slot].fill(0);
+        self.free_slot(slot);
         self.exec_pages[slot].clear();
         self.vregs[slot] = [0; 32];
         let s = self.st_mut(slot);
         s.fill(0);
         s[layout::S_CODE_LO] = u32::MAX;
+    }
+    fn free_slot(&mut self, slot: usize) {
+        self.spaces.clear(slot);
+    }
+    fn spaces(&self) -> &Spaces {
+        &self.spaces
+    }
+    fn spaces_mut(&mut self) -> &mut Spaces {
+        &mut self.spaces
+    }
+    fn apply(&mut self, _slot: usize, ops: &[FrameOp]) -> Result<(), MemError> {
+        for op in ops {
+            match *op {
+                FrameOp::Zero(f) => {
+                    self.frames.remove(&f);
+                }
+                FrameOp::Copy { from, to } => match self.frames.get(&from).cloned() {
+                    Some(b) => {
+                        self.frames.insert(to, b);
+                    }
+                    None => {
+                        self.frames.remove(&to);
+                    }
+                },
+            }
+        }
+        Ok(())
     }
     fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
         Ok(self.vregs[slot])
@@ -260,6 +382,10 @@ impl Guest for MemGuest {
     fn set_vregs(&mut self, slot: usize, v: &[u128; 32]) -> Result<(), MemError> {
         self.vregs[slot] = *v;
         Ok(())
+    }
+    fn forget_code(&mut self, slot: usize, addr: u64, len: u64) {
+        let end = addr.saturating_add(len);
+        self.exec_pages[slot].retain(|&p| p + 4096 <= addr || p >= end);
     }
     fn map_exec(&mut self, slot: usize, page_addr: u64, _bytes: &[u8]) -> Result<(), MemError> {
         self.exec_pages[slot].push(page_addr);
@@ -275,8 +401,16 @@ mod tests {
     fn mem_guest_bounds_and_objects() {
         let mut g = MemGuest::new(2, 1 << 20);
         let d: &mut dyn Guest = &mut g;
+        for s in 0..2 {
+            d.map(s, 0x20000, 0x10000, Perm::RW, false).unwrap();
+        }
         assert!(matches!(d.read_mem(0, 0, 4), Err(MemError::Fault { .. })));
-        assert!(d.read_mem(0, (1 << 20) - 4, 8).is_err());
+        assert!(d.read_mem(0, 0x30000 - 4, 8).is_err());
+        assert_eq!(
+            d.read_mem(0, 0x2fff8, 8).unwrap(),
+            [0; 8],
+            "lazy pages read as zeros"
+        );
         assert!(d.read_mem(0, u64::MAX - 2, 8).is_err());
         d.write_obj(1, 0x20000, &0x1122_3344_5566_7788u64).unwrap();
         assert_eq!(

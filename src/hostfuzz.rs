@@ -456,9 +456,9 @@ fn check_image(img: &Image, mem: u64) -> Result<(), String> {
     segs.sort_by_key(|s| s.vaddr);
     for s in &segs {
         let end = s.vaddr.checked_add(s.memsz).ok_or("segment wraps")?;
-        if s.vaddr < loader::LO_BOUND as u64 || end > mem {
+        if s.vaddr < loader::LO_BOUND as u64 || end > loader::process::mmap_top(mem) {
             return Err(format!(
-                "segment {:#x}+{:#x} outside memory",
+                "segment {:#x}+{:#x} outside the program area",
                 s.vaddr, s.memsz
             ));
         }
@@ -523,8 +523,7 @@ fn check_loaded(
         return Err("pc is not the entry point".into());
     }
     let sp = d.reg(slot, 31);
-    let reserve = process::stack_reserve(mem);
-    if !sp.is_multiple_of(16) || sp < mem - reserve || sp >= mem {
+    if !sp.is_multiple_of(16) || sp < process::stack_bottom(mem) || sp >= process::STACK_TOP {
         return Err(format!("sp {sp:#x} outside the stack reserve or unaligned"));
     }
     let word = |d: &mut dyn Guest, a: u64| -> Result<u64, String> {
@@ -619,7 +618,7 @@ pub fn fuzz_loader(seed: u64, iters: u64) -> Report {
                     if let Err(f) = fits {
                         rep.find(format!("load_process took what check_fits refused: {f}"));
                     }
-                    if low != mem - process::stack_reserve(mem) - process::stack_guard(mem) {
+                    if low != process::mmap_top(mem) {
                         rep.find(format!("mmap top {low:#x} (case {i})"));
                     }
                     match check_loaded(g, 0, &img, &argv, &envp) {
@@ -1283,7 +1282,7 @@ fn check_kernel(w: &World) -> Result<(), String> {
 }
 
 /// What must hold of one call's result.
-fn check_result(n: u64, a: &[u64; 6], v: i64, mem: u64) -> Result<(), String> {
+fn check_result(n: u64, a: &[u64; 6], v: i64) -> Result<(), String> {
     if v < 0 {
         return match Errno::from_ret(v) {
             Some(e) if !e.name().is_empty() => Ok(()),
@@ -1301,7 +1300,9 @@ fn check_result(n: u64, a: &[u64; 6], v: i64, mem: u64) -> Result<(), String> {
         nr::FCNTL if a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC => v >= MAX_FDS as u64 || v < a[2],
         // mremap hands back the caller's own address when it need not move.
         nr::MMAP | nr::MREMAP if !(n == nr::MREMAP && v == a[0]) => {
-            !v.is_multiple_of(loader::PAGE) || v < loader::LO_BOUND as u64 || v >= mem
+            !v.is_multiple_of(loader::PAGE)
+                || v < loader::LO_BOUND as u64
+                || v >= loader::process::STACK_TOP
         }
         _ => false,
     };
@@ -1431,7 +1432,7 @@ pub fn fuzz_syscalls(seed: u64, iters: u64) -> Report {
                         if strace_on {
                             let _ = strace::render_result(v);
                         }
-                        if let Err(x) = check_result(n, &a, v, SMEM) {
+                        if let Err(x) = check_result(n, &a, v) {
                             rep.find(format!("{x}: {}", case()));
                         }
                         let what = match Errno::from_ret(v) {

@@ -25,9 +25,14 @@ struct RunArgs {
     /// Run N copies in one dispatch; each sees GARM_INSTANCE=i and GARM_INSTANCES=N.
     #[arg(long, default_value_t = 1)]
     instances: u32,
-    /// Guest memory per instance (e.g. 8M, 512K). Default 8M, shrunk to fit the adapter.
+    /// The cap on each process's memory (e.g. 8M, 64M): its mappings, and separately its heap
+    /// (brk). Default 8M. Pages take memory from the pool only when first touched.
     #[arg(long)]
     mem: Option<String>,
+    /// Guest memory frames shared by all processes (e.g. 64M, 1G). Default: room for every
+    /// process slot's --mem, within what the adapter binds in one buffer.
+    #[arg(long, value_name = "SIZE")]
+    pool: Option<String>,
     /// Process slots in all: each instance takes one, forks take the rest (default 16).
     #[arg(long)]
     max_procs: Option<u32>,
@@ -87,7 +92,7 @@ enum Cmd {
     /// Run an AArch64 ELF, or a C file (compiled first), on the GPU.
     Run {
         #[command(flatten)]
-        args: RunArgs,
+        args: Box<RunArgs>,
         /// The program: an AArch64 static ELF or a .c file.
         program: PathBuf,
         /// Arguments passed to the guest.
@@ -236,6 +241,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         mounts: a.mount.clone(),
         stdin: None,
         mem: a.mem.as_deref().map(run::parse_size).transpose()?,
+        pool: a.pool.as_deref().map(run::parse_size).transpose()?,
         max_insns: a.max_insns,
         adapter: a.adapter.clone(),
         prelude: a.prelude.as_deref().map(parse_prelude).transpose()?,

@@ -6,12 +6,12 @@ use crate::gpu::layout::{self, Stop};
 use crate::gpu::machine::{Machine, MachineConfig, MachineStats};
 use crate::gpu::shader::Prelude;
 use crate::gpu::GpuError;
-use crate::guest::{Guest, MemError};
+use crate::guest::{Fault, Guest, MemError, Perm};
 use crate::isa;
+use crate::loader;
 use crate::loader::process::load_process;
 use crate::loader::process::LoadError;
 use crate::loader::ElfError;
-use crate::loader::{self, LO_BOUND};
 use crate::os::abi::sig::{SIGBUS, SIGILL, SIGKILL, SIGSEGV, SIGTRAP};
 use crate::os::kernel::{signal, Kernel, Outcome as SysOutcome, PState, Pid};
 use crate::os::vfs::MountError;
@@ -33,6 +33,8 @@ pub struct RunOptions {
     /// Process slots in all (each `--instances` copy takes one; forks take the rest).
     pub max_procs: Option<u32>,
     pub mem: Option<u64>,
+    /// `--pool`: bytes of guest memory frames shared by every process.
+    pub pool: Option<u64>,
     pub max_insns: Option<u64>,
     pub adapter: Option<String>,
     pub prelude: Option<Prelude>,
@@ -63,6 +65,7 @@ impl Default for RunOptions {
             instances: 1,
             max_procs: None,
             mem: None,
+            pool: None,
             mounts: Vec::new(),
             stdin: None,
             max_insns: None,
@@ -170,18 +173,8 @@ pub fn parse_size(s: &str) -> Result<u64, RunError> {
 
 /// Memory per instance: the request, else 8 MiB shrunk (to a 64 KiB multiple) until all
 /// instances fit the adapter's largest storage binding.
-pub fn choose_mem(
-    requested: Option<u64>,
-    instances: u32,
-    max_binding: u64,
-) -> Result<u64, RunError> {
-    let m = match requested {
-        Some(m) => m,
-        None => {
-            let fit = (max_binding.saturating_sub(64) / instances.max(1) as u64) & !0xffff;
-            DEFAULT_MEM.min(fit)
-        }
-    };
+pub fn choose_mem(requested: Option<u64>) -> Result<u64, RunError> {
+    let m = requested.unwrap_or(DEFAULT_MEM);
     if m < 256 << 10 {
         return Err(RunError::MemTooSmall(m));
     }
@@ -189,6 +182,15 @@ pub fn choose_mem(
         return Err(RunError::MemTooLarge);
     }
     Ok(m & !0xfff)
+}
+
+/// The frame pool in bytes: `--pool`, or room for every slot's cap, within what the adapter
+/// binds (frames are taken on first touch, so most processes use far less than their cap).
+pub fn choose_pool(requested: Option<u64>, slots: u32, mem: u64, limit: u64) -> u64 {
+    // A request past any adapter is kept (and refused by the machine with a clear message), but
+    // within frame numbers' range.
+    let p = requested.map_or((slots as u64 * mem).min(limit), |r| r.min(1 << 44));
+    p.max(1 << 20) & !0xfff
 }
 
 /// Process slots when `--max-procs` is not given: room for some forks beside the instances.
@@ -226,15 +228,17 @@ pub fn run_shared(
     } else {
         Prelude::Vec2
     });
-    let mem = choose_mem(opts.mem, slots, gpu.limits.max_storage_buffer_binding_size)?;
+    let mem = choose_mem(opts.mem)?;
+    let pool = choose_pool(opts.pool, slots, mem, crate::gpu::machine::pool_limit(&gpu));
     let image = Rc::new(loader::load_elf(&elf, mem)?);
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(
         gpu,
         MachineConfig {
             instances: slots,
-            mem_bytes: mem as u32,
-            lo_bound: LO_BOUND,
+            mem_bytes: mem,
+            code_bytes: mem.min(1 << 30) as u32,
+            pool_frames: (pool / 4096) as u32,
             prelude,
             abi: &crate::os::syscalls::SHADER_HANDLED,
             checked: opts.checked,
@@ -407,7 +411,7 @@ pub fn run_shared(
                 }
                 Stop::NeedCode => {
                     let pc = m.pc(slot);
-                    if k.procs[&pid].image.is_exec(pc) {
+                    if m.perm(slot, pc).is_some_and(|p| p.has(Perm::X)) {
                         match m.decode_page_at(slot, pc) {
                             Ok(()) => live = true,
                             // Only this process ends: the others (and their output) go on.
@@ -439,7 +443,7 @@ pub fn run_shared(
                     // A store into the decoded-code range: allowed in a writable segment
                     // (self-modifying code re-decodes), a SIGSEGV in text and read-only data.
                     let addr = m.word64(slot, layout::S_FAULT_ADDR);
-                    if writable(&k.procs[&pid].image, addr) {
+                    if m.perm(slot, addr).is_some_and(|p| p.has(Perm::W)) {
                         if stop == Stop::DcZva {
                             m.zero_block(slot, addr)?;
                         } else {
@@ -484,6 +488,14 @@ pub fn run_shared(
                     // A handler without SA_RESTORER returned: what Linux's vDSO trampoline does.
                     m.set_reg(slot, 8, crate::os::nr::RT_SIGRETURN);
                     m.set_status(slot, Stop::Syscall);
+                    host_work = true;
+                }
+                Stop::MemFault
+                    if m.st(slot)[layout::S_FAULT_KIND] != layout::FAULT_ALIGN
+                        && fault_in(&mut m, slot)? =>
+                {
+                    // A zero page's first touch: it has a frame now and the access runs again.
+                    live = true;
                     host_work = true;
                 }
                 Stop::MemFault | Stop::Illegal | Stop::FetchFault | Stop::Brk => {
@@ -565,7 +577,10 @@ pub fn run_shared(
         outcomes: outcomes.into_iter().map(|o| o.unwrap()).collect(),
         instructions,
         output: out,
-        stats: m.stats.clone(),
+        stats: MachineStats {
+            frames_peak: m.spaces().frame_counts().2,
+            ..m.stats.clone()
+        },
         host_syscalls: k.round_trips,
         exec_time,
         adapter: adapter_name,
@@ -576,16 +591,6 @@ pub fn run_shared(
         fs_used: k.vfs.used,
         fs_limit: k.vfs.limit,
     })
-}
-
-/// Whether a store at `addr` may land there: in a segment the program asked to be writable, or
-/// outside the program's segments (heap, stack, mappings).
-fn writable(image: &loader::Image, addr: u64) -> bool {
-    image
-        .segments
-        .iter()
-        .find(|s| addr >= s.vaddr && addr < s.vaddr + s.memsz)
-        .is_none_or(|s| s.write)
 }
 
 /// `--max-insns` as one budget for each instance's whole process tree: a tree that spent it
@@ -700,12 +705,37 @@ pub fn report(o: &Outcome, inst: Option<usize>) {
     }
 }
 
+/// Tries to resolve a memory fault stop by giving the page a frame: true when it did (the slot
+/// runs again). A fault the pool could not serve is left for [`fault_outcome`] to report.
+fn fault_in(m: &mut Machine, slot: usize) -> Result<bool, RunError> {
+    let addr = m.word64(slot, layout::S_FAULT_ADDR);
+    let write = m.st(slot)[layout::S_FAULT_KIND] == layout::FAULT_WRITE;
+    let f = m.fault_in(slot, addr, write)?;
+    if f == Fault::Fixed {
+        m.set_status(slot, Stop::Running);
+    }
+    if f == Fault::NoFrames {
+        m.st_mut(slot)[layout::S_FAULT_KIND] = FAULT_NO_FRAMES;
+    }
+    Ok(f == Fault::Fixed)
+}
+
+/// A fault kind of the host's own: a zero page the spent pool could not give a frame.
+const FAULT_NO_FRAMES: u32 = 0x100;
+
 /// The report of a fault stop (or the instruction limit).
 fn fault_outcome(m: &Machine, i: usize, stop: Stop, limit: Option<u64>) -> Outcome {
     let s = m.st(i);
     let pc = m.word64(i, layout::S_PC);
     let addr = m.word64(i, layout::S_FAULT_ADDR);
     match stop {
+        Stop::MemFault if s[layout::S_FAULT_KIND] == FAULT_NO_FRAMES => Outcome::Signaled(
+            SIGKILL,
+            format!(
+                "the guest memory pool ({} frames of 4 KiB) is spent: no frame for address {addr:#x} (pc {pc:#x}); raise --pool",
+                m.spaces().frame_counts().0
+            ),
+        ),
         Stop::MemFault if s[layout::S_FAULT_KIND] == layout::FAULT_ALIGN => Outcome::Signaled(
             SIGBUS,
             format!("misaligned atomic access at address {addr:#x} (pc {pc:#x}): bus error"),
@@ -716,9 +746,13 @@ fn fault_outcome(m: &Machine, i: usize, stop: Stop, limit: Option<u64>) -> Outco
             } else {
                 "read"
             };
-            let guard = s[layout::S_GUARD_LO] as u64..s[layout::S_GUARD_HI] as u64;
+            let mem = m.cfg.mem_bytes;
+            let bottom = loader::process::stack_bottom(mem);
+            let guard = bottom - loader::process::stack_guard(mem)..bottom;
             let why = if guard.contains(&addr) {
                 ": stack overflow (the guard gap below the stack)"
+            } else if m.perm(i, addr).is_some() {
+                ": no permission"
             } else {
                 ""
             };

@@ -94,16 +94,29 @@ fn missing_program_is_an_error() {
 #[test]
 fn too_much_memory_is_refused_clearly() {
     let elf = build("demos/hello");
+    let r = garm(&["--pool", "64G", elf.to_str().unwrap()], b"");
+    assert_eq!(r.status, 1);
+    assert!(r.stderr.contains("lower --pool"), "{}", r.stderr);
+    // A cap costs nothing until pages are touched: 64 processes of 64 MiB fit lavapipe's
+    // 128 MiB binding.
     let r = garm(
         &["--instances", "64", "--mem", "64M", elf.to_str().unwrap()],
         b"",
     );
-    assert_eq!(r.status, 1);
-    assert!(
-        r.stderr.contains("lower --mem or --instances"),
-        "{}",
+    assert_eq!(r.status, 0, "{}", r.stderr);
+}
+
+#[test]
+fn a_spent_pool_ends_the_process_with_a_message() {
+    // The stack grows a page block at a time until no frame is left (before its 1 MiB limit).
+    let elf = build("tests/os/deepstack");
+    let r = garm(&["--pool", "1M", elf.to_str().unwrap()], b"");
+    assert_eq!(
+        r.status, 137,
+        "SIGKILL, as Linux's OOM killer: {}",
         r.stderr
     );
+    assert!(r.stderr.contains("raise --pool"), "{}", r.stderr);
 }
 
 #[test]

@@ -75,3 +75,35 @@ fn instances_keep_stdout_and_stderr_apart() {
         r.stderr
     );
 }
+
+#[test]
+fn a_thousand_instances_of_a_musl_program_in_llds_layout_match_qemu() {
+    // ld.lld's default layout (text from 0x200000), the stack near the top of the 48-bit
+    // space, malloc, a deep stack, mmap/mprotect/munmap: 1024 address spaces in one run, their
+    // pages taken from one pool on first touch.
+    musl_sysroot();
+    let elf = build_with("tests/os/manyvm", &["--libc", "musl"]);
+    let q = qemu(&elf, &[], &[], b"");
+    assert_eq!(q.status, 0, "qemu: {}", q.stderr);
+    let n = 1024;
+    let r = garm(
+        &[
+            "--instances",
+            &n.to_string(),
+            "--stats",
+            elf.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let want: Vec<String> = q.out().lines().map(|l| format!("{l}\n")).collect();
+    let grouped = by_instance(&r.out());
+    assert_eq!(grouped.len(), n * want.len(), "{}", r.stderr);
+    for (i, lines) in grouped.chunks(want.len()).enumerate() {
+        let own: Vec<String> = lines
+            .iter()
+            .map(|l| l.strip_prefix(&format!("[{i}] ")).unwrap_or(l).to_string())
+            .collect();
+        assert_eq!(own, want, "instance {i}");
+    }
+}

@@ -18,6 +18,10 @@
 #define SYS_kill          129
 #define SYS_getpid        172
 #define SYS_brk           214
+#define SYS_munmap        215
+#define SYS_mremap        216
+#define SYS_mmap          222
+#define SYS_mprotect      226
 
 /* Map a raw syscall result to the POSIX convention (-1 and errno). */
 long __garm_ret(long r);

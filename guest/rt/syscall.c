@@ -1,6 +1,7 @@
 /* syscall.c: the single svc entry point and the thin POSIX wrappers built on it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
@@ -191,4 +192,29 @@ void garm_clear_cache(void *begin, void *end)
     for (unsigned long p = b; p < e; p += line)
         __asm__ volatile("ic ivau, %0" ::"r"(p) : "memory");
     __asm__ volatile("dsb ish\n\tisb" ::: "memory");
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    return (void *)__garm_ret(__syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, off));
+}
+
+int munmap(void *addr, size_t len)
+{
+    return (int)__garm_ret(__syscall6(SYS_munmap, (long)addr, (long)len, 0, 0, 0, 0));
+}
+
+int mprotect(void *addr, size_t len, int prot)
+{
+    return (int)__garm_ret(__syscall6(SYS_mprotect, (long)addr, (long)len, prot, 0, 0, 0));
+}
+
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    void *new_addr = va_arg(ap, void *);
+    va_end(ap);
+    return (void *)__garm_ret(
+        __syscall6(SYS_mremap, (long)old, (long)old_len, (long)new_len, flags, (long)new_addr, 0));
 }

@@ -17,10 +17,6 @@
             fault(ST_MEMFAULT, addr, FAULT_ALIGN);
             return;
         }
-        if !mem_ok(addr, nb) {
-            fault(ST_MEMFAULT, addr, FAULT_WRITE);
-            return;
-        }
         let xi = xlat(addr, nb, true, true);
         if xi == XLAT_RETRY { return; }
         if casp {
@@ -47,7 +43,7 @@
                 } else {
                     mem[j + 1u] = vlo(t2);
                 }
-                if vhi(addr) == 0u && vlo(addr) < g_code_hi && vlo(addr) + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+                if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }
             res = lo;
             wi1 = select(rm, R_SINK, rm >= 31u);
@@ -89,7 +85,7 @@
                 let km = vlo(m) << sh;
                 mem[i] = (m0w & ~km) | (vlo(dv) << sh);
             }
-            if vhi(addr) == 0u && al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         res = old;
         wi1 = select(rt, R_SINK, is_cas);

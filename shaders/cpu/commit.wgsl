@@ -29,4 +29,4 @@
     g_ustep = ustep_next;
     g_pc = next;
     g_executed = g_executed + 1u;
-    g_xtag = 0u;
+    g_xf = 0u;

@@ -2,8 +2,10 @@
 // step's locals (operands, `res`, `flags`, `next`, ...), declared in fetch.wgsl.
 
     let pc = g_pc;
-    let pcl = vlo(pc);
-    if vhi(pc) != 0u || (pcl & 3u) != 0u || pcl < P.lo_bound || pcl >= P.mem_bytes {
+    // The code map covers map_pages pages from the code base (decoded code is found by pc).
+    let pcr = vsub(pc, g_code_base);
+    let pcl = vlo(pcr);
+    if vhi(pcr) != 0u || (pcl & 3u) != 0u || (pcl >> 12u) >= P.map_pages {
         fault(ST_FETCHFAULT, pc, FAULT_EXEC);
         return;
     }

@@ -16,10 +16,6 @@
             wb = g_tmp_wb;
         }
         let prfm = (aux & M_PRFM) != 0u;
-        if !prfm && !mem_ok(addr, nb) {
-            fault(ST_MEMFAULT, addr, select(FAULT_READ, FAULT_WRITE, store));
-            return;
-        }
         let al = vlo(addr);
         let i = xlat(addr, nb, !prfm, store);
         if i == XLAT_RETRY { return; }
@@ -58,7 +54,7 @@
                 if m1 != 0u { mem[i1] = (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z); }
                 if m2 != 0u { mem[i2] = (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z); }
                 // A store near decoded code stops the guest so the host can re-decode.
-                if vhi(addr) == 0u && al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+                if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }
         }
         if !excl && idx != 0u { r2 = wb; }

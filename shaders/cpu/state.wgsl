@@ -23,8 +23,7 @@ var<private> g_fault_kind: u32;
 var<private> g_exit_code: u32;
 var<private> g_code_lo: u32;
 var<private> g_code_hi: u32;
-var<private> g_guard_lo: u32;  // the guard gap below the stack: no access in [lo, hi)
-var<private> g_guard_hi: u32;
+var<private> g_code_base: V;  // the code map's first page
 var<private> g_fastfd: u32;  // bit k-1: fd k (1, 2) writes to the console
 var<private> g_count0: V;
 var<private> g_base: u32;   // this instance's first state word
@@ -70,12 +69,10 @@ fn shift(x: V, kind: u32, amt: u32) -> V {
 
 fn sext32(x: u32) -> V { return vw(x, u32(i32(x) >> 31u)); }
 
-fn mem_ok(addr: V, n: u32) -> bool {
-    let lo = vlo(addr);
-    // n <= mem_bytes first, so the subtraction cannot wrap (the shader runs without naga's checks).
-    // lo + n cannot wrap once lo <= mem_bytes - n.
-    return vhi(addr) == 0u && lo >= P.lo_bound && n <= P.mem_bytes && lo <= P.mem_bytes - n
-        && (lo + n <= g_guard_lo || lo >= g_guard_hi);
+// Whether an n-byte store at `addr` touches decoded code (offsets from the code base).
+fn in_code(addr: V, n: u32) -> bool {
+    let r = vsub(addr, g_code_base);
+    return vhi(r) == 0u && vlo(r) < g_code_hi && vlo(r) + n > g_code_lo;
 }
 
 // Address translation (docs/virtual-memory.md): 48-bit addresses through four-level tables in
@@ -95,7 +92,8 @@ var<private> g_ptroot: u32;  // this process's root table
 
 // An access spanning two pages translates the second page first, on a step of its own (one
 // table load per step still), and keeps its frame here: g_xtag is that page's number (low
-// word) + 1. A completed step clears it, so it serves one access.
+// word), g_xf its frame with bit 31 set while valid. A completed step clears it, so it serves
+// one access.
 var<private> g_xtag: u32;
 var<private> g_xf: u32;
 
@@ -110,8 +108,8 @@ fn xlat(addr: V, n: u32, touch: bool, write: bool) -> u32 {
     // The next page: its number's low word is the stash tag.
     let npl = (al & 0xfffff000u) + 4096u;
     let nph = ah + select(0u, 1u, npl == 0u);
-    let xt = ((nph << 20u) | (npl >> 12u)) + 1u;
-    let second = touch && (al & 4095u) + n > 4096u && g_xtag != xt;
+    let xt = (nph << 20u) | (npl >> 12u);
+    let second = touch && (al & 4095u) + n > 4096u && !(g_xf >= XPAGE_VALID && g_xtag == xt);
     let tl = select(al, npl, second);
     let th = select(ah, nph, second);
     let r = ((th << 11u) | (tl >> 21u)) + 1u;
@@ -133,7 +131,7 @@ fn xlat(addr: V, n: u32, touch: bool, write: bool) -> u32 {
     if hit {
         if second {
             g_xtag = xt;
-            g_xf = f;
+            g_xf = f | XPAGE_VALID;
             return XLAT_RETRY;
         }
         return (f << 10u) + ((al & 4095u) >> 2u);
@@ -157,7 +155,7 @@ fn xlat(addr: V, n: u32, touch: bool, write: bool) -> u32 {
 // two pages; otherwise the word is read but not used, and any frame is in bounds).
 fn wix(i: u32, k: u32) -> u32 {
     let off = (i & 1023u) + k;
-    return select(i + k, (g_xf << 10u) + (off & 1023u), off >= 1024u);
+    return select(i + k, ((g_xf & PTE_FRAME) << 10u) + (off & 1023u), off >= 1024u);
 }
 
 // The word of byte address `va` by a whole walk without the region cache, or XLAT_RETRY where it

@@ -22,7 +22,7 @@ fn syscall() -> V {
         let room = (P.out_words - g_out_len) * 4u;
         // Written as `l <= room - 4` so a length near 2^32 cannot wrap past the check.
         let l = vlo(len);
-        if vhi(len) == 0u && room >= 4u && l <= room - 4u && mem_ok(R[1], l) {
+        if vhi(len) == 0u && room >= 4u && l <= room - 4u && vhi(R[1]) <= 0xffffu {
             g_status = select(ST_WRITE, ST_RUNNING, vlo(len) == 0u);
             r = select(x0, vz(), vlo(len) == 0u);
         }

@@ -33,10 +33,6 @@
         // Rare, and sixteen stores would cost every step on lavapipe: the host zeroes the block.
         if opn == OP_DCZVA {
             let blk = vand(a, vnot(vw(63u, 0u)));
-            if !mem_ok(blk, 64u) {
-                fault(ST_MEMFAULT, blk, FAULT_WRITE);
-                return;
-            }
             fault(ST_DCZVA, blk, FAULT_WRITE);
         }
     }

@@ -17,10 +17,6 @@
         let vt2 = (d.y >> 24u) & 31u;
         let reg = select((vt0 + s) & 31u, select(vt0, vt2, s == 1u), vpair);
         let addr = vadd(select(sum, a, idx == M_IDX_POST), vw(s * nb, 0u));
-        if !mem_ok(addr, nb) {
-            fault(ST_MEMFAULT, addr, select(FAULT_READ, FAULT_WRITE, store));
-            return;
-        }
         let mode = (aux >> VM_MODE_SHIFT) & 3u;
         let lb = ((aux >> VM_LANE_SHIFT) & 15u) * nb;
         let al = vlo(addr);
@@ -41,7 +37,7 @@
         } else {
             let dv = select(old, shr_bytes(old, lb), mode == VM_LANE) & bmk;
             store_window(i, sh, dv, bmk);
-            if vhi(addr) == 0u && al < g_code_hi && al + nb > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;
         if s + 1u < nsteps {

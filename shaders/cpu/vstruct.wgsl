@@ -21,10 +21,6 @@
         let chunk = select(0u, s, store || loading);
         let addr = vadd(select(sum, a, post), vw(chunk * db, 0u));
         let touch = store || loading;
-        if touch && !mem_ok(addr, db) {
-            fault(ST_MEMFAULT, addr, select(FAULT_READ, FAULT_WRITE, store));
-            return;
-        }
         // The gather's source: the structure registers (stores) or the loaded chunks (loads).
         let src0 = select(vreg[vb + VC0], vreg[vb + vt0], store);
         let src1 = select(vreg[vb + VC0 + 1u], vreg[vb + ((vt0 + 1u) & 31u)], store);
@@ -52,7 +48,7 @@
         } else {
             let dv = gv & bmk;
             store_window(i, sh, dv, bmk);
-            if vhi(addr) == 0u && al < g_code_hi && al + db > g_code_lo { fault(ST_CODEMOD, addr, FAULT_WRITE); }
+            if in_code(addr, db) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;
         let nsteps = select(2u * n, n, store);

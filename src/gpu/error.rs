@@ -14,11 +14,9 @@ pub enum GpuError {
     #[error("the u64 prelude needs SHADER_INT64, which this adapter lacks")]
     NoInt64,
     #[error(
-        "guest memory for {instances} instance(s) of {kib} KiB needs {need_mib} MiB, but {adapter} binds at most {max_mib} MiB: lower --mem or --instances"
+        "a guest memory pool of {need_mib} MiB is more than {adapter} binds ({max_mib} MiB): lower --pool"
     )]
     MemoryTooBig {
-        instances: u32,
-        kib: u32,
         need_mib: u64,
         adapter: String,
         max_mib: u64,

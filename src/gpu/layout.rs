@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 107;
+pub const STATE_WORDS: usize = 109;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -43,13 +43,11 @@ state_words! {
     S_OUT_LEN = 86 x 1,
     S_EXCL_VALID = 87 x 1,
     S_EXCL_ADDR = 88 x 1,
-    /// A range no access may touch (the guard gap below the stack): [lo, hi).
-    S_GUARD_LO = 89 x 1,
     S_EXIT_CODE = 90 x 1,
     /// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path).
     S_FASTFD = 91 x 1,
-    S_GUARD_HI = 92 x 1,
-    /// Byte range holding decoded code: a store inside it stops the guest (CodeMod).
+    /// Byte range holding decoded code, as offsets from S_CODE_BASE: a store inside it stops
+    /// the guest (CodeMod).
     S_CODE_LO = 93 x 1,
     S_CODE_HI = 94 x 1,
     /// Optional units (variant bits) the instance ran since the host last cleared the word.
@@ -62,11 +60,13 @@ state_words! {
     S_WALK = 100 x 2,
     /// The first address of a pair's first access (its second is at this + size).
     S_TMP_ADDR = 102 x 2,
-    /// An access spanning two pages: the second page's number (low word) + 1 and its frame,
-    /// translated on a step of its own before the access (valid for that instruction only).
+    /// An access spanning two pages: the second page's number (low word) and its frame (bit 31:
+    /// valid), translated on a step of its own before the access (for that instruction only).
     S_XPAGE = 104 x 2,
     /// This process's root page table (an index into `ptab`).
     S_PTROOT = 106 x 1,
+    /// The address of the code map's first page (the process's lowest executable page).
+    S_CODE_BASE = 107 x 2,
 }
 
 /// Defines the stop reasons once: the enum, its word values and the WGSL names.
@@ -174,11 +174,6 @@ macro_rules! params {
 
 params! {
     n_instances,
-    /// Guest memory per instance, bytes.
-    mem_bytes,
-    mem_words,
-    /// Accesses below this address fault (null guard).
-    lo_bound,
     /// Code-map entries per instance.
     map_pages,
     /// Steps per dispatch per invocation.
@@ -220,6 +215,8 @@ pub const PTE_EXEC: u32 = 1 << 29;
 pub const PTE_READ: u32 = 1 << 28;
 /// Entries per table (9 bits of the address per level, four levels, 4 KiB pages).
 pub const PT_ENTRIES: u32 = 512;
+/// Set in S_XPAGE's frame word while it holds a translation.
+pub const XPAGE_VALID: u32 = 1 << 31;
 /// What the shader's translation returns while it walks a region's tables (never a word index:
 /// `mem` is below 16 GiB).
 pub const XLAT_RETRY: u32 = u32::MAX;
@@ -252,6 +249,7 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
     c("PTE_WRITE", PTE_WRITE as u64);
     c("PT_ENTRIES", PT_ENTRIES as u64);
     c("XLAT_RETRY", XLAT_RETRY as u64);
+    c("XPAGE_VALID", XPAGE_VALID as u64);
     for (n, v) in abi {
         c(n, *v);
     }

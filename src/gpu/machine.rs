@@ -3,8 +3,8 @@
 
 use super::device::Gpu;
 use super::layout::*;
-use super::paging::{Frames, Tables};
 use super::shader::{self, Prelude};
+use super::space::{FrameOp, Spaces};
 use super::GpuError;
 use crate::guest::MemError;
 use crate::isa::{Decoded, DECODED_WORDS};
@@ -19,15 +19,18 @@ const DECAY_SUBMITS: u32 = 2;
 /// Words after the last instance's memory, so an unaligned 8-byte read at the end stays in bounds.
 const MEM_PAD_WORDS: u64 = 4;
 const PAGE: u32 = 4096;
-const PTE_ALL: u32 = PTE_PRESENT | PTE_READ | PTE_WRITE | PTE_EXEC;
 const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
 
 /// Sizes fixed when the machine is built.
 #[derive(Clone, Copy, Debug)]
 pub struct MachineConfig {
     pub instances: u32,
-    pub mem_bytes: u32,
-    pub lo_bound: u32,
+    /// The cap on one process's memory (see [`crate::guest::Guest::mem_bytes`]).
+    pub mem_bytes: u64,
+    /// The span of code a process's code map covers from its lowest executable page.
+    pub code_bytes: u32,
+    /// Frames of guest memory shared by all processes.
+    pub pool_frames: u32,
     pub prelude: Prelude,
     /// Numbers the shader needs from the guest ABI (the syscalls it answers itself).
     pub abi: &'static [(&'static str, u64)],
@@ -82,11 +85,8 @@ pub struct Machine {
     vreg: wgpu::Buffer,
     /// The page tables (layout::BINDINGS 7): the device copy of `tables`.
     ptab: wgpu::Buffer,
-    /// The host's page tables and each instance's root in them.
-    tables: Tables,
-    roots: Vec<u32>,
-    /// Frames of `mem`.
-    frames: Frames,
+    /// Every process's address space: the host's page tables and the frame pool.
+    pub(crate) spaces: Spaces,
     /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
     pub codemap: Vec<u32>,
     codemap_dirty: bool,
@@ -124,6 +124,17 @@ fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
     })
 }
 
+/// The largest frame pool, in bytes, one `mem` binding holds on this adapter (frame numbers
+/// times 1024 words must also fit the shader's u32 word index).
+pub fn pool_limit(gpu: &Gpu) -> u64 {
+    let l = &gpu.limits;
+    let max = l
+        .max_storage_buffer_binding_size
+        .min(l.max_buffer_size)
+        .min(1 << 34);
+    (max - MEM_PAD_WORDS * 4) & !(PAGE as u64 - 1)
+}
+
 impl Machine {
     /// Builds the buffers and the pipeline. Fails with a clear message when the memory of all
     /// instances does not fit the adapter's largest storage binding.
@@ -132,18 +143,16 @@ impl Machine {
             return Err(GpuError::NoInt64);
         }
         let n = cfg.instances as u64;
-        let mem_total = n * cfg.mem_bytes as u64 + MEM_PAD_WORDS * 4;
-        let max_bind = gpu.limits.max_storage_buffer_binding_size;
-        if mem_total > max_bind || mem_total > gpu.limits.max_buffer_size {
+        let mem_total = cfg.pool_frames as u64 * PAGE as u64 + MEM_PAD_WORDS * 4;
+        let max_bind = pool_limit(&gpu);
+        if cfg.pool_frames as u64 * PAGE as u64 > max_bind {
             return Err(GpuError::MemoryTooBig {
-                instances: cfg.instances,
-                kib: cfg.mem_bytes >> 10,
                 need_mib: mem_total >> 20,
                 adapter: gpu.info.name.clone(),
                 max_mib: max_bind >> 20,
             });
         }
-        let map_pages = cfg.mem_bytes / PAGE;
+        let map_pages = cfg.code_bytes / PAGE;
         let device = &gpu.device;
         let t0 = Instant::now();
         let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
@@ -188,9 +197,6 @@ impl Machine {
         });
         let p = Params {
             n_instances: cfg.instances,
-            mem_bytes: cfg.mem_bytes,
-            mem_words: cfg.mem_bytes / 4,
-            lo_bound: cfg.lo_bound,
             map_pages,
             iters: ITERS,
             out_words: OUT_WORDS,
@@ -220,18 +226,8 @@ impl Machine {
             n * VREG_STRIDE as u64 * 16,
             wgpu::BufferUsages::empty(),
         );
-        // Each instance's window is mapped whole for now, page by page across the instances,
-        // so an instance's frames are scattered over `mem` (translation is exercised the same
-        // as it will be for sparse address spaces).
-        let mut tables = Tables::new();
-        let mut frames = Frames::new((n * map_pages as u64) as u32);
-        let roots: Vec<u32> = (0..cfg.instances).map(|_| tables.alloc()).collect();
-        for vpn in 0..map_pages as u64 {
-            for root in &roots {
-                let f = frames.alloc().expect("the pool holds every window");
-                tables.set(*root, vpn * PAGE as u64, f | PTE_ALL);
-            }
-        }
+        let spaces = Spaces::new(n as usize, cfg.pool_frames);
+        let tables = &spaces.tables;
         let ptab = storage(
             device,
             "ptab",
@@ -272,9 +268,7 @@ impl Machine {
             state: vec![0; n as usize * STATE_WORDS],
             vreg,
             ptab,
-            tables,
-            roots,
-            frames,
+            spaces,
             codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
             codemap_dirty: true,
             state_dirty: true,
@@ -289,14 +283,14 @@ impl Machine {
         // instance is parked as exited until the loader gives it a program.
         for i in 0..m.instances() {
             m.state[i * STATE_WORDS + S_STATUS] = Stop::Exited.word();
-            m.state[i * STATE_WORDS + S_PTROOT] = m.roots[i];
+            m.state[i * STATE_WORDS + S_PTROOT] = m.spaces.root(i);
         }
+        let cfg_frames = m.cfg.pool_frames;
         m.add_units(start_variant as u32)?;
         m.submit(1, true)?;
         m.stats = MachineStats {
             pipeline_time: t0.elapsed(),
-            frames_total: m.frames.total(),
-            frames_peak: m.frames.in_use(),
+            frames_total: cfg_frames,
             ..Default::default()
         };
         Ok(m)
@@ -448,22 +442,24 @@ impl Machine {
     /// Brings the device's page tables up to the host's: the tables written since the last
     /// upload, or all of them into a larger buffer when they outgrew it.
     fn upload_tables(&mut self) {
-        let need = self.tables.words.len() as u64 * 4;
-        let runs = self.tables.take_dirty();
+        let need = self.spaces.tables.words.len() as u64 * 4;
+        let runs = self.spaces.tables.take_dirty();
         if need > self.ptab.size() {
             let size = need.next_power_of_two();
             self.ptab = storage(&self.gpu.device, "ptab", size, wgpu::BufferUsages::empty());
             self.rebind();
-            self.gpu
-                .queue
-                .write_buffer(&self.ptab, 0, bytemuck::cast_slice(&self.tables.words));
+            self.gpu.queue.write_buffer(
+                &self.ptab,
+                0,
+                bytemuck::cast_slice(&self.spaces.tables.words),
+            );
             return;
         }
         for r in runs {
             self.gpu.queue.write_buffer(
                 &self.ptab,
                 r.start as u64 * 4,
-                bytemuck::cast_slice(&self.tables.words[r]),
+                bytemuck::cast_slice(&self.spaces.tables.words[r]),
             );
         }
     }
@@ -547,46 +543,28 @@ impl Machine {
         s[i + 1] = (v >> 32) as u32;
     }
 
-    /// The byte offset in `mem` of guest address `addr` in instance `inst`, if it is mapped.
-    fn mem_offset(&self, inst: usize, addr: u64) -> Option<u64> {
-        let e = self.tables.lookup(self.roots[inst], addr);
-        (e & PTE_PRESENT != 0)
-            .then(|| (e & PTE_FRAME) as u64 * PAGE as u64 + (addr & (PAGE as u64 - 1)))
-    }
-
-    /// The pieces of `[addr, addr + len)` that lie in one page each: (guest address, offset in
-    /// `mem`, length).
-    fn pieces(&self, inst: usize, addr: u64, len: u64) -> Result<Vec<(u64, u64, u64)>, MemError> {
-        let mut out = Vec::new();
-        let mut a = addr;
-        let end = addr + len;
-        while a < end {
-            let n = (PAGE as u64 - (a & (PAGE as u64 - 1))).min(end - a);
-            let off = self.mem_offset(inst, a).ok_or(MemError::Fault {
-                addr,
-                len: len as usize,
-            })?;
-            out.push((a, off, n));
-            a += n;
-        }
-        Ok(out)
-    }
-
-    /// Whether an access of `len` bytes at `addr` is allowed in instance `inst`: inside its
-    /// memory, above the null guard, outside its stack guard (as the shader's `mem_ok`).
-    pub(crate) fn check_range(&self, inst: usize, addr: u64, len: usize) -> Result<(), MemError> {
-        let fault = MemError::Fault { addr, len };
-        let Some(end) = addr.checked_add(len as u64) else {
-            return Err(fault);
-        };
-        if addr < self.cfg.lo_bound as u64 || end > self.cfg.mem_bytes as u64 {
-            return Err(fault);
-        }
-        let s = self.st(inst);
-        if addr < s[S_GUARD_HI] as u64 && end > s[S_GUARD_LO] as u64 {
-            return Err(fault);
-        }
-        Ok(())
+    /// The pieces of `[addr, addr + len)` within one page each: (guest address, byte offset
+    /// of its frame in `mem` or `None` for a zero page without one, length).
+    #[allow(clippy::type_complexity)]
+    fn pieces(
+        &self,
+        inst: usize,
+        addr: u64,
+        len: u64,
+    ) -> Result<Vec<(u64, Option<u64>, u64)>, MemError> {
+        let p = self.spaces.pieces(inst, addr, len).ok_or(MemError::Fault {
+            addr,
+            len: len as usize,
+        })?;
+        Ok(p.into_iter()
+            .map(|(a, f, n)| {
+                (
+                    a,
+                    f.map(|f| f as u64 * PAGE as u64 + (a & (PAGE as u64 - 1))),
+                    n,
+                )
+            })
+            .collect())
     }
 
     /// Writes bytes into one instance's memory; unaligned edges are merged with what is there.
@@ -594,7 +572,11 @@ impl Machine {
         if data.is_empty() {
             return Ok(());
         }
-        self.check_range(inst, addr, data.len())?;
+        self.pieces(inst, addr, data.len() as u64)?;
+        let mut ops = Vec::new();
+        self.spaces
+            .populate(inst, addr, data.len() as u64, &mut ops)?;
+        self.frame_ops(inst, &ops);
         let start = addr & !3;
         let end = (addr + data.len() as u64 + 3) & !3;
         let mut buf = if start == addr && end == addr + data.len() as u64 {
@@ -608,14 +590,15 @@ impl Machine {
         buf[off..off + data.len()].copy_from_slice(data);
         for (a, at, n) in self.pieces(inst, start, end - start)? {
             let k = (a - start) as usize;
+            let at = at.expect("populated");
             self.gpu
                 .queue
                 .write_buffer(&self.mem, at, &buf[k..k + n as usize]);
         }
         // A host write (read(2), mmap) over decoded code must not leave stale instructions.
         for page in (addr >> 12)..=((addr + data.len() as u64 - 1) >> 12) {
-            if self.code_slot(inst, page as u32) != NO_CODE {
-                self.map_code(inst, page as u32, NO_CODE);
+            if self.code_slot(inst, page << 12) != NO_CODE {
+                self.map_code(inst, page << 12, NO_CODE);
             }
         }
         Ok(())
@@ -626,15 +609,18 @@ impl Machine {
         if len == 0 {
             return Ok(Vec::new());
         }
-        self.check_range(inst, addr, len)?;
+        self.pieces(inst, addr, len as u64)?;
         let start = addr & !3;
         let end = (addr + len as u64 + 3) & !3;
         let size = end - start;
         let pieces = self.pieces(inst, start, size)?;
         let rb = readback(&self.gpu.device, "mem-rb", size);
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        // A zero page without a frame leaves its part of the (zeroed) readback buffer alone.
         for (a, at, n) in pieces {
-            enc.copy_buffer_to_buffer(&self.mem, at, &rb, a - start, n);
+            if let Some(at) = at {
+                enc.copy_buffer_to_buffer(&self.mem, at, &rb, a - start, n);
+            }
         }
         self.gpu.queue.submit([enc.finish()]);
         let bytes = self.map_read(&rb, size)?;
@@ -683,7 +669,7 @@ impl Machine {
         let page = pc & !0xfff;
         let bytes = self.read_mem(inst, page, 4096)?;
         let s = self.code_slot_for(page, &bytes)?;
-        self.map_code(inst, (page >> 12) as u32, s);
+        self.map_code(inst, page, s);
         self.st_mut(inst)[S_STATUS] = Stop::Running.word();
         Ok(())
     }
@@ -692,8 +678,8 @@ impl Machine {
     /// next fetch there decodes afresh. The instance runs on.
     pub fn forget_code_at(&mut self, inst: usize, addr: u64) {
         for p in [addr >> 12, (addr + 7) >> 12] {
-            if self.code_slot(inst, p as u32) != NO_CODE {
-                self.map_code(inst, p as u32, NO_CODE);
+            if self.code_slot(inst, p << 12) != NO_CODE {
+                self.map_code(inst, p << 12, NO_CODE);
             }
         }
         self.st_mut(inst)[S_STATUS] = Stop::Running.word();
@@ -708,40 +694,80 @@ impl Machine {
     }
 
     /// Copies one instance's memory, state and code map into another (fork), on the device.
-    pub fn copy_instance(&mut self, from: usize, to: usize) {
-        let pages: Vec<(u64, u32)> = self.tables.leaves(self.roots[from]);
-        let size = pages.len() as u64 * PAGE as u64;
+    pub fn copy_instance(&mut self, from: usize, to: usize) -> Result<(), MemError> {
+        let mut ops = Vec::new();
+        let r = self.spaces.copy(from, to, &mut ops);
+        self.frame_ops(to, &ops);
+        r?;
         let vsize = VREG_STRIDE as u64 * 16;
-        let scratch = storage(
-            &self.gpu.device,
-            "fork",
-            size + vsize,
-            wgpu::BufferUsages::empty(),
-        );
+        let scratch = storage(&self.gpu.device, "fork", vsize, wgpu::BufferUsages::empty());
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
-        // WebGPU forbids a copy within one buffer, so the bytes go through a scratch buffer.
-        let frame = |e: u32| (e & PTE_FRAME) as u64 * PAGE as u64;
-        for (k, (_, e)) in pages.iter().enumerate() {
-            enc.copy_buffer_to_buffer(&self.mem, frame(*e), &scratch, k as u64 * 4096, 4096);
-        }
-        for (k, (va, _)) in pages.iter().enumerate() {
-            let e = self.tables.lookup(self.roots[to], *va);
-            debug_assert!(e & PTE_PRESENT != 0, "windows are mapped whole");
-            enc.copy_buffer_to_buffer(&scratch, k as u64 * 4096, &self.mem, frame(e), 4096);
-        }
         let (vf, vt) = (self.vreg_offset(from), self.vreg_offset(to));
-        enc.copy_buffer_to_buffer(&self.vreg, vf, &scratch, size, vsize);
-        enc.copy_buffer_to_buffer(&scratch, size, &self.vreg, vt, vsize);
+        enc.copy_buffer_to_buffer(&self.vreg, vf, &scratch, 0, vsize);
+        enc.copy_buffer_to_buffer(&scratch, 0, &self.vreg, vt, vsize);
         self.gpu.queue.submit([enc.finish()]);
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
-        self.state[b + S_PTROOT] = self.roots[to];
+        self.state[b + S_PTROOT] = self.spaces.root(to);
         // The copied translation state names the parent's tables.
         self.forget_translations(to);
         let p = self.map_pages as usize;
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
-        self.state_dirty = true;
         self.codemap_dirty = true;
+        Ok(())
+    }
+
+    /// Zeroes, or copies, frames of `mem` (the work of a change to an address space), and
+    /// drops what `inst` had cached of its tables.
+    pub(crate) fn frame_ops(&mut self, inst: usize, ops: &[FrameOp]) {
+        let b = inst * STATE_WORDS;
+        self.state[b + S_XPAGE..b + S_XPAGE + 2].fill(0);
+        self.state_dirty = true;
+        if ops.is_empty() {
+            return;
+        }
+        let page = PAGE as u64;
+        let copies: Vec<(u32, u32)> = ops
+            .iter()
+            .filter_map(|o| match *o {
+                FrameOp::Copy { from, to } => Some((from, to)),
+                FrameOp::Zero(_) => None,
+            })
+            .collect();
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        for o in ops {
+            if let FrameOp::Zero(f) = *o {
+                enc.clear_buffer(&self.mem, f as u64 * page, Some(page));
+            }
+        }
+        if !copies.is_empty() {
+            // WebGPU forbids a copy within one buffer, so the bytes go through a scratch buffer.
+            let scratch = storage(
+                &self.gpu.device,
+                "frames",
+                copies.len() as u64 * page,
+                wgpu::BufferUsages::empty(),
+            );
+            for (k, (from, _)) in copies.iter().enumerate() {
+                enc.copy_buffer_to_buffer(
+                    &self.mem,
+                    *from as u64 * page,
+                    &scratch,
+                    k as u64 * page,
+                    page,
+                );
+            }
+            for (k, (_, to)) in copies.iter().enumerate() {
+                enc.copy_buffer_to_buffer(
+                    &scratch,
+                    k as u64 * page,
+                    &self.mem,
+                    *to as u64 * page,
+                    page,
+                );
+            }
+        }
+        self.gpu.queue.submit([enc.finish()]);
     }
 
     /// Clears an instance's cached translations (region cache, walk, crossing stash): after its
@@ -754,7 +780,18 @@ impl Machine {
         self.state_dirty = true;
     }
 
-    /// Zeroes one instance's memory and forgets its code map (exec).
+    /// Gives back an instance's memory and code map: an empty address space (its state words
+    /// stay).
+    pub fn free_instance(&mut self, inst: usize) {
+        self.spaces.clear(inst);
+        self.state[inst * STATE_WORDS + S_PTROOT] = self.spaces.root(inst);
+        self.forget_translations(inst);
+        let p = self.map_pages as usize;
+        self.codemap[inst * p..(inst + 1) * p].fill(NO_CODE);
+        self.codemap_dirty = true;
+    }
+
+    /// An empty address space, zeroed state and V registers, no code (exec).
     pub fn reset_instance(&mut self, inst: usize) {
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         enc.clear_buffer(
@@ -762,15 +799,9 @@ impl Machine {
             self.vreg_offset(inst),
             Some(VREG_STRIDE as u64 * 16),
         );
-        for (_, e) in self.tables.leaves(self.roots[inst]) {
-            let at = (e & PTE_FRAME) as u64 * PAGE as u64;
-            enc.clear_buffer(&self.mem, at, Some(PAGE as u64));
-        }
         self.gpu.queue.submit([enc.finish()]);
-        let p = self.map_pages as usize;
-        self.codemap[inst * p..(inst + 1) * p].fill(NO_CODE);
-        self.codemap_dirty = true;
-        let root = self.roots[inst];
+        self.free_instance(inst);
+        let root = self.spaces.root(inst);
         let s = self.st_mut(inst);
         s.fill(0);
         s[S_CODE_LO] = u32::MAX;
@@ -800,28 +831,49 @@ impl Machine {
         slot
     }
 
+    /// The entry of the code map for the page at `page_addr`: its offset from the instance's
+    /// code base in pages, if inside the map.
+    fn code_index(&self, inst: usize, page_addr: u64) -> Option<usize> {
+        let rel = page_addr.checked_sub(self.word64(inst, S_CODE_BASE))? >> 12;
+        (rel < self.map_pages as u64).then(|| inst * self.map_pages as usize + rel as usize)
+    }
+
     /// Points one instance's page at a decoded slot (or `NO_CODE`), widening the instance's
-    /// code range (stores inside it stop the guest for a re-decode check).
-    pub fn map_code(&mut self, inst: usize, page: u32, slot: u32) {
-        if page < self.map_pages {
-            self.codemap[inst * self.map_pages as usize + page as usize] = slot;
-            self.codemap_dirty = true;
-            if slot != NO_CODE {
-                let s = self.st_mut(inst);
-                s[S_CODE_LO] = s[S_CODE_LO].min(page * PAGE);
-                s[S_CODE_HI] = s[S_CODE_HI].max((page + 1) * PAGE);
-            }
+    /// code range (stores inside it stop the guest for a re-decode check). Pages outside the
+    /// code map stay unmapped (a jump there is a fetch fault).
+    pub fn map_code(&mut self, inst: usize, page_addr: u64, slot: u32) {
+        let Some(i) = self.code_index(inst, page_addr) else {
+            return;
+        };
+        self.codemap[i] = slot;
+        self.codemap_dirty = true;
+        if slot != NO_CODE {
+            let rel = (page_addr - self.word64(inst, S_CODE_BASE)) as u32;
+            let s = self.st_mut(inst);
+            s[S_CODE_LO] = s[S_CODE_LO].min(rel);
+            s[S_CODE_HI] = s[S_CODE_HI].max(rel + PAGE);
         }
     }
 
-    pub fn code_slot(&self, inst: usize, page: u32) -> u32 {
-        if page >= self.map_pages {
-            return NO_CODE;
+    /// Unmaps the decoded code of the pages of `[addr, addr + len)` inside the code map.
+    pub fn forget_code(&mut self, inst: usize, addr: u64, len: u64) {
+        let base = self.word64(inst, S_CODE_BASE);
+        let lo = addr.max(base) & !(PAGE as u64 - 1);
+        let hi = addr
+            .saturating_add(len)
+            .min(base + self.map_pages as u64 * PAGE as u64);
+        let mut p = lo;
+        while p < hi {
+            if self.code_slot(inst, p) != NO_CODE {
+                self.map_code(inst, p, NO_CODE);
+            }
+            p += PAGE as u64;
         }
-        self.codemap
-            .get(inst * self.map_pages as usize + page as usize)
-            .copied()
-            .unwrap_or(NO_CODE)
+    }
+
+    pub fn code_slot(&self, inst: usize, page_addr: u64) -> u32 {
+        self.code_index(inst, page_addr)
+            .map_or(NO_CODE, |i| self.codemap[i])
     }
 
     /// Records `dispatches` dispatches in one submit, then reads back state and output rings.

@@ -107,7 +107,7 @@ impl Tables {
         old
     }
 
-    /// Every present last-level entry under `root`, by address.
+    /// Every last-level entry under `root` that is not zero, by address.
     pub fn leaves(&self, root: u32) -> Vec<(u64, u32)> {
         let mut out = Vec::new();
         self.walk(root, 0, 0, &mut |va, e| out.push((va, e)));
@@ -118,13 +118,14 @@ impl Tables {
         let shift = 39 - 9 * level as u64;
         for k in 0..E {
             let e = self.get(table, k);
-            if e & PTE_PRESENT == 0 {
-                continue;
-            }
             let va = base | (k as u64) << shift;
             if level == 3 {
-                f(va, e);
-            } else {
+                // A last-level entry may hold something without being present (the host's
+                // bits: a zero page without a frame, a page without rights).
+                if e != 0 {
+                    f(va, e);
+                }
+            } else if e & PTE_PRESENT != 0 {
                 self.walk(e & PTE_FRAME, level + 1, va, f);
             }
         }

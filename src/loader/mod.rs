@@ -114,13 +114,13 @@ pub enum ElfError {
     #[error("segment at {vaddr:#x} wraps the address space")]
     Wraps { vaddr: u64 },
     #[error(
-        "segment {start:#x}..{end:#x} does not fit guest memory {lo:#x}..{mem:#x} (raise --mem?)"
+        "segment {start:#x}..{end:#x} is outside the program area {lo:#x}..{hi:#x} of the address space"
     )]
     DoesNotFit {
         start: u64,
         end: u64,
         lo: u64,
-        mem: u64,
+        hi: u64,
     },
     #[error("segment at {vaddr:#x}: file data past the end of the file (truncated ELF?)")]
     Truncated { vaddr: u64 },
@@ -210,12 +210,13 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, ElfError> {
             return Err(ElfError::FileSizeOverMemSize { vaddr });
         }
         let end = vaddr.checked_add(memsz).ok_or(ElfError::Wraps { vaddr })?;
-        if vaddr < LO_BOUND as u64 || end > mem_bytes {
+        let hi = process::mmap_top(mem_bytes);
+        if vaddr < LO_BOUND as u64 || end > hi {
             return Err(ElfError::DoesNotFit {
                 start: vaddr,
                 end,
                 lo: LO_BOUND as u64,
-                mem: mem_bytes,
+                hi,
             });
         }
         let bytes = off
@@ -431,7 +432,7 @@ mod tests {
         let bss = 64 + 56 + 40; // the second PT_LOAD's p_memsz
         e[bss..bss + 8].copy_from_slice(&(u64::MAX - 0x11000).to_le_bytes());
         let err = load_elf(&e, u64::MAX).unwrap_err();
-        assert!(matches!(err, ElfError::NoHeap(_)), "{err}");
+        assert!(matches!(err, ElfError::DoesNotFit { .. }), "{err}");
     }
 
     #[test]

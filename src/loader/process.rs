@@ -1,9 +1,17 @@
 //! A fresh process in a guest slot (start-up and execve): segments, the initial stack, decoded
 //! code and a reset state. Shared by the run loop and the kernel, so neither imports the other.
+//!
+//! The address space, as Linux lays out a static program on arm64 (48-bit addresses):
+//! segments where the ELF puts them, the heap (brk) from the page after the last one, the stack
+//! ending at [`STACK_TOP`] with a guard gap below its reserve, and mmap's area growing down from
+//! [`mmap_top`]. The heap, the stack and anonymous mappings are zero pages until first touched.
 
 use super::{build_stack, Image};
 use crate::gpu::layout::{self, Stop};
-use crate::guest::{Guest, MemError};
+use crate::guest::{Guest, MemError, Perm};
+
+/// The end of the stack: the top of the 48-bit address space.
+pub const STACK_TOP: u64 = 1 << 48;
 
 /// Why a program cannot start in a process slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,8 +36,9 @@ impl std::fmt::Display for FitError {
 
 impl std::error::Error for FitError {}
 
-/// Whether `image` with these arguments fits a process of `mem` bytes: the heap start below the
-/// stack reserve, and argv/envp/auxv within a quarter of the reserve.
+/// Whether `image` with these arguments fits a process capped at `mem` bytes: its segments and
+/// stack reserve within the cap, below the stack's guard gap, and argv/envp/auxv within a
+/// quarter of the reserve.
 pub fn check_fits(
     image: &Image,
     mem: u64,
@@ -37,7 +46,12 @@ pub fn check_fits(
     envp: &[String],
 ) -> Result<(), FitError> {
     let stack = stack_reserve(mem);
-    if image.brk_start + stack + stack_guard(mem) > mem {
+    let pages: u64 = image
+        .segments
+        .iter()
+        .map(|s| (s.vaddr + s.memsz).div_ceil(4096) - s.vaddr / 4096)
+        .sum();
+    if pages * 4096 + stack > mem || image.brk_start > STACK_TOP - stack - stack_guard(mem) {
         return Err(FitError::Image { mem });
     }
     let strings: u64 = argv.iter().chain(envp).map(|s| s.len() as u64 + 1).sum();
@@ -48,16 +62,36 @@ pub fn check_fits(
     Ok(())
 }
 
-/// The stack reserve at the top of guest memory: the most the stack may grow (the process's
+/// The stack reserve below [`STACK_TOP`]: the most the stack may grow (the process's
 /// RLIMIT_STACK).
 pub fn stack_reserve(mem: u64) -> u64 {
     (mem / 4).min(1 << 20)
 }
 
-/// The guard gap below the stack reserve: any access there faults, so a stack that outgrows
-/// its reserve stops with SIGSEGV instead of overwriting the heap or mappings below.
+/// The guard gap below the stack reserve: nothing is mapped there, so a stack that outgrows
+/// its reserve stops with SIGSEGV.
 pub fn stack_guard(mem: u64) -> u64 {
     (mem / 64).clamp(4096, 64 << 10)
+}
+
+/// The lowest address of the stack reserve.
+pub fn stack_bottom(mem: u64) -> u64 {
+    STACK_TOP - stack_reserve(mem)
+}
+
+/// Where mmap's area starts (it grows down): below the stack, its guard and a gap as Linux
+/// leaves (128 MiB at least).
+pub fn mmap_top(mem: u64) -> u64 {
+    stack_bottom(mem) - stack_guard(mem) - (128 << 20)
+}
+
+/// The heap's end: `mem` past its start, below 4 GiB (the shader keeps the break in 32 bits;
+/// a program whose heap would start above that gets none, and malloc falls back to mmap).
+fn heap_end(brk_start: u64, mem: u64) -> u64 {
+    if brk_start >= 1 << 32 {
+        return brk_start;
+    }
+    (brk_start + mem).min((1 << 32) - 4096)
 }
 
 /// Zero-pads to a whole word, so the write needs no read-modify-write round trip. Safe: segments
@@ -93,8 +127,8 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Loads `image` into `slot` as a fresh process. Returns the top of the mmap area (just below
-/// the stack reserve). Fails before touching the slot when the program does not fit.
+/// Loads `image` into `slot` as a fresh process. Returns the top of the mmap area. Fails
+/// before touching the slot when the program does not fit.
 pub fn load_process(
     g: &mut dyn Guest,
     slot: usize,
@@ -103,8 +137,6 @@ pub fn load_process(
     envp: &[String],
 ) -> Result<u64, LoadError> {
     let mem = g.mem_bytes();
-    let reserve = stack_reserve(mem);
-    let guard = stack_guard(mem);
     check_fits(image, mem, argv, envp).map_err(LoadError::Fit)?;
     // Everything that can fail is checked above: from here the old process is gone.
     let limit = g.word64(slot, layout::S_LIMIT);
@@ -112,24 +144,44 @@ pub fn load_process(
     g.reset_slot(slot);
     let mut segs: Vec<_> = image.segments.iter().collect();
     segs.sort_by_key(|s| s.vaddr);
+    // Rights per page: a page two segments share gets both's.
+    let mut pages: std::collections::BTreeMap<u64, Perm> = Default::default();
+    for s in segs.iter().filter(|s| s.memsz > 0) {
+        let perm = Perm(Perm::R.0 | if s.write { 2 } else { 0 } | if s.exec { 4 } else { 0 });
+        for p in (s.vaddr / 4096)..(s.vaddr + s.memsz).div_ceil(4096) {
+            let e = pages.entry(p * 4096).or_insert(Perm::NONE);
+            *e = e.union(perm);
+        }
+    }
+    for &p in pages.keys() {
+        g.map(slot, p, 4096, Perm::RW, true)?;
+    }
     for s in &segs {
         g.write_mem(slot, s.vaddr, &pad4(&s.data))?;
+    }
+    for (&p, &perm) in &pages {
+        g.protect(slot, p, 4096, perm)?;
     }
     let mut random = [0u8; 16];
     for (k, b) in random.iter_mut().enumerate() {
         *b = (slot as u8).wrapping_mul(31).wrapping_add(k as u8 * 7 + 1);
     }
-    let stack = build_stack(image, mem, argv, envp, random);
+    let bottom = stack_bottom(mem);
+    g.map(slot, bottom, STACK_TOP - bottom, Perm::RW, false)?;
+    let stack = build_stack(image, STACK_TOP, argv, envp, random);
     g.write_mem(slot, stack.base, &pad4(&stack.bytes))?;
+    let heap = image.brk_start.div_ceil(4096) * 4096;
+    let end = heap_end(image.brk_start, mem);
+    if end > heap {
+        g.map(slot, heap, end - heap, Perm::RW, false)?;
+    }
     // The instruction count survives exec, so --max-insns bounds a process that re-execs.
     g.set_word64(slot, layout::S_COUNT, count);
     let s = g.st_mut(slot);
     s[layout::S_STATUS] = Stop::Running.word();
     s[layout::S_BRK] = image.brk_start as u32;
     s[layout::S_BRK_MIN] = image.brk_start as u32;
-    s[layout::S_BRK_MAX] = (mem - reserve - guard) as u32;
-    s[layout::S_GUARD_LO] = (mem - reserve - guard) as u32;
-    s[layout::S_GUARD_HI] = (mem - reserve) as u32;
+    s[layout::S_BRK_MAX] = end as u32;
     s[layout::S_FASTFD] = 3;
     g.set_word64(
         slot,
@@ -138,6 +190,14 @@ pub fn load_process(
     );
     g.set_pc(slot, image.entry);
     g.set_reg(slot, 31, stack.sp);
+    // The code map starts at the lowest executable page.
+    let code_base = segs
+        .iter()
+        .filter(|s| s.exec)
+        .map(|s| s.vaddr & !0xfff)
+        .min()
+        .unwrap_or(0);
+    g.set_word64(slot, layout::S_CODE_BASE, code_base);
     // Decode the executable pages from the file image; processes share identical pages.
     for s in segs.iter().filter(|s| s.exec) {
         let mut p = s.vaddr & !0xfff;
@@ -153,37 +213,7 @@ pub fn load_process(
             p += 4096;
         }
     }
-    protect_read_only(g, slot, &segs);
-    Ok(mem - reserve - guard)
-}
-
-/// Widens the slot's code range (where a store stops for the host, which checks the segment's
-/// permission) over the read-only segments too, so a store into read-only data that lies apart
-/// from the code is a SIGSEGV as well; unless that would take in a writable segment, whose every
-/// store would then stop.
-fn protect_read_only(g: &mut dyn Guest, slot: usize, segs: &[&super::Segment]) {
-    let page = |a: u64| a & !0xfff;
-    let ro = segs.iter().filter(|s| !s.write && s.memsz > 0);
-    let (Some(lo), Some(hi)) = (
-        ro.clone().map(|s| page(s.vaddr)).min(),
-        ro.map(|s| page(s.vaddr + s.memsz + 0xfff)).max(),
-    ) else {
-        return;
-    };
-    let st = g.st(slot);
-    let (lo, hi) = (
-        lo.min(st[layout::S_CODE_LO] as u64),
-        hi.max(st[layout::S_CODE_HI] as u64),
-    );
-    if segs
-        .iter()
-        .any(|s| s.write && s.vaddr < hi && s.vaddr + s.memsz > lo)
-    {
-        return;
-    }
-    let st = g.st_mut(slot);
-    st[layout::S_CODE_LO] = lo as u32;
-    st[layout::S_CODE_HI] = hi as u32;
+    Ok(mmap_top(mem))
 }
 
 #[cfg(test)]
@@ -213,31 +243,27 @@ mod tests {
     }
 
     #[test]
-    fn read_only_data_apart_from_the_code_joins_the_code_range() {
-        let mut g = MemGuest::new(1, 1 << 20);
+    fn segments_get_their_rights_and_the_stack_and_heap_are_lazy() {
+        let mem = 1 << 20;
+        let mut g = MemGuest::new(1, mem);
         let img = image(vec![
             seg(0x10000, 0x1000, true, false),
             seg(0x11000, 0x2800, false, false),
-            seg(0x20000, 0x1000, false, true),
+            // Shares page 0x13000 with the read-only segment: the page gets both's rights.
+            seg(0x13800, 0x1000, false, true),
         ]);
         load_process(&mut g, 0, &img, &["p".into()], &[]).unwrap();
-        assert_eq!(g.st(0)[layout::S_CODE_LO], 0x10000);
-        assert_eq!(g.st(0)[layout::S_CODE_HI], 0x14000);
-    }
-
-    #[test]
-    fn a_writable_segment_in_between_keeps_the_range_as_it_was() {
-        let mut g = MemGuest::new(1, 1 << 20);
-        let img = image(vec![
-            seg(0x10000, 0x1000, true, false),
-            seg(0x11000, 0x1000, true, true),
-            seg(0x12000, 0x1000, false, false),
-        ]);
-        load_process(&mut g, 0, &img, &["p".into()], &[]).unwrap();
-        assert_eq!(
-            g.st(0)[layout::S_CODE_LO],
-            u32::MAX,
-            "unchanged (MemGuest maps no code)"
-        );
+        assert_eq!(g.perm(0, 0x10000), Some(Perm::RX));
+        assert_eq!(g.perm(0, 0x11000), Some(Perm::R));
+        assert_eq!(g.perm(0, 0x13000), Some(Perm::RW));
+        assert_eq!(g.perm(0, 0xf000), None, "nothing below the program");
+        assert_eq!(g.perm(0, STACK_TOP - 4096), Some(Perm::RW));
+        let gap = stack_bottom(mem as u64) - 4096;
+        assert_eq!(g.perm(0, gap), None, "the guard gap");
+        assert_eq!(g.perm(0, 0x40000), Some(Perm::RW), "the heap");
+        assert!(g.reg(0, 31) > STACK_TOP - 4096 && g.reg(0, 31) < STACK_TOP);
+        assert_eq!(g.word64(0, layout::S_CODE_BASE), 0x10000);
+        // Only the segments and the stack's written pages hold frames.
+        assert_eq!(g.spaces().frame_counts().1, 6);
     }
 }

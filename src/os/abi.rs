@@ -36,6 +36,7 @@ pub const CLONE_THREAD: u64 = 0x10000;
 
 pub const MAP_FIXED: u64 = 0x10;
 pub const MAP_ANONYMOUS: u64 = 0x20;
+pub const MAP_FIXED_NOREPLACE: u64 = 0x10_0000;
 pub const MREMAP_MAYMOVE: u64 = 1;
 
 /// sa_flags bit: restart a blocked syscall after the handler instead of failing it with EINTR.

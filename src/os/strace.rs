@@ -45,12 +45,13 @@ pub fn line(out: &Output, inst: usize, pid: Pid, n: u64, args: &str, r: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::guest::MemGuest;
+    use crate::guest::{Guest, MemGuest, Perm};
     use crate::os::nr;
 
     #[test]
     fn arguments_follow_the_table() {
         let mut g = MemGuest::new(1, 1 << 20);
+        g.map(0, 0x20000, 0x1000, Perm::RW, false).unwrap();
         g.write_mem(0, 0x20000, b"/etc/passwd\0").unwrap();
         let s = render_args(
             &mut g,

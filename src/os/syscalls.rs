@@ -112,7 +112,7 @@ syscalls! {
     220 CLONE "clone" "xx" Some(process::clone);
     221 EXECVE "execve" "sxx" Some(process::execve);
     222 MMAP "mmap" "xdxxdx" Some(memory::mmap);
-    226 MPROTECT "mprotect" "xdx" Some(misc::nothing);
+    226 MPROTECT "mprotect" "xdx" Some(memory::mprotect);
     233 MADVISE "madvise" "xdd" Some(misc::nothing);
     260 WAIT4 "wait4" "dxxx" Some(process::wait4);
     261 PRLIMIT64 "prlimit64" "ddxx" Some(misc::prlimit64);

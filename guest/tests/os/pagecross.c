@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
-static unsigned char buf[3 * 4096] __attribute__((aligned(4096)));
+static unsigned char bss[3 * 4096] __attribute__((aligned(4096)));
+static unsigned char *buf = bss;
 static volatile double fp_on = 1.0; // the file uses V registers: built with FP
 
 static unsigned long h;
@@ -21,9 +23,7 @@ static void mix_mem(void) {
     for (int i = 4096 - 64; i < 4096 + 64; i++) mix(buf[i]);
 }
 
-int main(int argc, char **argv) {
-    int first = argc > 1 ? atoi(argv[1]) : 4096 - 40;
-    int last = argc > 2 ? atoi(argv[2]) : 4096 + 4;
+static void accesses(int first, int last) {
     for (int off = first; off <= last; off++) {
         unsigned char *p = buf + off;
         unsigned long a, b;
@@ -53,6 +53,18 @@ int main(int argc, char **argv) {
         __asm__ volatile("fmov d2, %0\n mov v2.d[1], %1\n st1 {v2.h}[5], [%2]" :: "r"(v * 17), "r"(v * 19), "r"(p) : "v2", "memory"); mix_mem();
         printf("%d store %016lx\n", off, h);
     }
+}
+
+int main(int argc, char **argv) {
+    int first = argc > 1 ? atoi(argv[1]) : 4096 - 40;
+    int last = argc > 2 ? atoi(argv[2]) : 4096 + 4;
+    accesses(first, last);
+    // Two pages of a mapping whose second page number ends in 32 zero bits.
+    buf = mmap((void *)0x0ffffffff000ul, 2 * 4096, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (buf == MAP_FAILED) return 2;
+    accesses(4096 - 20, 4096);
+    buf = bss;
     // The console write of a buffer that spans the boundary.
     memcpy(buf + 4096 - 5, "across\n", 7);
     write(1, buf + 4096 - 5, 7);

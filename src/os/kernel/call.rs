@@ -43,6 +43,7 @@ impl From<MemError> for Fail {
     fn from(e: MemError) -> Fail {
         match e {
             MemError::Fault { .. } => Fail::Errno(EFAULT),
+            MemError::NoFrames => Fail::Errno(ENOMEM),
             d => Fail::Host(d),
         }
     }

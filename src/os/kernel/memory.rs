@@ -1,26 +1,57 @@
-//! Memory mappings inside a process's flat window: mmap (anonymous and file copies), mremap,
-//! munmap. Mappings grow down from below the stack reserve; brk grows up to meet them.
+//! Memory mappings in a process's address space: mmap (anonymous zero pages given frames on
+//! first touch, file contents copied in), munmap, mprotect, mremap. Mappings without an address
+//! grow down from the mmap area's top (loader::process::mmap_top); `--mem` caps their total.
 
 use super::*;
+use crate::guest::Perm;
 use crate::loader;
 use crate::os::vfs::Node;
 
 const PAGE: u64 = 4096;
+const VA_LIMIT: u64 = 1 << 48;
 
-/// `len` rounded up to whole pages, if it fits the process at all.
-fn pages(len: u64, mem: u64) -> Option<u64> {
+/// `len` rounded up to whole pages, if it fits the address space at all.
+fn pages(len: u64) -> Option<u64> {
     len.checked_add(PAGE - 1)
         .map(|l| l / PAGE * PAGE)
-        .filter(|&l| l <= mem)
+        .filter(|&l| l <= VA_LIMIT)
+}
+
+/// The rights PROT_READ/WRITE/EXEC ask for (the same bits).
+fn perm(prot: u64) -> Perm {
+    Perm((prot & 7) as u8)
+}
+
+/// Whether nothing is mapped in `[addr, addr + len)`.
+fn free(c: &Call, addr: u64, len: u64) -> bool {
+    (addr..addr + len)
+        .step_by(PAGE as usize)
+        .all(|a| c.g.perm(c.slot, a).is_none())
+}
+
+/// Whether `[addr, addr + len)` is a place a mapping may go: page-aligned, above the null
+/// guard, inside the address space.
+fn placeable(addr: u64, len: u64) -> bool {
+    addr & (PAGE - 1) == 0
+        && addr >= loader::LO_BOUND as u64
+        && addr.checked_add(len).is_some_and(|e| e <= VA_LIMIT)
+}
+
+/// The bytes a mapping of `len` may add under the process's cap: what is mapped, less the
+/// heap's reserve above the break (it counts once it is used).
+fn within_cap(c: &Call, len: u64) -> bool {
+    let s = c.g.st(c.slot);
+    let unused_heap = (s[layout::S_BRK_MAX] as u64).saturating_sub(s[layout::S_BRK] as u64);
+    let used = c.g.mapped_bytes(c.slot).saturating_sub(unused_heap);
+    used.saturating_add(len) <= c.g.mem_bytes()
 }
 
 pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let (want, len, flags, fd, off) = (c.a[0], c.a[1], c.a[3], c.i(4), c.a[5]);
-    let mem = c.g.mem_bytes();
+    let (want, len, prot, flags, fd, off) = (c.a[0], c.a[1], c.a[2], c.a[3], c.i(4), c.a[5]);
     if len == 0 || off & (PAGE - 1) != 0 {
         return Err(EINVAL.into());
     }
-    let len = pages(len, mem).ok_or(ENOMEM)?;
+    let len = pages(len).ok_or(ENOMEM)?;
     // The bytes of a file mapping are copied in: read them before anything is allocated.
     let src: Option<Vec<u8>> = if flags & MAP_ANONYMOUS == 0 {
         let f = k.fd(c.pid, fd)?;
@@ -46,58 +77,108 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
     } else {
         None
     };
-    let addr = if flags & MAP_FIXED != 0 {
-        if want & (PAGE - 1) != 0
-            || want.checked_add(len).is_none_or(|e| e > mem)
-            || want < loader::LO_BOUND as u64
-        {
+    if !within_cap(c, len) {
+        return Err(ENOMEM.into());
+    }
+    let addr = if flags & (MAP_FIXED | MAP_FIXED_NOREPLACE) != 0 {
+        if !placeable(want, len) {
             return Err(EINVAL.into());
         }
+        if flags & MAP_FIXED == 0 && !free(c, want, len) {
+            return Err(EEXIST.into());
+        }
+        want
+    } else if want != 0 && placeable(want, len) && free(c, want, len) {
+        // A hint where nothing is mapped is taken, as Linux does.
         want
     } else {
-        let brk = c.g.st(c.slot)[layout::S_BRK] as u64;
+        let heap_end = c.g.st(c.slot)[layout::S_BRK_MAX] as u64;
         let p = k.proc_mut(c.pid);
         let low = p.mmap_low.saturating_sub(len);
-        if low < brk.div_ceil(PAGE) * PAGE + PAGE {
+        if low < heap_end.div_ceil(PAGE) * PAGE + PAGE || low < loader::LO_BOUND as u64 {
             return Err(ENOMEM.into());
         }
         p.mmap_low = low;
-        c.g.st_mut(c.slot)[layout::S_BRK_MAX] = low as u32;
         low
     };
-    let mut data = vec![0u8; len as usize];
-    if let Some(src) = src {
-        data[..src.len()].copy_from_slice(&src);
+    // A mapping replaces what was there (MAP_FIXED), decoded code included.
+    match src {
+        None => c.g.map(c.slot, addr, len, perm(prot), false)?,
+        Some(src) => {
+            c.g.map(c.slot, addr, len, Perm::RW, true)?;
+            c.g.write_mem(c.slot, addr, &src)?;
+            c.g.protect(c.slot, addr, len, perm(prot))?;
+        }
     }
-    // A mapping replaces what was there, read-only segments included (MAP_FIXED).
-    c.g.write_mem(c.slot, addr, &data)?;
     ret(addr)
 }
 
-/// Mappings are never given back (the window is small and flat): munmap only checks.
 pub fn munmap(_k: &mut Kernel, c: &mut Call) -> SysResult {
-    if c.a[0] & (PAGE - 1) != 0 || c.a[1] == 0 {
+    let (addr, len) = (c.a[0], c.a[1]);
+    if addr & (PAGE - 1) != 0 || len == 0 {
         return Err(EINVAL.into());
     }
+    let len = pages(len).ok_or(EINVAL)?;
+    if addr.checked_add(len).is_none_or(|e| e > VA_LIMIT) {
+        return Err(EINVAL.into());
+    }
+    c.g.unmap(c.slot, addr, len)?;
     ret(0)
 }
 
-/// mremap: shrinking keeps the mapping; growing moves it (with MREMAP_MAYMOVE) to a fresh
-/// region, copying the bytes.
+pub fn mprotect(_k: &mut Kernel, c: &mut Call) -> SysResult {
+    let (addr, len, prot) = (c.a[0], c.a[1], c.a[2]);
+    if addr & (PAGE - 1) != 0 || prot & !7 != 0 {
+        return Err(EINVAL.into());
+    }
+    let len = pages(len).ok_or(ENOMEM)?;
+    if addr.checked_add(len).is_none_or(|e| e > VA_LIMIT) {
+        return Err(ENOMEM.into());
+    }
+    // Linux: ENOMEM when part of the range is not mapped.
+    if !free_of_holes(c, addr, len) {
+        return Err(ENOMEM.into());
+    }
+    c.g.protect(c.slot, addr, len, perm(prot))?;
+    ret(0)
+}
+
+/// Whether every page of `[addr, addr + len)` is mapped.
+fn free_of_holes(c: &Call, addr: u64, len: u64) -> bool {
+    (addr..addr + len)
+        .step_by(PAGE as usize)
+        .all(|a| c.g.perm(c.slot, a).is_some())
+}
+
+/// mremap: shrinking unmaps the tail; growing extends in place when the pages after are free,
+/// else (with MREMAP_MAYMOVE) moves to a fresh mapping with the bytes copied.
 pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let mem = c.g.mem_bytes();
     let old = c.a[0];
-    let (Some(old_len), Some(new_len)) = (pages(c.a[1], mem), pages(c.a[2], mem)) else {
+    let (Some(old_len), Some(new_len)) = (pages(c.a[1]), pages(c.a[2])) else {
         return Err(ENOMEM.into());
     };
     if old & (PAGE - 1) != 0 || new_len == 0 {
         return Err(EINVAL.into());
     }
-    // Nothing is mapped outside the process's window (Linux: EFAULT for an unmapped address).
-    if old < loader::LO_BOUND as u64 || old.checked_add(old_len).is_none_or(|e| e > mem) {
+    // Linux: EFAULT for a range that is not all mapped.
+    if !placeable(old, old_len.max(PAGE)) || !free_of_holes(c, old, old_len.max(PAGE)) {
         return Err(EFAULT.into());
     }
+    let rights = c.g.perm(c.slot, old).unwrap_or(Perm::RW);
     if new_len <= old_len {
+        c.g.unmap(c.slot, old + new_len, old_len - new_len)?;
+        return ret(old);
+    }
+    let grow = new_len - old_len;
+    if !within_cap(c, grow) {
+        return Err(ENOMEM.into());
+    }
+    // In place when the pages after are free, but not past the mmap area's top into the gap
+    // Linux keeps below the stack (there Linux moves the mapping too).
+    let area_top = loader::process::mmap_top(c.g.mem_bytes());
+    let below_top = old >= area_top || old + new_len <= area_top;
+    if placeable(old, new_len) && below_top && free(c, old + old_len, grow) {
+        c.g.map(c.slot, old + old_len, grow, rights, false)?;
         return ret(old);
     }
     if c.a[3] & MREMAP_MAYMOVE == 0 {
@@ -117,6 +198,8 @@ pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
         unreachable!("anonymous mmap never blocks")
     };
     c.write(new as u64, &bytes)?;
+    c.g.protect(c.slot, new as u64, new_len, rights)?;
+    c.g.unmap(c.slot, old, old_len)?;
     ret(new)
 }
 

@@ -318,6 +318,7 @@ impl Kernel {
         if let Some(s) = slot {
             self.slots[s] = None;
             g.set_status(s, Stop::Exited);
+            g.free_slot(s);
         }
         if let Some(vp) = vfork_parent {
             self.wake(g, vp);

@@ -257,8 +257,8 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
                 k.proc_mut(pid).in_handler += 1;
             }
             Err(MemError::Fault { .. }) => k.exit_proc(g, pid, sig::SIGSEGV),
-            // The device failed: the process cannot go on either.
-            Err(MemError::Device(_)) => k.exit_proc(g, pid, sig::SIGKILL),
+            // The device failed, or no frame was left for the frame: the process cannot go on.
+            Err(MemError::Device(_) | MemError::NoFrames) => k.exit_proc(g, pid, sig::SIGKILL),
         }
     }
 }

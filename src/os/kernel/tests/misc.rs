@@ -132,11 +132,53 @@ fn anonymous_mmap_grows_down_below_the_stack_and_is_zeroed() {
     assert_eq!(t.get(0xbf000, 16), [0; 16]);
     let b = t.call(nr::MMAP, &[0, 5000, 3, MAP_ANONYMOUS | 2, u64::MAX, 0]);
     assert_eq!(b, 0xbd000, "rounded up to two pages");
+    assert_eq!(t.g.spaces().frame_counts().1, 0, "no frame before a touch");
+}
+
+#[test]
+fn mmap_munmap_mprotect_at_high_addresses() {
+    let mut t = T::new();
+    let fixed = MAP_ANONYMOUS | MAP_FIXED | 2;
+    for a in [0x7f12_3456_7000u64, 0x5555_5555_4000, 0xffff_ffff_f000] {
+        assert_eq!(
+            t.call(nr::MMAP, &[a, 4096, 3, fixed, u64::MAX, 0]),
+            a as i64
+        );
+        t.put(a + 8, b"high");
+        assert_eq!(t.get(a + 8, 4), b"high");
+        assert_eq!(t.call(nr::MPROTECT, &[a, 4096, 1]), 0);
+        assert_eq!(t.g.perm(0, a), Some(Perm::R));
+        assert_eq!(t.call(nr::MUNMAP, &[a, 4096]), 0);
+        assert_eq!(t.g.perm(0, a), None);
+        assert_eq!(
+            t.call(nr::MPROTECT, &[a, 4096, 3]),
+            ENOMEM.ret(),
+            "unmapped"
+        );
+    }
+    // A hint where nothing is mapped is taken; MAP_FIXED_NOREPLACE refuses a mapped range.
+    let hint = 0x2000_0000_0000u64;
     assert_eq!(
-        t.g.st(0)[layout::S_BRK_MAX],
-        0xbd000,
-        "brk may not grow into it"
+        t.call(nr::MMAP, &[hint, 8192, 3, MAP_ANONYMOUS | 2, u64::MAX, 0]),
+        hint as i64
     );
+    let noreplace = MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | 2;
+    assert_eq!(
+        t.call(nr::MMAP, &[hint + 4096, 4096, 3, noreplace, u64::MAX, 0]),
+        EEXIST.ret()
+    );
+    // PROT_NONE reserves without rights; mprotect gives them later.
+    let r = t.call(nr::MMAP, &[0, 4 * 4096, 0, MAP_ANONYMOUS | 2, u64::MAX, 0]) as u64;
+    assert_eq!(t.g.perm(0, r), Some(Perm::NONE));
+    assert_eq!(t.call(nr::MPROTECT, &[r, 4096, 3]), 0);
+    t.put(r, b"ok");
+    assert_eq!(t.get(r, 2), b"ok");
+    assert_eq!(t.call(nr::MPROTECT, &[r + 1, 4096, 3]), EINVAL.ret());
+    assert_eq!(t.call(nr::MUNMAP, &[r, 0]), EINVAL.ret());
+    // mremap grows in place when the pages after are free.
+    assert_eq!(t.call(nr::MUNMAP, &[r + 4096, 3 * 4096]), 0);
+    assert_eq!(t.call(nr::MREMAP, &[r, 4096, 3 * 4096, 0]), r as i64);
+    assert_eq!(t.get(r, 2), b"ok");
 }
 
 #[test]
@@ -193,7 +235,7 @@ fn mmap_fixed_places_the_mapping() {
         EINVAL.ret()
     );
     assert_eq!(
-        t.call(nr::MMAP, &[MEM as u64, 4096, 3, fixed, u64::MAX, 0]),
+        t.call(nr::MMAP, &[1 << 48, 4096, 3, fixed, u64::MAX, 0]),
         EINVAL.ret()
     );
 }

@@ -10,7 +10,7 @@ mod process;
 mod signal;
 
 use super::*;
-use crate::guest::MemGuest;
+use crate::guest::{MemGuest, Perm};
 use crate::loader::{Image, Segment};
 use crate::os::nr;
 
@@ -49,6 +49,11 @@ impl T {
         let mut k = Kernel::new(4, 1, false);
         g.set_status(0, Stop::Running);
         g.st_mut(0)[layout::S_BRK] = 0x11000;
+        // Each slot's memory: zero pages from above the null guard to 1 MiB.
+        for s in 0..4 {
+            g.map(s, 0x10000, MEM as u64 - 0x10000, Perm::RW, false)
+                .unwrap();
+        }
         let pid = k.spawn_root(0, image(), "/prog", 0xc0000);
         T {
             k,
