@@ -73,6 +73,31 @@ pub trait Guest {
     /// Carries out frame work (zeroing, copying) on the memory behind the frames; `slot`'s
     /// tables changed.
     fn apply(&mut self, slot: usize, ops: &[FrameOp]) -> Result<(), MemError>;
+    /// Sets the bytes of a frame (a page of 4096).
+    fn fill_frame(&mut self, f: u32, bytes: &[u8]);
+
+    /// Maps the read-only page at `va` holding `bytes` (4096 of them) with rights `perm`:
+    /// every process mapping the same bytes at the same address shares one frame.
+    fn map_shared(
+        &mut self,
+        slot: usize,
+        va: u64,
+        perm: Perm,
+        bytes: &[u8],
+    ) -> Result<(), MemError> {
+        use sha2::{Digest, Sha256};
+        self.forget_code(slot, va, 4096);
+        let mut h = Sha256::new();
+        h.update(va.to_le_bytes());
+        h.update([perm.0]);
+        h.update(bytes);
+        let key = u128::from_le_bytes(h.finalize()[..16].try_into().unwrap());
+        let (f, new) = self.spaces_mut().map_shared(slot, va, perm, key)?;
+        if new {
+            self.fill_frame(f, bytes);
+        }
+        self.apply(slot, &[])
+    }
 
     /// Maps `[addr, addr + len)` afresh with rights `perm`: zero-filled frames now (`eager`),
     /// or zero pages given frames on first touch.
@@ -226,6 +251,9 @@ impl Guest for Machine {
         self.frame_ops(slot, ops);
         Ok(())
     }
+    fn fill_frame(&mut self, f: u32, bytes: &[u8]) {
+        Machine::fill_frame(self, f, bytes)
+    }
     fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
         Ok(Machine::vregs(self, slot)?)
     }
@@ -331,10 +359,7 @@ impl Guest for MemGuest {
         Ok(())
     }
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
-        let mut ops = Vec::new();
-        let r = self.spaces.copy(from, to, &mut ops);
-        self.apply(to, &ops)?;
-        r?;
+        self.spaces.copy(from, to);
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
         self.exec_pages[to] = self.exec_pages[from].clone();
@@ -357,6 +382,9 @@ impl Guest for MemGuest {
     }
     fn spaces_mut(&mut self) -> &mut Spaces {
         &mut self.spaces
+    }
+    fn fill_frame(&mut self, f: u32, bytes: &[u8]) {
+        self.frames.insert(f, bytes.to_vec().into_boxed_slice());
     }
     fn apply(&mut self, _slot: usize, ops: &[FrameOp]) -> Result<(), MemError> {
         for op in ops {

@@ -448,10 +448,19 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         insns as f64 / exec.max(1e-9) / 1e6
     );
     garm::elog!(
-        "garm: stats: guest memory frames (4 KiB): {} in use at the peak, of a pool of {}",
+        "garm: stats: guest memory frames (4 KiB): {} in use at the peak, of a pool of {}; {} shared at the end, {} copied on write",
         s.frames_peak,
-        s.frames_total
+        s.frames_total,
+        s.frames_shared,
+        s.cow_copies
     );
+    if rep.forks > 0 {
+        garm::elog!(
+            "garm: stats: {} forks in {:.3} ms",
+            rep.forks,
+            rep.fork_time.as_secs_f64() * 1e3
+        );
+    }
     // The peak of garm's own resident memory (the whole process: GPU driver included).
     if let Some(hwm) = std::fs::read_to_string("/proc/self/status")
         .ok()

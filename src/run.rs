@@ -498,6 +498,12 @@ pub fn run_shared(
                     live = true;
                     host_work = true;
                 }
+                Stop::MemFault if to_handler(&mut k, &mut m, pid, slot) => {
+                    // The guest's SIGSEGV or SIGBUS handler runs (deliver_pending, below); the
+                    // faulting instruction runs again if it returns.
+                    live = true;
+                    host_work = true;
+                }
                 Stop::MemFault | Stop::Illegal | Stop::FetchFault | Stop::Brk => {
                     let (sig, msg) = match fault_outcome(&m, slot, stop, opts.max_insns) {
                         Outcome::Signaled(s, msg) => (s, msg),
@@ -579,6 +585,8 @@ pub fn run_shared(
         output: out,
         stats: MachineStats {
             frames_peak: m.spaces().frame_counts().2,
+            cow_copies: m.spaces().cow_copies,
+            frames_shared: m.spaces().shared_frames(),
             ..m.stats.clone()
         },
         host_syscalls: k.round_trips,
@@ -718,6 +726,31 @@ fn fault_in(m: &mut Machine, slot: usize) -> Result<bool, RunError> {
         m.st_mut(slot)[layout::S_FAULT_KIND] = FAULT_NO_FRAMES;
     }
     Ok(f == Fault::Fixed)
+}
+
+/// Queues a memory fault's signal (SIGSEGV with SEGV_MAPERR or SEGV_ACCERR, SIGBUS for a
+/// misaligned atomic) for the process's handler, when it has one and is not in a handler
+/// already (Linux kills a process whose fault signal is ignored or blocked). True when queued.
+fn to_handler(k: &mut Kernel, m: &mut Machine, pid: Pid, slot: usize) -> bool {
+    use crate::os::abi::{Siginfo, BUS_ADRALN, SEGV_ACCERR, SEGV_MAPERR, SIG_IGN};
+    let addr = m.word64(slot, layout::S_FAULT_ADDR);
+    let (sig, code) = match m.st(slot)[layout::S_FAULT_KIND] {
+        layout::FAULT_ALIGN => (SIGBUS, BUS_ADRALN),
+        FAULT_NO_FRAMES => return false,
+        _ if m.perm(slot, addr).is_some() => (SIGSEGV, SEGV_ACCERR),
+        _ => (SIGSEGV, SEGV_MAPERR),
+    };
+    if signal::handler(k, pid, sig) <= SIG_IGN || k.procs[&pid].in_handler != 0 {
+        return false;
+    }
+    // A pair whose second access faulted runs again whole after the handler.
+    m.st_mut(slot)[layout::S_USTEP] = 0;
+    m.set_status(slot, Stop::Running);
+    let p = k.proc_mut(pid);
+    p.pending.retain(|&s| s != sig);
+    p.pending.insert(0, sig);
+    p.siginfo.insert(sig, Siginfo::fault(sig, code, addr));
+    true
 }
 
 /// A fault kind of the host's own: a zero page the spent pool could not give a frame.

@@ -440,3 +440,42 @@ fn accesses_spanning_two_pages_match_qemu() {
     );
     assert_eq!((t.status, t.out()), (r.status, r.out()));
 }
+
+#[test]
+fn a_fork_of_64_mib_copies_only_the_pages_written_after_it() {
+    // The child writes every eighth page of 64 MiB its parent touched; neither sees the other's
+    // writes (output equal to qemu's), and only those pages (and the parent's one) are copied.
+    let elf = build("tests/os/bigfork");
+    let r = same_as_qemu(&elf, &["--mem", "100M", "--stats"], &[], b"");
+    let copies: u64 = r
+        .stderr
+        .split(" copied on write")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no copy count in {}", r.stderr));
+    let pages = 64 * 256;
+    assert!(
+        (pages / 8..pages / 8 + 64).contains(&copies),
+        "{copies} copies for {} pages written after the fork",
+        pages / 8
+    );
+}
+
+#[test]
+fn memory_faults_reach_the_guests_handler_with_their_codes_like_under_qemu() {
+    // SEGV_ACCERR (fixed by the handler with mprotect, the write then happens), SEGV_MAPERR
+    // (left with siglongjmp), a store into text, SIGBUS for a misaligned atomic.
+    musl_sysroot();
+    let elf = build_with(
+        "tests/os/segv",
+        &["--libc", "musl", "--cflag", "-march=armv8.1-a"],
+    );
+    let r = same_as_qemu(&elf, &[], &[], b"");
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(
+        r.out().contains("unmapped read: sig 11 code 1 offset 4104"),
+        "{}",
+        r.out()
+    );
+}

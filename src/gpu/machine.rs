@@ -50,6 +50,9 @@ pub struct MachineStats {
     /// Frames of guest memory in the pool, and the most in use at once.
     pub frames_total: u32,
     pub frames_peak: u32,
+    /// Frames copied at a first write to a page fork shared, and frames shared at the end.
+    pub cow_copies: u64,
+    pub frames_shared: u32,
 }
 
 pub struct Machine {
@@ -693,12 +696,12 @@ impl Machine {
         Ok(())
     }
 
-    /// Copies one instance's memory, state and code map into another (fork), on the device.
+    /// Makes one instance a copy of another (fork): memory copy-on-write, state, V registers
+    /// and code map.
     pub fn copy_instance(&mut self, from: usize, to: usize) -> Result<(), MemError> {
-        let mut ops = Vec::new();
-        let r = self.spaces.copy(from, to, &mut ops);
-        self.frame_ops(to, &ops);
-        r?;
+        self.spaces.copy(from, to);
+        // The parent's writable pages became read-only to the shader.
+        self.frame_ops(from, &[]);
         let vsize = VREG_STRIDE as u64 * 16;
         let scratch = storage(&self.gpu.device, "fork", vsize, wgpu::BufferUsages::empty());
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
@@ -715,6 +718,13 @@ impl Machine {
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
         self.codemap_dirty = true;
         Ok(())
+    }
+
+    /// Sets a frame's bytes (a shared page's first load).
+    pub(crate) fn fill_frame(&mut self, f: u32, bytes: &[u8]) {
+        self.gpu
+            .queue
+            .write_buffer(&self.mem, f as u64 * PAGE as u64, bytes);
     }
 
     /// Zeroes, or copies, frames of `mem` (the work of a change to an address space), and

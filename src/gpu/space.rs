@@ -10,6 +10,9 @@ use super::paging::{Frames, Tables, PAGE, VA_LIMIT};
 pub const PTE_HELD: u32 = 1 << 27;
 /// The page is mapped but has no frame yet: a zero page on first touch.
 pub const PTE_LAZY: u32 = 1 << 26;
+/// Writable by its rights, but its frame is shared (fork): the shader sees it read-only and the
+/// first write copies the frame.
+pub const PTE_COW: u32 = 1 << 25;
 
 /// Access rights of a page: read, write, execute (bits 0-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -52,7 +55,7 @@ impl Perm {
     }
 
     fn of(e: u32) -> Perm {
-        let mut p = 0;
+        let mut p = if e & PTE_COW != 0 { 2 } else { 0 };
         for (bit, v) in [(PTE_READ, 1), (PTE_WRITE, 2), (PTE_EXEC, 4)] {
             if e & bit != 0 {
                 p |= v;
@@ -64,6 +67,11 @@ impl Perm {
 
 fn held(frame: u32, perm: Perm) -> u32 {
     PTE_HELD | frame | perm.bits()
+}
+
+/// A writable page whose frame others share: read-only to the shader until its first write.
+fn cow(frame: u32, perm: Perm) -> u32 {
+    (held(frame, perm) & !PTE_WRITE) | PTE_COW
 }
 
 fn lazy(perm: Perm) -> u32 {
@@ -102,10 +110,17 @@ const FAULT_AROUND: u64 = 8;
 pub struct Spaces {
     pub tables: Tables,
     frames: Frames,
+    /// Entries holding each frame (frames are shared by fork and by [`Spaces::map_shared`]).
+    refs: Vec<u16>,
+    /// Read-only frames by content key, for [`Spaces::map_shared`], and the key of each.
+    shared: std::collections::HashMap<u128, u32>,
+    shared_key: std::collections::HashMap<u32, u128>,
     roots: Vec<u32>,
     /// Pages mapped per space (with a frame or lazy).
     pages: Vec<u64>,
     peak: u32,
+    /// Frames copied at a first write after fork, or for a host write to a shared frame.
+    pub cow_copies: u64,
 }
 
 /// The page addresses of `[addr, addr + len)`, widened to whole pages.
@@ -122,9 +137,13 @@ impl Spaces {
         Spaces {
             tables,
             frames: Frames::new(frames),
+            refs: vec![0; frames as usize],
+            shared: Default::default(),
+            shared_key: Default::default(),
             roots,
             pages: vec![0; spaces],
             peak: 0,
+            cow_copies: 0,
         }
     }
 
@@ -137,20 +156,82 @@ impl Spaces {
         (self.frames.total(), self.frames.in_use(), self.peak)
     }
 
+    /// Frames more than one entry holds now.
+    pub fn shared_frames(&self) -> u32 {
+        self.refs.iter().filter(|&&r| r > 1).count() as u32
+    }
+
     /// Bytes mapped in space `s` (with frames or not).
     pub fn mapped_bytes(&self, s: usize) -> u64 {
         self.pages[s] * PAGE
     }
 
     fn alloc(&mut self, ops: &mut Vec<FrameOp>) -> Result<u32, OutOfFrames> {
-        let f = self.frames.alloc().ok_or(OutOfFrames)?;
-        self.peak = self.peak.max(self.frames.in_use());
+        let f = self.take()?;
         ops.push(FrameOp::Zero(f));
         Ok(f)
     }
 
-    /// Replaces the entry of page `va` (writing no table where both are empty), releasing the
-    /// frame it held unless the new entry keeps it.
+    /// A frame whose contents the caller sets (no zeroing).
+    fn take(&mut self) -> Result<u32, OutOfFrames> {
+        let f = self.frames.alloc().ok_or(OutOfFrames)?;
+        self.peak = self.peak.max(self.frames.in_use());
+        Ok(f)
+    }
+
+    fn decref(&mut self, f: u32) {
+        let r = &mut self.refs[f as usize];
+        *r = r.saturating_sub(1);
+        if *r == 0 {
+            if let Some(k) = self.shared_key.remove(&f) {
+                self.shared.remove(&k);
+            }
+            self.frames.release(f);
+        }
+    }
+
+    /// The entry for frame `f` with rights `perm`: copy-on-write while others share a writable
+    /// page. A shared frame that becomes writable by its only holder leaves the share table
+    /// (its contents may change).
+    fn entry(&mut self, f: u32, perm: Perm) -> u32 {
+        if perm.has(Perm::W) {
+            if self.refs[f as usize] > 1 {
+                return cow(f, perm);
+            }
+            if let Some(k) = self.shared_key.remove(&f) {
+                self.shared.remove(&k);
+            }
+        }
+        held(f, perm)
+    }
+
+    /// Makes the page at `va` (holding a frame) privately writable by the host or the guest:
+    /// a frame others share is copied first.
+    fn own(
+        &mut self,
+        s: usize,
+        va: u64,
+        e: u32,
+        ops: &mut Vec<FrameOp>,
+    ) -> Result<(), OutOfFrames> {
+        let f = e & PTE_FRAME;
+        let p = Perm::of(e);
+        if self.refs[f as usize] > 1 {
+            let g = self.take()?;
+            ops.push(FrameOp::Copy { from: f, to: g });
+            self.cow_copies += 1;
+            self.put(s, va, held(g, p));
+        } else if e & PTE_COW != 0 || self.shared_key.contains_key(&f) {
+            let n = self.entry(f, p.union(Perm::W));
+            // Back to its own rights (the W above only took it out of the share table).
+            let n = if p.has(Perm::W) { n } else { n & !PTE_WRITE };
+            self.put(s, va, n);
+        }
+        Ok(())
+    }
+
+    /// Replaces the entry of page `va` (writing no table where both are empty), counting the
+    /// holders of the frames it names and it named (a frame no entry holds goes back).
     fn put(&mut self, s: usize, va: u64, e: u32) {
         let root = self.roots[s];
         let old = self.tables.lookup(root, va);
@@ -158,9 +239,13 @@ impl Spaces {
             return;
         }
         self.tables.set(root, va, e);
-        let keeps = e & PTE_HELD != 0 && e & PTE_FRAME == old & PTE_FRAME;
+        let keeps = e & PTE_HELD != 0 && old & PTE_HELD != 0 && e & PTE_FRAME == old & PTE_FRAME;
+        if e & PTE_HELD != 0 && !keeps {
+            let r = &mut self.refs[(e & PTE_FRAME) as usize];
+            *r = r.saturating_add(1);
+        }
         if old & PTE_HELD != 0 && !keeps {
-            self.frames.release(old & PTE_FRAME);
+            self.decref(old & PTE_FRAME);
         }
         match (old != 0, e != 0) {
             (false, true) => self.pages[s] += 1,
@@ -212,7 +297,8 @@ impl Spaces {
         for va in pages(addr, len) {
             let e = self.tables.lookup(self.roots[s], va);
             if e & PTE_HELD != 0 {
-                self.put(s, va, held(e & PTE_FRAME, perm));
+                let n = self.entry(e & PTE_FRAME, perm);
+                self.put(s, va, n);
             } else if e & PTE_LAZY != 0 {
                 self.put(s, va, lazy(perm));
             } else {
@@ -241,7 +327,8 @@ impl Spaces {
         }
     }
 
-    /// Gives frames to the lazy pages of `[addr, addr + len)` (before the host writes there).
+    /// Makes `[addr, addr + len)` the host's to write: frames for its lazy pages, private
+    /// copies of frames others share.
     pub fn populate(
         &mut self,
         s: usize,
@@ -254,6 +341,8 @@ impl Spaces {
             if e & PTE_LAZY != 0 {
                 let f = self.alloc(ops)?;
                 self.put(s, va, held(f, Perm::of(e)));
+            } else if e & PTE_HELD != 0 {
+                self.own(s, va, e, ops)?;
             }
         }
         Ok(())
@@ -271,6 +360,11 @@ impl Spaces {
             return Fault::Denied;
         }
         if e & PTE_HELD != 0 {
+            // A write to a copy-on-write page copies it (or takes it back, when no one else
+            // holds the frame any more).
+            if write && e & PTE_COW != 0 && self.own(s, va, e, ops).is_err() {
+                return Fault::NoFrames;
+            }
             return Fault::Fixed;
         }
         let block = FAULT_AROUND * PAGE;
@@ -294,7 +388,7 @@ impl Spaces {
         let root = self.roots[s];
         for (_, e) in self.tables.leaves(root) {
             if e & PTE_HELD != 0 {
-                self.frames.release(e & PTE_FRAME);
+                self.decref(e & PTE_FRAME);
             }
         }
         self.tables.free_space(root);
@@ -302,34 +396,43 @@ impl Spaces {
         self.pages[s] = 0;
     }
 
-    /// Makes `to` a copy of `from` (fork): every frame copied, lazy pages lazy.
-    pub fn copy(
-        &mut self,
-        from: usize,
-        to: usize,
-        ops: &mut Vec<FrameOp>,
-    ) -> Result<(), OutOfFrames> {
+    /// Makes `to` a copy of `from` (fork) without copying a frame: both share every frame,
+    /// writable pages becoming copy-on-write in both; lazy pages stay lazy.
+    pub fn copy(&mut self, from: usize, to: usize) {
         self.clear(to);
-        let leaves = self.tables.leaves(self.roots[from]);
-        let need = leaves.iter().filter(|(_, e)| e & PTE_HELD != 0).count();
-        if need > (self.frames.total() - self.frames.in_use()) as usize {
-            return Err(OutOfFrames);
-        }
-        for (va, e) in leaves {
-            let n = if e & PTE_HELD != 0 {
-                let f = self.alloc(ops)?;
-                ops.pop();
-                ops.push(FrameOp::Copy {
-                    from: e & PTE_FRAME,
-                    to: f,
-                });
-                held(f, Perm::of(e))
-            } else {
-                e
-            };
+        for (va, e) in self.tables.leaves(self.roots[from]) {
+            if e & PTE_HELD == 0 {
+                self.put(to, va, e);
+                continue;
+            }
+            // The child's entry first: the frame's second holder makes it copy-on-write.
+            self.put(to, va, e & !PTE_WRITE);
+            let n = self.entry(e & PTE_FRAME, Perm::of(e));
+            self.put(from, va, n);
             self.put(to, va, n);
         }
-        Ok(())
+    }
+
+    /// Maps the page at `va` in space `s` to the frame holding content `key` (a read-only page
+    /// of a program: every process running it shares one frame). Returns the frame and
+    /// whether it is new (the caller fills it; it is not zeroed).
+    pub fn map_shared(
+        &mut self,
+        s: usize,
+        va: u64,
+        perm: Perm,
+        key: u128,
+    ) -> Result<(u32, bool), OutOfFrames> {
+        debug_assert!(!perm.has(Perm::W));
+        if let Some(&f) = self.shared.get(&key) {
+            self.put(s, va, held(f, perm));
+            return Ok((f, false));
+        }
+        let f = self.take()?;
+        self.shared.insert(key, f);
+        self.shared_key.insert(f, key);
+        self.put(s, va, held(f, perm));
+        Ok((f, true))
     }
 
     /// The pieces of `[addr, addr + len)` within one page each: (address, frame or lazy, length).
@@ -388,20 +491,20 @@ mod tests {
             .unwrap();
         sp.map(0, 0x40_0000, 2 * PAGE, Perm::RW, false, &mut ops)
             .unwrap();
-        ops.clear();
-        sp.copy(0, 1, &mut ops).unwrap();
-        assert_eq!(ops.len(), 3);
-        assert!(matches!(ops[0], FrameOp::Copy { .. }));
-        assert_eq!(sp.frame_counts().1, 6);
+        sp.copy(0, 1);
+        assert_eq!(sp.frame_counts().1, 3, "fork copies no frame");
+        assert_eq!(sp.shared_frames(), 3);
         assert_eq!(sp.perm(1, 0x40_1000), Some(Perm::RW));
         // Too big for what is left: refused whole.
         assert_eq!(
-            sp.map(1, 0x1000_0000, 3 * PAGE, Perm::RW, true, &mut ops),
+            sp.map(1, 0x1000_0000, 6 * PAGE, Perm::RW, true, &mut ops),
             Err(OutOfFrames)
         );
-        assert_eq!(sp.frame_counts().1, 6);
+        assert_eq!(sp.frame_counts().1, 3);
         sp.unmap(0, 0x20_1000, PAGE);
-        assert_eq!(sp.frame_counts().1, 5);
+        assert_eq!(sp.frame_counts().1, 3, "the child still holds it");
+        sp.unmap(1, 0x20_1000, PAGE);
+        assert_eq!(sp.frame_counts().1, 2);
         assert_eq!(sp.frame(0, 0x20_1000), None);
         sp.clear(1);
         assert_eq!(sp.frame_counts().1, 2);
@@ -413,5 +516,56 @@ mod tests {
             .unwrap();
         assert_eq!(sp.fault(1, 0x50_7000, false, &mut ops), Fault::Fixed);
         assert_eq!(sp.fault(1, 0x50_0000, false, &mut ops), Fault::NoFrames);
+    }
+
+    #[test]
+    fn fork_shares_frames_and_the_first_write_copies() {
+        let mut sp = Spaces::new(3, 16);
+        let mut ops = Vec::new();
+        sp.map(0, 0x40_0000, 2 * PAGE, Perm::RW, true, &mut ops)
+            .unwrap();
+        let f = sp.frame(0, 0x40_0000).unwrap().unwrap();
+        sp.copy(0, 1);
+        let e = |sp: &Spaces, s: usize| sp.tables.lookup(sp.root(s), 0x40_0000);
+        for s in [0, 1] {
+            assert_eq!(
+                e(&sp, s) & (PTE_WRITE | PTE_COW),
+                PTE_COW,
+                "read-only to the shader"
+            );
+            assert_eq!(sp.perm(s, 0x40_0000), Some(Perm::RW));
+        }
+        // The child writes: it gets a copy; the parent is then the frame's only holder.
+        ops.clear();
+        assert_eq!(sp.fault(1, 0x40_0008, true, &mut ops), Fault::Fixed);
+        let g = sp.frame(1, 0x40_0000).unwrap().unwrap();
+        assert_ne!(g, f);
+        assert_eq!(ops, [FrameOp::Copy { from: f, to: g }]);
+        assert_eq!(e(&sp, 1) & (PTE_WRITE | PTE_COW), PTE_WRITE);
+        // The parent's write takes the frame back without a copy.
+        ops.clear();
+        assert_eq!(sp.fault(0, 0x40_0000, true, &mut ops), Fault::Fixed);
+        assert!(ops.is_empty());
+        assert_eq!(sp.frame(0, 0x40_0000), Some(Some(f)));
+        assert_eq!(sp.cow_copies, 1);
+        // A host write into a shared page copies it too.
+        sp.copy(0, 2);
+        sp.populate(2, 0x40_1000, 8, &mut ops).unwrap();
+        assert_ne!(sp.frame(2, 0x40_1000), sp.frame(0, 0x40_1000));
+        // A read-only page of a program: one frame for everyone, freed with its last holder.
+        let (a, new) = sp.map_shared(1, 0x20_0000, Perm::RX, 7).unwrap();
+        assert!(new);
+        let (b, new) = sp.map_shared(2, 0x20_0000, Perm::RX, 7).unwrap();
+        assert_eq!((a, new), (b, false));
+        let before = sp.frame_counts().1;
+        sp.clear(1);
+        sp.clear(2);
+        assert_eq!(
+            sp.frame_counts().1,
+            before - 3,
+            "b's frame, and 2's own two copies"
+        );
+        let (c, new) = sp.map_shared(0, 0x20_0000, Perm::RX, 7).unwrap();
+        assert!(new, "gone with its last holder (frame {c})");
     }
 }

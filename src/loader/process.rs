@@ -144,23 +144,32 @@ pub fn load_process(
     g.reset_slot(slot);
     let mut segs: Vec<_> = image.segments.iter().collect();
     segs.sort_by_key(|s| s.vaddr);
-    // Rights per page: a page two segments share gets both's.
-    let mut pages: std::collections::BTreeMap<u64, Perm> = Default::default();
+    // Each page's bytes and rights (a page two segments share gets both's): writable pages get
+    // frames of their own, read-only ones the frame every process loading the same bytes there
+    // shares.
+    let mut pages: std::collections::BTreeMap<u64, (Perm, Vec<u8>)> = Default::default();
     for s in segs.iter().filter(|s| s.memsz > 0) {
         let perm = Perm(Perm::R.0 | if s.write { 2 } else { 0 } | if s.exec { 4 } else { 0 });
         for p in (s.vaddr / 4096)..(s.vaddr + s.memsz).div_ceil(4096) {
-            let e = pages.entry(p * 4096).or_insert(Perm::NONE);
+            let (e, bytes) = pages
+                .entry(p * 4096)
+                .or_insert_with(|| (Perm::NONE, vec![0; 4096]));
             *e = e.union(perm);
+            let lo = (p * 4096).max(s.vaddr);
+            let hi = (p * 4096 + 4096).min(s.vaddr + s.data.len() as u64);
+            if lo < hi {
+                let src = &s.data[(lo - s.vaddr) as usize..(hi - s.vaddr) as usize];
+                bytes[(lo - p * 4096) as usize..(hi - p * 4096) as usize].copy_from_slice(src);
+            }
         }
     }
-    for &p in pages.keys() {
-        g.map(slot, p, 4096, Perm::RW, true)?;
-    }
-    for s in &segs {
-        g.write_mem(slot, s.vaddr, &pad4(&s.data))?;
-    }
-    for (&p, &perm) in &pages {
-        g.protect(slot, p, 4096, perm)?;
+    for (&p, (perm, bytes)) in &pages {
+        if perm.has(Perm::W) {
+            g.map(slot, p, 4096, *perm, true)?;
+            g.write_mem(slot, p, bytes)?;
+        } else {
+            g.map_shared(slot, p, *perm, bytes)?;
+        }
     }
     let mut random = [0u8; 16];
     for (k, b) in random.iter_mut().enumerate() {

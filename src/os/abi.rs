@@ -45,6 +45,8 @@ pub const SA_RESTORER: u64 = 0x0400_0000;
 /// `sa_handler` values that are not addresses.
 pub const SIG_DFL: u64 = 0;
 pub const SIG_IGN: u64 = 1;
+/// rt_sigprocmask: replace the mask.
+pub const SIG_SETMASK: u64 = 2;
 
 /// Signal numbers (the one list: the kernel and the run loop both use it).
 pub mod sig {
@@ -456,6 +458,24 @@ pub const SA_SIGINFO: u64 = 4;
 
 /// `siginfo_t` (128 bytes) as garm fills it.
 pub type Siginfo = SiginfoChld;
+
+/// si_code of SIGSEGV: nothing mapped there, or mapped without the right.
+pub const SEGV_MAPERR: i32 = 1;
+pub const SEGV_ACCERR: i32 = 2;
+/// si_code of SIGBUS for a misaligned access.
+pub const BUS_ADRALN: i32 = 1;
+
+impl SiginfoChld {
+    /// The siginfo of a memory fault: si_addr lies where SIGCHLD's si_pid and si_uid do.
+    pub fn fault(signo: i32, code: i32, addr: u64) -> Siginfo {
+        let mut i = Siginfo::zeroed();
+        i.signo = signo;
+        i.code = code;
+        i.pid = addr as u32 as i32;
+        i.uid = (addr >> 32) as u32;
+        i
+    }
+}
 
 #[cfg(test)]
 mod tests {

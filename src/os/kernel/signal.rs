@@ -73,7 +73,9 @@ pub fn rt_sigaction(k: &mut Kernel, c: &mut Call) -> SysResult {
 }
 
 /// Signal masks are not modelled: every signal is unblocked, and the old mask reads as empty.
-pub fn rt_sigprocmask(_k: &mut Kernel, c: &mut Call) -> SysResult {
+/// A SIG_SETMASK, though, is how siglongjmp leaves a handler without returning from it: the
+/// process counts as outside its handlers again (garm delivers a signal only there).
+pub fn rt_sigprocmask(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.a[3] != 8 {
         return Err(EINVAL.into());
     }
@@ -81,6 +83,9 @@ pub fn rt_sigprocmask(_k: &mut Kernel, c: &mut Call) -> SysResult {
         c.read_obj::<u64>(c.a[1])?;
         if c.a[0] > 2 {
             return Err(EINVAL.into());
+        }
+        if c.a[0] == SIG_SETMASK {
+            k.proc_mut(c.pid).in_handler = 0;
         }
     }
     if c.a[2] != 0 {
