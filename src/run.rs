@@ -184,12 +184,14 @@ pub fn choose_mem(requested: Option<u64>) -> Result<u64, RunError> {
     Ok(m & !0xfff)
 }
 
-/// The frame pool in bytes: `--pool`, or room for every slot's cap, within what the adapter
-/// binds (frames are taken on first touch, so most processes use far less than their cap).
-pub fn choose_pool(requested: Option<u64>, slots: u32, mem: u64, limit: u64) -> u64 {
+/// The frame pool in bytes: `--pool`, or room for every slot's cap within what the adapter binds
+/// in one buffer (`one`; frames are taken on first touch, so most processes use far less than
+/// their cap). A larger `--pool` spans several bindings, and every access pays for each on
+/// lavapipe.
+pub fn choose_pool(requested: Option<u64>, slots: u32, mem: u64, one: u64) -> u64 {
     // A request past any adapter is kept (and refused by the machine with a clear message), but
     // within frame numbers' range.
-    let p = requested.map_or((slots as u64 * mem).min(limit), |r| r.min(1 << 44));
+    let p = requested.map_or((slots as u64 * mem).min(one), |r| r.min(1 << 44));
     p.max(1 << 20) & !0xfff
 }
 
@@ -229,7 +231,12 @@ pub fn run_shared(
         Prelude::Vec2
     });
     let mem = choose_mem(opts.mem)?;
-    let pool = choose_pool(opts.pool, slots, mem, crate::gpu::machine::pool_limit(&gpu));
+    let pool = choose_pool(
+        opts.pool,
+        slots,
+        mem,
+        crate::gpu::machine::pool_limit(&gpu).1,
+    );
     let image = Rc::new(loader::load_elf(&elf, mem)?);
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(

@@ -6,14 +6,17 @@ use garm::gpu::layout::{self, Access, Params, Stop, BINDINGS, STATE_OFFSETS};
 use garm::gpu::shader::{source, validate, Prelude, PARTS};
 use garm::os::syscalls::SHADER_HANDLED;
 
-/// Every variant (set of optional units) validates; the full one is returned for the contract
-/// checks.
+/// A frame pool over this many bindings (of 2^15 frames) in the module the contract checks use.
+const POOL: u32 = 3;
+
+/// Every variant (set of optional units) validates, with the frame pool in one binding and in
+/// several; the full one with several is returned for the contract checks.
 fn module(p: Prelude) -> naga::Module {
-    for v in [0, 1, 2, 4, 8, 16, 3, 7, 15] {
-        validate(&source(p, &SHADER_HANDLED, v), p == Prelude::U64)
+    for v in [0, 1, 2, 4, 8, 16, 3, 7, 15, 31] {
+        validate(&source(p, &SHADER_HANDLED, v, 1, 15), p == Prelude::U64)
             .unwrap_or_else(|e| panic!("variant {v}: {e}"));
     }
-    validate(&source(p, &SHADER_HANDLED, 31), p == Prelude::U64)
+    validate(&source(p, &SHADER_HANDLED, 31, POOL, 15), p == Prelude::U64)
         .unwrap_or_else(|e| panic!("full variant: {e}"))
 }
 
@@ -30,7 +33,7 @@ fn cpu_shader_validates_with_vec2_prelude() {
 #[test]
 fn vec2_prelude_needs_no_int64() {
     assert!(
-        !(0..32).any(|v| source(Prelude::Vec2, &SHADER_HANDLED, v).contains("u64")),
+        !(0..32).any(|v| source(Prelude::Vec2, &SHADER_HANDLED, v, POOL, 15).contains("u64")),
         "the portable shader must not use u64"
     );
 }
@@ -96,11 +99,13 @@ fn params_and_bindings_are_the_contract() {
     for (i, mem) in members.iter().enumerate() {
         assert_eq!(mem.offset as usize, i * 4, "Params.{:?}", mem.name);
     }
-    for (binding, name, access, _) in BINDINGS {
+    let all = layout::bindings(POOL);
+    assert_eq!(all.len(), BINDINGS.len() + POOL as usize - 1);
+    for (binding, name, access, _) in &all {
         let (_, g) = m
             .global_variables
             .iter()
-            .find(|(_, g)| g.name.as_deref() == Some(*name))
+            .find(|(_, g)| g.name.as_deref() == Some(name.as_str()))
             .unwrap_or_else(|| panic!("binding {name}"));
         let rb = g.binding.as_ref().expect("bound");
         assert_eq!((rb.group, rb.binding), (0, *binding), "{name}");

@@ -23,10 +23,10 @@
             // Xs:Xs+1 against memory; if equal, Xt:Xt+1 stored; Xs:Xs+1 = the old pair (register
             // 31 of a pair is the zero register).
             let j = xi;
-            let w0 = mem[j];
-            let w1 = mem[j + 1u];
-            let w2 = mem[j + 2u];
-            let w3 = mem[j + 3u];
+            let w0 = mld(j);
+            let w1 = mld(j + 1u);
+            let w2 = mld(j + 2u);
+            let w3 = mld(j + 3u);
             let s2 = select(R[(rm + 1u) & 31u], vz(), rm + 1u >= 31u);
             let t2 = select(R[(rt + 1u) & 31u], vz(), rt + 1u >= 31u);
             let x = size == 3u;
@@ -35,13 +35,13 @@
             let m32 = vw(~0u, 0u);
             let eq = select(veq(lo, vand(bm, m32)) && veq(hi, vand(s2, m32)), veq(lo, bm) && veq(hi, s2), x);
             if eq {
-                mem[j] = vlo(c);
+                mst(j, vlo(c));
                 if x {
-                    mem[j + 1u] = vhi(c);
-                    mem[j + 2u] = vlo(t2);
-                    mem[j + 3u] = vhi(t2);
+                    mst(j + 1u, vhi(c));
+                    mst(j + 2u, vlo(t2));
+                    mst(j + 3u, vhi(t2));
                 } else {
-                    mem[j + 1u] = vlo(t2);
+                    mst(j + 1u, vlo(t2));
                 }
                 if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }
@@ -53,8 +53,8 @@
         let al = vlo(addr);
         let i = xi;
         let sh = (al & 3u) * 8u;
-        let m0w = mem[i];
-        let m1w = mem[i + 1u];
+        let m0w = mld(i);
+        let m1w = mld(i + 1u);
         let m = vones(nb * 8u);
         let old = vand(vw(funnel(m0w, m1w, sh), select(m1w, 0u, nb < 8u)), m);
         let sb = 64u - nb * 8u;
@@ -79,11 +79,11 @@
         if write {
             let dv = vand(nv, m);
             if nb == 8u {
-                mem[i] = vlo(dv);
-                mem[i + 1u] = vhi(dv);
+                mst(i, vlo(dv));
+                mst(i + 1u, vhi(dv));
             } else {
                 let km = vlo(m) << sh;
-                mem[i] = (m0w & ~km) | (vlo(dv) << sh);
+                mst(i, (m0w & ~km) | (vlo(dv) << sh));
             }
             if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }

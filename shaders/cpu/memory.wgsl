@@ -22,9 +22,9 @@
         let sh = (al & 3u) * 8u;
         let i1 = wix(i, 1u);
         let i2 = wix(i, 2u);
-        let m0w = mem[i];
-        let m1w = mem[i1];
-        let m2w = mem[i2];
+        let m0w = mld(i);
+        let m1w = mld(i1);
+        let m2w = mld(i2);
         let loaded = vand(vw(funnel(m0w, m1w, sh), funnel(m1w, m2w, sh)), vones(nb * 8u));
         let sb = 64u - nb * 8u;
         var v = loaded;
@@ -48,11 +48,11 @@
                 let dv = vand(c, m);
                 let inv = (32u - sh) & 31u;
                 let z = sh == 0u;
-                mem[i] = (m0w & ~(vlo(m) << sh)) | (vlo(dv) << sh);
+                mst(i, (m0w & ~(vlo(m) << sh)) | (vlo(dv) << sh));
                 let m1 = select((vhi(m) << sh) | (vlo(m) >> inv), vhi(m), z);
                 let m2 = select(vhi(m) >> inv, 0u, z);
-                if m1 != 0u { mem[i1] = (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z); }
-                if m2 != 0u { mem[i2] = (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z); }
+                if m1 != 0u { mst(i1, (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z)); }
+                if m2 != 0u { mst(i2, (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z)); }
                 // A store near decoded code stops the guest so the host can re-decode.
                 if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }

@@ -290,11 +290,11 @@ fn vs_word(w: u32, store: bool, chunk: u32, r: u32, n: u32, log: u32, db: u32) -
 // The 16 bytes at a byte offset sh/8 into the five-word window from mem[i] (the caller checked
 // the access; the buffer has pad words at its end).
 fn load_window(i: u32, sh: u32) -> vec4<u32> {
-    let m0 = mem[i];
-    let m1 = mem[wix(i, 1u)];
-    let m2 = mem[wix(i, 2u)];
-    let m3 = mem[wix(i, 3u)];
-    let m4 = mem[wix(i, 4u)];
+    let m0 = mld(i);
+    let m1 = mld(wix(i, 1u));
+    let m2 = mld(wix(i, 2u));
+    let m3 = mld(wix(i, 3u));
+    let m4 = mld(wix(i, 4u));
     return vec4<u32>(funnel(m0, m1, sh), funnel(m1, m2, sh), funnel(m2, m3, sh), funnel(m3, m4, sh));
 }
 
@@ -305,11 +305,11 @@ fn store_window(i: u32, sh: u32, dv: vec4<u32>, bmk: vec4<u32>) {
     let i2 = wix(i, 2u);
     let i3 = wix(i, 3u);
     let i4 = wix(i, 4u);
-    let m0 = mem[i];
-    let m1 = mem[i1];
-    let m2 = mem[i2];
-    let m3 = mem[i3];
-    let m4 = mem[i4];
+    let m0 = mld(i);
+    let m1 = mld(i1);
+    let m2 = mld(i2);
+    let m3 = mld(i3);
+    let m4 = mld(i4);
     let z = sh == 0u;
     let inv = (32u - sh) & 31u;
     let k0 = bmk.x << sh;
@@ -317,9 +317,9 @@ fn store_window(i: u32, sh: u32, dv: vec4<u32>, bmk: vec4<u32>) {
     let k2 = (bmk.z << sh) | select(bmk.y >> inv, 0u, z);
     let k3 = (bmk.w << sh) | select(bmk.z >> inv, 0u, z);
     let k4 = select(bmk.w >> inv, 0u, z);
-    mem[i] = (m0 & ~k0) | (dv.x << sh);
-    if k1 != 0u { mem[i1] = (m1 & ~k1) | (dv.y << sh) | select(dv.x >> inv, 0u, z); }
-    if k2 != 0u { mem[i2] = (m2 & ~k2) | (dv.z << sh) | select(dv.y >> inv, 0u, z); }
-    if k3 != 0u { mem[i3] = (m3 & ~k3) | (dv.w << sh) | select(dv.z >> inv, 0u, z); }
-    if k4 != 0u { mem[i4] = (m4 & ~k4) | select(dv.w >> inv, 0u, z); }
+    mst(i, (m0 & ~k0) | (dv.x << sh));
+    if k1 != 0u { mst(i1, (m1 & ~k1) | (dv.y << sh) | select(dv.x >> inv, 0u, z)); }
+    if k2 != 0u { mst(i2, (m2 & ~k2) | (dv.z << sh) | select(dv.y >> inv, 0u, z)); }
+    if k3 != 0u { mst(i3, (m3 & ~k3) | (dv.w << sh) | select(dv.z >> inv, 0u, z)); }
+    if k4 != 0u { mst(i4, (m4 & ~k4) | select(dv.w >> inv, 0u, z)); }
 }

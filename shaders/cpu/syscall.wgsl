@@ -46,7 +46,7 @@ fn finish_write() {
     let need = ((vlo(src) & 3u) + len + 3u) / 4u;
     var j = xlat_walk(a0);
     var ok = j != XLAT_RETRY;
-    var prev = mem[select(j, 0u, !ok)];
+    var prev = mld(select(j, 0u, !ok));
     var k = 0u;
     loop {
         if k >= n || !ok { break; }
@@ -54,7 +54,7 @@ fn finish_write() {
         if (vlo(ak) & 4095u) == 0u { j = xlat_walk(ak); } else { j = j + 1u; }
         let used = k + 1u < need;
         ok = !used || j != XLAT_RETRY;
-        let nx = select(0u, mem[select(j, 0u, j == XLAT_RETRY)], used);
+        let nx = select(0u, mld(select(j, 0u, j == XLAT_RETRY)), used);
         outbuf[ob + pos + 1u + k] = funnel(prev, nx, sh);
         prev = nx;
         k = k + 1u;

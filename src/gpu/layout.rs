@@ -221,9 +221,58 @@ pub const XPAGE_VALID: u32 = 1 << 31;
 /// `mem` is below 16 GiB).
 pub const XLAT_RETRY: u32 = u32::MAX;
 
+/// The frame pool's further bindings after `mem` (binding 2): `mem1`, `mem2`, ... from here.
+pub const POOL_BINDING0: u32 = 8;
+
+/// Every binding of a shader whose frame pool spans `pool` bindings (BINDINGS and the pool's
+/// further ones): (binding, WGSL name, access, WGSL type).
+pub fn bindings(pool: u32) -> Vec<(u32, String, Access, &'static str)> {
+    let mut v: Vec<_> = BINDINGS
+        .iter()
+        .map(|(b, n, a, t)| (*b, n.to_string(), *a, *t))
+        .collect();
+    for k in 1..pool.max(1) {
+        v.push((
+            POOL_BINDING0 + k - 1,
+            format!("mem{k}"),
+            Access::ReadWrite,
+            "array<u32>",
+        ));
+    }
+    v
+}
+
+/// The shader's word access to the frame pool: with one binding, `mem` itself; with more, a
+/// word index's top bits name the binding (`frame_shift`: log2 of frames per binding). Every
+/// binding costs every access on lavapipe (it runs all arms), so a pool takes more only when
+/// asked to.
+fn pool_access(pool: u32, frame_shift: u32) -> String {
+    if pool <= 1 {
+        return "fn mld(i: u32) -> u32 { return mem[i]; }\nfn mst(i: u32, v: u32) { mem[i] = v; }\n"
+            .to_string();
+    }
+    let shift = frame_shift + 10;
+    let mut ld = format!(
+        "fn mld(i: u32) -> u32 {{\n    let j = i & {mask}u;\n    let b = i >> {shift}u;\n    var v = mem[j];\n",
+        mask = (1u64 << shift) - 1
+    );
+    let mut st = format!(
+        "fn mst(i: u32, v: u32) {{\n    let j = i & {mask}u;\n    let b = i >> {shift}u;\n    if b == 0u {{ mem[j] = v; }}\n",
+        mask = (1u64 << shift) - 1
+    );
+    for k in 1..pool {
+        ld.push_str(&format!("    if b == {k}u {{ v = mem{k}[j]; }}\n"));
+        st.push_str(&format!("    if b == {k}u {{ mem{k}[j] = v; }}\n"));
+    }
+    ld.push_str("    return v;\n}\n");
+    st.push_str("}\n");
+    ld + &st
+}
+
 /// The WGSL declarations of this contract, plus `abi`: named numbers from outside the GPU layer
-/// (the syscalls the shader answers), so this module knows nothing of Linux.
-pub fn wgsl(abi: &[(&str, u64)]) -> String {
+/// (the syscalls the shader answers), so this module knows nothing of Linux. The frame pool
+/// spans `pool` bindings of 2^`frame_shift` frames each.
+pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
     use std::fmt::Write;
     let mut s = String::from("// Generated from src/gpu/layout.rs: do not edit by hand.\n");
     let mut c = |name: &str, v: u64| writeln!(s, "const {name}: u32 = {v}u;").unwrap();
@@ -258,7 +307,7 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
         writeln!(s, "    {p}: u32,").unwrap();
     }
     s.push_str("}\n\n");
-    for (b, name, access, ty) in BINDINGS {
+    for (b, name, access, ty) in bindings(pool) {
         let space = match access {
             Access::Uniform => "uniform",
             Access::Read => "storage, read",
@@ -266,6 +315,7 @@ pub fn wgsl(abi: &[(&str, u64)]) -> String {
         };
         writeln!(s, "@group(0) @binding({b}) var<{space}> {name}: {ty};").unwrap();
     }
+    s.push_str(&pool_access(pool, frame_shift));
     s
 }
 

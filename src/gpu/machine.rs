@@ -16,8 +16,6 @@ use std::time::{Duration, Instant};
 /// steady submit runs ~100 ms while a wrong drop costs one stop (~0.4 ms) and a cached pipeline.
 const DECAY_SUBMITS: u32 = 2;
 
-/// Words after the last instance's memory, so an unaligned 8-byte read at the end stays in bounds.
-const MEM_PAD_WORDS: u64 = 4;
 const PAGE: u32 = 4096;
 const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
 
@@ -76,7 +74,9 @@ pub struct Machine {
     /// The uniform parameters as last uploaded (set_iters changes them).
     params_now: Params,
     state_buf: wgpu::Buffer,
-    mem: wgpu::Buffer,
+    /// The frame pool: 2^`frame_shift` frames per binding (the last one may hold fewer).
+    mem: Vec<wgpu::Buffer>,
+    frame_shift: u32,
     codemap_buf: wgpu::Buffer,
     dec: wgpu::Buffer,
     out: wgpu::Buffer,
@@ -127,15 +127,29 @@ fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
     })
 }
 
-/// The largest frame pool, in bytes, one `mem` binding holds on this adapter (frame numbers
-/// times 1024 words must also fit the shader's u32 word index).
-pub fn pool_limit(gpu: &Gpu) -> u64 {
+/// log2 of the frames one binding of the pool holds on this adapter: a power of two, so the
+/// shader finds a word's binding by a shift.
+pub fn frame_shift(gpu: &Gpu) -> u32 {
     let l = &gpu.limits;
-    let max = l
-        .max_storage_buffer_binding_size
-        .min(l.max_buffer_size)
-        .min(1 << 34);
-    (max - MEM_PAD_WORDS * 4) & !(PAGE as u64 - 1)
+    let max = l.max_storage_buffer_binding_size.min(l.max_buffer_size);
+    (max / PAGE as u64).max(1).ilog2()
+}
+
+/// Bindings the frame pool may span: what the adapter allows beside the shader's other storage
+/// buffers, and within the u32 word index (16 GiB).
+pub fn pool_bindings_max(gpu: &Gpu) -> u32 {
+    let other = BINDINGS.iter().filter(|b| b.2 != Access::Uniform).count() as u32 - 1;
+    let by_index = ((1u64 << 22) >> frame_shift(gpu)).max(1) as u32;
+    gpu.limits
+        .max_storage_buffers_per_shader_stage
+        .saturating_sub(other)
+        .clamp(1, by_index)
+}
+
+/// The largest frame pool in bytes on this adapter, and what one binding of it holds.
+pub fn pool_limit(gpu: &Gpu) -> (u64, u64) {
+    let one = (PAGE as u64) << frame_shift(gpu);
+    (one * pool_bindings_max(gpu) as u64, one)
 }
 
 impl Machine {
@@ -146,15 +160,17 @@ impl Machine {
             return Err(GpuError::NoInt64);
         }
         let n = cfg.instances as u64;
-        let mem_total = cfg.pool_frames as u64 * PAGE as u64 + MEM_PAD_WORDS * 4;
-        let max_bind = pool_limit(&gpu);
-        if cfg.pool_frames as u64 * PAGE as u64 > max_bind {
+        let mem_total = cfg.pool_frames as u64 * PAGE as u64;
+        let (max_pool, _) = pool_limit(&gpu);
+        if mem_total > max_pool {
             return Err(GpuError::MemoryTooBig {
                 need_mib: mem_total >> 20,
                 adapter: gpu.info.name.clone(),
-                max_mib: max_bind >> 20,
+                max_mib: max_pool >> 20,
             });
         }
+        let shift = frame_shift(&gpu);
+        let pool = ((cfg.pool_frames.max(1) - 1) >> shift) + 1;
         let map_pages = cfg.code_bytes / PAGE;
         let device = &gpu.device;
         let t0 = Instant::now();
@@ -168,7 +184,7 @@ impl Machine {
             },
             count: None,
         };
-        let entries: Vec<_> = BINDINGS
+        let entries: Vec<_> = bindings(pool)
             .iter()
             .map(|(b, _, access, _)| {
                 entry(
@@ -185,7 +201,7 @@ impl Machine {
             label: Some("cpu"),
             entries: &entries,
         });
-        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, 0)?;
+        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, 0, (pool, shift))?;
         // GARM_VARIANT=N starts in variant N (a set of units), for measuring their cost.
         let start_variant = std::env::var("GARM_VARIANT")
             .ok()
@@ -208,7 +224,13 @@ impl Machine {
         let state_size = n * STATE_WORDS as u64 * 4;
         let out_size = n * OUT_WORDS as u64 * 4;
         let state_buf = storage(device, "state", state_size, wgpu::BufferUsages::empty());
-        let mem = storage(device, "mem", mem_total, wgpu::BufferUsages::empty());
+        let per = (PAGE as u64) << shift;
+        let mem: Vec<wgpu::Buffer> = (0..pool as u64)
+            .map(|k| {
+                let size = (mem_total - k * per).min(per);
+                storage(device, "mem", size, wgpu::BufferUsages::empty())
+            })
+            .collect();
         let codemap_buf = storage(
             device,
             "codemap",
@@ -263,6 +285,7 @@ impl Machine {
             params_now: p,
             state_buf,
             mem,
+            frame_shift: shift,
             codemap_buf,
             dec,
             out,
@@ -305,11 +328,12 @@ impl Machine {
         cfg: &MachineConfig,
         bgl: &wgpu::BindGroupLayout,
         variant: u32,
+        (pool, shift): (u32, u32),
     ) -> Result<wgpu::ComputePipeline, GpuError> {
         let device = &gpu.device;
         // Validation errors come back as an error, not wgpu's default panic.
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let src = shader::source(cfg.prelude, cfg.abi, variant);
+        let src = shader::source(cfg.prelude, cfg.abi, variant, pool, shift);
         let label = Some("cpu");
         let module = if cfg.checked {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -369,7 +393,8 @@ impl Machine {
         }
         if self.variants[v].is_none() {
             let t0 = Instant::now();
-            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, v as u32)?;
+            let pool = (self.mem.len() as u32, self.frame_shift);
+            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, v as u32, pool)?;
             self.variants[v] = Some(p);
             self.stats.pipeline_time += t0.elapsed();
         }
@@ -473,7 +498,7 @@ impl Machine {
         bgl: &wgpu::BindGroupLayout,
         params: &wgpu::Buffer,
         state: &wgpu::Buffer,
-        mem: &wgpu::Buffer,
+        mem: &[wgpu::Buffer],
         codemap: &wgpu::Buffer,
         dec: &wgpu::Buffer,
         out: &wgpu::Buffer,
@@ -486,9 +511,11 @@ impl Machine {
                 resource: b.as_entire_binding(),
             }
         }
-        // In the order of the contract's BINDINGS table.
-        let buffers = [params, state, mem, codemap, dec, out, vreg, ptab];
-        let entries: Vec<_> = BINDINGS
+        // In the order of the contract's bindings: BINDINGS, then the pool's further ones.
+        let buffers = [params, state, &mem[0], codemap, dec, out, vreg, ptab]
+            .into_iter()
+            .chain(&mem[1..]);
+        let entries: Vec<_> = bindings(mem.len() as u32)
             .iter()
             .zip(buffers)
             .map(|((b, ..), buf)| e(*b, buf))
@@ -546,28 +573,20 @@ impl Machine {
         s[i + 1] = (v >> 32) as u32;
     }
 
-    /// The pieces of `[addr, addr + len)` within one page each: (guest address, byte offset
-    /// of its frame in `mem` or `None` for a zero page without one, length).
+    /// The pieces of `[addr, addr + len)` within one page each: (guest address, its frame or
+    /// `None` for a zero page without one, length).
     #[allow(clippy::type_complexity)]
     fn pieces(
         &self,
         inst: usize,
         addr: u64,
         len: u64,
-    ) -> Result<Vec<(u64, Option<u64>, u64)>, MemError> {
+    ) -> Result<Vec<(u64, Option<u32>, u64)>, MemError> {
         let p = self.spaces.pieces(inst, addr, len).ok_or(MemError::Fault {
             addr,
             len: len as usize,
         })?;
-        Ok(p.into_iter()
-            .map(|(a, f, n)| {
-                (
-                    a,
-                    f.map(|f| f as u64 * PAGE as u64 + (a & (PAGE as u64 - 1))),
-                    n,
-                )
-            })
-            .collect())
+        Ok(p)
     }
 
     /// Writes bytes into one instance's memory; unaligned edges are merged with what is there.
@@ -593,10 +612,10 @@ impl Machine {
         buf[off..off + data.len()].copy_from_slice(data);
         for (a, at, n) in self.pieces(inst, start, end - start)? {
             let k = (a - start) as usize;
-            let at = at.expect("populated");
+            let (b, off) = self.frame_at(at.expect("populated"));
             self.gpu
                 .queue
-                .write_buffer(&self.mem, at, &buf[k..k + n as usize]);
+                .write_buffer(b, off + (a & 0xfff), &buf[k..k + n as usize]);
         }
         // A host write (read(2), mmap) over decoded code must not leave stale instructions.
         for page in (addr >> 12)..=((addr + data.len() as u64 - 1) >> 12) {
@@ -621,8 +640,9 @@ impl Machine {
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         // A zero page without a frame leaves its part of the (zeroed) readback buffer alone.
         for (a, at, n) in pieces {
-            if let Some(at) = at {
-                enc.copy_buffer_to_buffer(&self.mem, at, &rb, a - start, n);
+            if let Some(f) = at {
+                let (b, off) = self.frame_at(f);
+                enc.copy_buffer_to_buffer(b, off + (a & 0xfff), &rb, a - start, n);
             }
         }
         self.gpu.queue.submit([enc.finish()]);
@@ -720,11 +740,17 @@ impl Machine {
         Ok(())
     }
 
+    /// The buffer of the pool holding frame `f` and the frame's byte offset in it.
+    fn frame_at(&self, f: u32) -> (&wgpu::Buffer, u64) {
+        let k = (f >> self.frame_shift) as usize;
+        let off = (f & ((1 << self.frame_shift) - 1)) as u64 * PAGE as u64;
+        (&self.mem[k], off)
+    }
+
     /// Sets a frame's bytes (a shared page's first load).
     pub(crate) fn fill_frame(&mut self, f: u32, bytes: &[u8]) {
-        self.gpu
-            .queue
-            .write_buffer(&self.mem, f as u64 * PAGE as u64, bytes);
+        let (buf, off) = self.frame_at(f);
+        self.gpu.queue.write_buffer(buf, off, bytes);
     }
 
     /// Zeroes, or copies, frames of `mem` (the work of a change to an address space), and
@@ -747,7 +773,8 @@ impl Machine {
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         for o in ops {
             if let FrameOp::Zero(f) = *o {
-                enc.clear_buffer(&self.mem, f as u64 * page, Some(page));
+                let (b, off) = self.frame_at(f);
+                enc.clear_buffer(b, off, Some(page));
             }
         }
         if !copies.is_empty() {
@@ -759,22 +786,12 @@ impl Machine {
                 wgpu::BufferUsages::empty(),
             );
             for (k, (from, _)) in copies.iter().enumerate() {
-                enc.copy_buffer_to_buffer(
-                    &self.mem,
-                    *from as u64 * page,
-                    &scratch,
-                    k as u64 * page,
-                    page,
-                );
+                let (b, off) = self.frame_at(*from);
+                enc.copy_buffer_to_buffer(b, off, &scratch, k as u64 * page, page);
             }
             for (k, (_, to)) in copies.iter().enumerate() {
-                enc.copy_buffer_to_buffer(
-                    &scratch,
-                    k as u64 * page,
-                    &self.mem,
-                    *to as u64 * page,
-                    page,
-                );
+                let (b, off) = self.frame_at(*to);
+                enc.copy_buffer_to_buffer(&scratch, k as u64 * page, b, off, page);
             }
         }
         self.gpu.queue.submit([enc.finish()]);

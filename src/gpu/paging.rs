@@ -182,9 +182,11 @@ pub struct Frames {
 }
 
 impl Frames {
+    /// The highest frames are handed out first: with a pool of several bindings, a small run
+    /// lives in the last one, so every binding's path is the common one somewhere.
     pub fn new(total: u32) -> Frames {
         Frames {
-            free: (0..total).rev().collect(),
+            free: (0..total).collect(),
             total,
         }
     }

@@ -159,7 +159,15 @@ fn register_moves() -> (String, String) {
 /// (see [`layout::wgsl`]). `variant` is a set of optional units ([`crate::isa::form::variant`]):
 /// lavapipe runs every arm of every step, so code runs in the smallest variant that holds the
 /// units it executes.
-pub fn source(prelude: Prelude, abi: &[(&str, u64)], variant: u32) -> String {
+///
+/// The frame pool spans `pool` bindings of 2^`frame_shift` frames each (1 and anything for one).
+pub fn source(
+    prelude: Prelude,
+    abi: &[(&str, u64)],
+    variant: u32,
+    pool: u32,
+    frame_shift: u32,
+) -> String {
     // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
     // without a rebuild.
     let dir = std::env::var_os("GARM_SHADER_DIR").map(std::path::PathBuf::from);
@@ -178,7 +186,7 @@ pub fn source(prelude: Prelude, abi: &[(&str, u64)], variant: u32) -> String {
     s.push('\n');
     s.push_str(&wgsl_constants());
     s.push('\n');
-    s.push_str(&layout::wgsl(abi));
+    s.push_str(&layout::wgsl(abi, pool, frame_shift));
     use crate::isa::form::variant as var;
     s.push_str(&format!(
         "const HAS_VMEM: bool = {};\nconst HAS_VEC: bool = {};\nconst HAS_FP: bool = {};\n\
