@@ -370,9 +370,7 @@ impl Guest for MemGuest {
         self.free_slot(slot);
         self.exec_pages[slot].clear();
         self.vregs[slot] = [0; 32];
-        let s = self.st_mut(slot);
-        s.fill(0);
-        s[layout::S_CODE_LO] = u32::MAX;
+        self.st_mut(slot).fill(0);
     }
     fn free_slot(&mut self, slot: usize) {
         self.spaces.clear(slot);

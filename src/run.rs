@@ -447,8 +447,9 @@ pub fn run_shared(
                     host_work = true;
                 }
                 Stop::CodeMod | Stop::DcZva => {
-                    // A store into the decoded-code range: allowed in a writable segment
-                    // (self-modifying code re-decodes), a SIGSEGV in text and read-only data.
+                    // A write to a page with decoded code (stopped before it: the decode goes
+                    // and the write runs), or DC ZVA (the host zeroes the block, which must be
+                    // writable).
                     let addr = m.word64(slot, layout::S_FAULT_ADDR);
                     if m.perm(slot, addr).is_some_and(|p| p.has(Perm::W)) {
                         if stop == Stop::DcZva {

@@ -43,7 +43,6 @@
                 } else {
                     mst(j + 1u, vlo(t2));
                 }
-                if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }
             res = lo;
             wi1 = select(rm, R_SINK, rm >= 31u);
@@ -85,7 +84,6 @@
                 let km = vlo(m) << sh;
                 mst(i, (m0w & ~km) | (vlo(dv) << sh));
             }
-            if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         res = old;
         wi1 = select(rt, R_SINK, is_cas);

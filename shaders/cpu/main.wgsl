@@ -23,8 +23,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_excl_addr = sreg(S_EXCL_ADDR);
     g_brk = sreg(S_BRK);
     g_out_len = sreg(S_OUT_LEN);
-    g_code_lo = sreg(S_CODE_LO);
-    g_code_hi = sreg(S_CODE_HI);
     g_code_base = sreg64(S_CODE_BASE);
     g_rct0 = sreg(S_RC);
     g_rcb0 = sreg(S_RC + 1u);

@@ -54,7 +54,6 @@
                 if m1 != 0u { mst(i1, (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z)); }
                 if m2 != 0u { mst(i2, (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z)); }
                 // A store near decoded code stops the guest so the host can re-decode.
-                if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
             }
         }
         if !excl && idx != 0u { r2 = wb; }

@@ -21,8 +21,6 @@ var<private> g_out_len: u32;
 var<private> g_fault_addr: V;
 var<private> g_fault_kind: u32;
 var<private> g_exit_code: u32;
-var<private> g_code_lo: u32;
-var<private> g_code_hi: u32;
 var<private> g_code_base: V;  // the code map's first page
 var<private> g_fastfd: u32;  // bit k-1: fd k (1, 2) writes to the console
 var<private> g_count0: V;
@@ -68,12 +66,6 @@ fn shift(x: V, kind: u32, amt: u32) -> V {
 }
 
 fn sext32(x: u32) -> V { return vw(x, u32(i32(x) >> 31u)); }
-
-// Whether an n-byte store at `addr` touches decoded code (offsets from the code base).
-fn in_code(addr: V, n: u32) -> bool {
-    let r = vsub(addr, g_code_base);
-    return vhi(r) == 0u && vlo(r) < g_code_hi && vlo(r) + n > g_code_lo;
-}
 
 // Address translation (docs/virtual-memory.md): 48-bit addresses through four-level tables in
 // `ptab`; a region cache of two 2 MiB regions (tag = region + 1, and the region's last-level
@@ -126,6 +118,12 @@ fn xlat(addr: V, n: u32, touch: bool, write: bool) -> u32 {
     if th > 0xffffu || (e & PTE_PRESENT) == 0u || (hit && write && (e & PTE_WRITE) == 0u) {
         g_walk = 0u;
         fault(ST_MEMFAULT, select(addr, vw(tl, th), second), select(FAULT_READ, FAULT_WRITE, write));
+        return XLAT_RETRY;
+    }
+    // A write to a page with decoded code stops before it is made: the host drops that page's
+    // decode (and the mark), and the store runs again.
+    if hit && write && (e & PTE_CODE) != 0u {
+        fault(ST_CODEMOD, vw(tl, th), FAULT_WRITE);
         return XLAT_RETRY;
     }
     if hit {

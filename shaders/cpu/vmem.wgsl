@@ -37,7 +37,6 @@
         } else {
             let dv = select(old, shr_bytes(old, lb), mode == VM_LANE) & bmk;
             store_window(i, sh, dv, bmk);
-            if in_code(addr, nb) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;
         if s + 1u < nsteps {

@@ -48,7 +48,6 @@
         } else {
             let dv = gv & bmk;
             store_window(i, sh, dv, bmk);
-            if in_code(addr, db) { fault(ST_CODEMOD, addr, FAULT_WRITE); }
         }
         wi1 = R_SINK;
         let nsteps = select(2u * n, n, store);

@@ -85,6 +85,15 @@ pub fn describe_adapters() -> String {
             l.max_storage_buffers_per_shader_stage,
             l.max_compute_invocations_per_workgroup
         );
+        let shift = super::machine::frame_shift_in(&l);
+        let k = super::machine::pool_bindings_max_in(&l);
+        let _ = writeln!(
+            s,
+            "    guest memory pool: {} frames of 4 KiB ({} MiB) per binding, up to {k} bindings ({} MiB; each beyond the first costs every access on a CPU driver)",
+            1u64 << shift,
+            (4096u64 << shift) >> 20,
+            ((4096u64 << shift) * k as u64) >> 20
+        );
         let _ = writeln!(s, "    features: {:?}", a.features());
     }
     s

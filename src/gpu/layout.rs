@@ -46,10 +46,6 @@ state_words! {
     S_EXIT_CODE = 90 x 1,
     /// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path).
     S_FASTFD = 91 x 1,
-    /// Byte range holding decoded code, as offsets from S_CODE_BASE: a store inside it stops
-    /// the guest (CodeMod).
-    S_CODE_LO = 93 x 1,
-    S_CODE_HI = 94 x 1,
     /// Optional units (variant bits) the instance ran since the host last cleared the word.
     S_USED = 95 x 1,
     /// The region cache of address translation: two (tag, last-level table) pairs, a tag
@@ -108,7 +104,8 @@ stops! {
     Illegal = 4 => "ST_ILLEGAL",
     /// pc is on a page with no decoded code.
     NeedCode = 5 => "ST_NEEDCODE",
-    /// A store hit the decoded-code range.
+    /// A write to a page with decoded code, stopped before it is made (the address is the
+    /// page's).
     CodeMod = 6 => "ST_CODEMOD",
     /// `--max-insns` reached.
     Limit = 7 => "ST_LIMIT",
@@ -213,6 +210,8 @@ pub const PTE_PRESENT: u32 = 1 << 31;
 pub const PTE_WRITE: u32 = 1 << 30;
 pub const PTE_EXEC: u32 = 1 << 29;
 pub const PTE_READ: u32 = 1 << 28;
+/// The page has decoded code: a write to it stops the guest first (CodeMod).
+pub const PTE_CODE: u32 = 1 << 24;
 /// Entries per table (9 bits of the address per level, four levels, 4 KiB pages).
 pub const PT_ENTRIES: u32 = 512;
 /// Set in S_XPAGE's frame word while it holds a translation.
@@ -296,6 +295,7 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
     c("PTE_FRAME", PTE_FRAME as u64);
     c("PTE_PRESENT", PTE_PRESENT as u64);
     c("PTE_WRITE", PTE_WRITE as u64);
+    c("PTE_CODE", PTE_CODE as u64);
     c("PT_ENTRIES", PT_ENTRIES as u64);
     c("XLAT_RETRY", XLAT_RETRY as u64);
     c("XPAGE_VALID", XPAGE_VALID as u64);

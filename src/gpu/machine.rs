@@ -127,21 +127,23 @@ fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
     })
 }
 
-/// log2 of the frames one binding of the pool holds on this adapter: a power of two, so the
+/// log2 of the frames one binding of the pool holds under these limits: a power of two, so the
 /// shader finds a word's binding by a shift.
-pub fn frame_shift(gpu: &Gpu) -> u32 {
-    let l = &gpu.limits;
+pub fn frame_shift_in(l: &wgpu::Limits) -> u32 {
     let max = l.max_storage_buffer_binding_size.min(l.max_buffer_size);
     (max / PAGE as u64).max(1).ilog2()
 }
 
-/// Bindings the frame pool may span: what the adapter allows beside the shader's other storage
+fn frame_shift(gpu: &Gpu) -> u32 {
+    frame_shift_in(&gpu.limits)
+}
+
+/// Bindings the frame pool may span: what the limits allow beside the shader's other storage
 /// buffers, and within the u32 word index (16 GiB).
-pub fn pool_bindings_max(gpu: &Gpu) -> u32 {
+pub fn pool_bindings_max_in(l: &wgpu::Limits) -> u32 {
     let other = BINDINGS.iter().filter(|b| b.2 != Access::Uniform).count() as u32 - 1;
-    let by_index = ((1u64 << 22) >> frame_shift(gpu)).max(1) as u32;
-    gpu.limits
-        .max_storage_buffers_per_shader_stage
+    let by_index = ((1u64 << 22) >> frame_shift_in(l)).max(1) as u32;
+    l.max_storage_buffers_per_shader_stage
         .saturating_sub(other)
         .clamp(1, by_index)
 }
@@ -149,7 +151,7 @@ pub fn pool_bindings_max(gpu: &Gpu) -> u32 {
 /// The largest frame pool in bytes on this adapter, and what one binding of it holds.
 pub fn pool_limit(gpu: &Gpu) -> (u64, u64) {
     let one = (PAGE as u64) << frame_shift(gpu);
-    (one * pool_bindings_max(gpu) as u64, one)
+    (one * pool_bindings_max_in(&gpu.limits) as u64, one)
 }
 
 impl Machine {
@@ -697,14 +699,12 @@ impl Machine {
         Ok(())
     }
 
-    /// Forgets the decode of the pages an 8-byte store at `addr` touched (a CodeMod stop): the
-    /// next fetch there decodes afresh. The instance runs on.
+    /// Forgets the decode of the page at `addr` (a CodeMod stop: a write to it waits) and its
+    /// mark; the write then runs, and the next fetch there decodes afresh.
     pub fn forget_code_at(&mut self, inst: usize, addr: u64) {
-        for p in [addr >> 12, (addr + 7) >> 12] {
-            if self.code_slot(inst, p << 12) != NO_CODE {
-                self.map_code(inst, p << 12, NO_CODE);
-            }
-        }
+        self.map_code(inst, addr & !0xfff, NO_CODE);
+        // A page outside the code map can still carry the mark (its code was unmapped).
+        self.spaces.mark_code(inst, addr, false);
         self.st_mut(inst)[S_STATUS] = Stop::Running.word();
     }
 
@@ -831,7 +831,6 @@ impl Machine {
         let root = self.spaces.root(inst);
         let s = self.st_mut(inst);
         s.fill(0);
-        s[S_CODE_LO] = u32::MAX;
         s[S_PTROOT] = root;
     }
 
@@ -865,8 +864,8 @@ impl Machine {
         (rel < self.map_pages as u64).then(|| inst * self.map_pages as usize + rel as usize)
     }
 
-    /// Points one instance's page at a decoded slot (or `NO_CODE`), widening the instance's
-    /// code range (stores inside it stop the guest for a re-decode check). Pages outside the
+    /// Points one instance's page at a decoded slot (or `NO_CODE`), and marks the page in its
+    /// tables (a write to it stops the guest, which then drops the decode). Pages outside the
     /// code map stay unmapped (a jump there is a fetch fault).
     pub fn map_code(&mut self, inst: usize, page_addr: u64, slot: u32) {
         let Some(i) = self.code_index(inst, page_addr) else {
@@ -874,12 +873,7 @@ impl Machine {
         };
         self.codemap[i] = slot;
         self.codemap_dirty = true;
-        if slot != NO_CODE {
-            let rel = (page_addr - self.word64(inst, S_CODE_BASE)) as u32;
-            let s = self.st_mut(inst);
-            s[S_CODE_LO] = s[S_CODE_LO].min(rel);
-            s[S_CODE_HI] = s[S_CODE_HI].max(rel + PAGE);
-        }
+        self.spaces.mark_code(inst, page_addr, slot != NO_CODE);
     }
 
     /// Unmaps the decoded code of the pages of `[addr, addr + len)` inside the code map.

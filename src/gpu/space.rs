@@ -3,7 +3,7 @@
 //! never touched: each operation lists the frame work ([`FrameOp`]) for the caller's storage
 //! (the GPU buffer, or host memory in the test double), so both run this one logic.
 
-use super::layout::{PTE_EXEC, PTE_FRAME, PTE_PRESENT, PTE_READ, PTE_WRITE};
+use super::layout::{PTE_CODE, PTE_EXEC, PTE_FRAME, PTE_PRESENT, PTE_READ, PTE_WRITE};
 use super::paging::{Frames, Tables, PAGE, VA_LIMIT};
 
 /// The entry holds a frame (its number in the low bits).
@@ -235,6 +235,9 @@ impl Spaces {
     fn put(&mut self, s: usize, va: u64, e: u32) {
         let root = self.roots[s];
         let old = self.tables.lookup(root, va);
+        // A page keeps its decoded-code mark while it stays mapped (new rights, a private copy):
+        // only [`Spaces::mark_code`] clears it.
+        let e = if e != 0 { e | (old & PTE_CODE) } else { 0 };
         if old == 0 && e == 0 {
             return;
         }
@@ -306,6 +309,15 @@ impl Spaces {
             }
         }
         all
+    }
+
+    /// Marks the page at `va` as holding decoded code (a write to it stops the guest first), or
+    /// clears the mark.
+    pub fn mark_code(&mut self, s: usize, va: u64, on: bool) {
+        let e = self.tables.lookup(self.roots[s], va);
+        if e != 0 && (e & PTE_CODE != 0) != on {
+            self.tables.set(self.roots[s], va, e ^ PTE_CODE);
+        }
     }
 
     /// The rights of the page at `va`, if it is mapped.
@@ -516,6 +528,27 @@ mod tests {
             .unwrap();
         assert_eq!(sp.fault(1, 0x50_7000, false, &mut ops), Fault::Fixed);
         assert_eq!(sp.fault(1, 0x50_0000, false, &mut ops), Fault::NoFrames);
+    }
+
+    #[test]
+    fn the_code_mark_stays_with_a_mapped_page() {
+        let mut sp = Spaces::new(2, 8);
+        let mut ops = Vec::new();
+        sp.map(0, 0x40_0000, PAGE, Perm::RWX, true, &mut ops)
+            .unwrap();
+        sp.mark_code(0, 0x40_0000, true);
+        let code = |sp: &Spaces, s: usize| sp.tables.lookup(sp.root(s), 0x40_0000) & PTE_CODE != 0;
+        sp.protect(0, 0x40_0000, PAGE, Perm::RWX);
+        sp.copy(0, 1);
+        assert!(code(&sp, 0) && code(&sp, 1), "kept by protect and fork");
+        assert_eq!(sp.fault(1, 0x40_0000, true, &mut ops), Fault::Fixed);
+        assert!(code(&sp, 1), "kept by the copy-on-write copy");
+        sp.mark_code(1, 0x40_0000, false);
+        assert!(!code(&sp, 1) && code(&sp, 0));
+        sp.unmap(0, 0x40_0000, PAGE);
+        sp.map(0, 0x40_0000, PAGE, Perm::RW, false, &mut ops)
+            .unwrap();
+        assert!(!code(&sp, 0), "a new mapping starts unmarked");
     }
 
     #[test]
