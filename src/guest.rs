@@ -122,6 +122,19 @@ pub trait Guest {
         self.spaces_mut().unmap(slot, addr, len);
         self.apply(slot, &[])
     }
+    /// Maps `[addr, addr + len)` afresh as MAP_SHARED anonymous memory: zeroed frames now,
+    /// which a fork shares with the child (writes show on both sides).
+    fn map_shared_anon(
+        &mut self,
+        slot: usize,
+        addr: u64,
+        len: u64,
+        perm: Perm,
+    ) -> Result<(), MemError> {
+        self.map(slot, addr, len, perm, true)?;
+        self.spaces_mut().make_shared(slot, addr, len);
+        Ok(())
+    }
     /// Changes the rights of the mapped pages of a range; false if some page was not mapped.
     fn protect(&mut self, slot: usize, addr: u64, len: u64, perm: Perm) -> Result<bool, MemError> {
         // A page that lost its execute right must fault at the next fetch.

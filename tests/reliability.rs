@@ -482,3 +482,13 @@ fn memory_faults_reach_the_guests_handler_with_their_codes_like_under_qemu() {
         r.out()
     );
 }
+
+#[test]
+fn map_shared_memory_stays_shared_across_fork_like_under_qemu() {
+    let r = same_as_qemu(&build("tests/os/sharedmap"), &[], &[], b"");
+    assert!(
+        r.out().contains("shared 15 99 123, private 20"),
+        "{}",
+        r.out()
+    );
+}

@@ -205,7 +205,7 @@ pub const BINDINGS: &[(u32, &str, Access, &str)] = &[
 /// A page-table entry: the next table's index (levels 0-2) or the frame's page number in `mem`
 /// (level 3) in the low bits, and the permission bits. The shader checks present and write;
 /// the host keeps the rest for itself (faults, mprotect).
-pub const PTE_FRAME: u32 = 0x00ff_ffff;
+pub const PTE_FRAME: u32 = 0x007f_ffff;
 pub const PTE_PRESENT: u32 = 1 << 31;
 pub const PTE_WRITE: u32 = 1 << 30;
 pub const PTE_EXEC: u32 = 1 << 29;

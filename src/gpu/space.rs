@@ -10,6 +10,8 @@ use super::paging::{Frames, Tables, PAGE, VA_LIMIT};
 pub const PTE_HELD: u32 = 1 << 27;
 /// The page is mapped but has no frame yet: a zero page on first touch.
 pub const PTE_LAZY: u32 = 1 << 26;
+/// A MAP_SHARED page: fork shares its frame writable in both (no copy-on-write).
+pub const PTE_SHARED: u32 = 1 << 23;
 /// Writable by its rights, but its frame is shared (fork): the shader sees it read-only and the
 /// first write copies the frame.
 pub const PTE_COW: u32 = 1 << 25;
@@ -216,6 +218,9 @@ impl Spaces {
     ) -> Result<(), OutOfFrames> {
         let f = e & PTE_FRAME;
         let p = Perm::of(e);
+        if e & PTE_SHARED != 0 {
+            return Ok(());
+        }
         if self.refs[f as usize] > 1 {
             let g = self.take()?;
             ops.push(FrameOp::Copy { from: f, to: g });
@@ -299,7 +304,9 @@ impl Spaces {
         let mut all = true;
         for va in pages(addr, len) {
             let e = self.tables.lookup(self.roots[s], va);
-            if e & PTE_HELD != 0 {
+            if e & PTE_SHARED != 0 {
+                self.put(s, va, held(e & PTE_FRAME, perm) | PTE_SHARED);
+            } else if e & PTE_HELD != 0 {
                 let n = self.entry(e & PTE_FRAME, perm);
                 self.put(s, va, n);
             } else if e & PTE_LAZY != 0 {
@@ -309,6 +316,17 @@ impl Spaces {
             }
         }
         all
+    }
+
+    /// Makes the pages of `[addr, addr + len)` that hold frames MAP_SHARED ones: fork gives the
+    /// child the same frames, writable.
+    pub fn make_shared(&mut self, s: usize, addr: u64, len: u64) {
+        for va in pages(addr, len) {
+            let e = self.tables.lookup(self.roots[s], va);
+            if e & PTE_HELD != 0 {
+                self.tables.set(self.roots[s], va, e | PTE_SHARED);
+            }
+        }
     }
 
     /// Marks the page at `va` as holding decoded code (a write to it stops the guest first), or
@@ -413,7 +431,8 @@ impl Spaces {
     pub fn copy(&mut self, from: usize, to: usize) {
         self.clear(to);
         for (va, e) in self.tables.leaves(self.roots[from]) {
-            if e & PTE_HELD == 0 {
+            if e & (PTE_HELD | PTE_SHARED) != PTE_HELD {
+                // Lazy pages stay lazy; MAP_SHARED pages stay one frame, writable in both.
                 self.put(to, va, e);
                 continue;
             }
@@ -528,6 +547,30 @@ mod tests {
             .unwrap();
         assert_eq!(sp.fault(1, 0x50_7000, false, &mut ops), Fault::Fixed);
         assert_eq!(sp.fault(1, 0x50_0000, false, &mut ops), Fault::NoFrames);
+    }
+
+    #[test]
+    fn map_shared_pages_stay_one_frame_across_fork() {
+        let mut sp = Spaces::new(2, 8);
+        let mut ops = Vec::new();
+        sp.map(0, 0x40_0000, PAGE, Perm::RW, true, &mut ops)
+            .unwrap();
+        sp.make_shared(0, 0x40_0000, PAGE);
+        sp.copy(0, 1);
+        assert_eq!(sp.frame(0, 0x40_0000), sp.frame(1, 0x40_0000));
+        for s in [0, 1] {
+            let e = sp.tables.lookup(sp.root(s), 0x40_0000);
+            assert_eq!(e & (PTE_WRITE | PTE_COW), PTE_WRITE, "writable in both");
+        }
+        sp.populate(1, 0x40_0000, 8, &mut ops).unwrap();
+        assert_eq!(sp.frame(0, 0x40_0000), sp.frame(1, 0x40_0000), "no copy");
+        sp.protect(1, 0x40_0000, PAGE, Perm::R);
+        sp.protect(1, 0x40_0000, PAGE, Perm::RW);
+        let e = sp.tables.lookup(sp.root(1), 0x40_0000);
+        assert_eq!(
+            e & (PTE_WRITE | PTE_COW | PTE_SHARED),
+            PTE_WRITE | PTE_SHARED
+        );
     }
 
     #[test]

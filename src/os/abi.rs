@@ -34,6 +34,7 @@ pub const CLONE_VM: u64 = 0x100;
 pub const CLONE_VFORK: u64 = 0x4000;
 pub const CLONE_THREAD: u64 = 0x10000;
 
+pub const MAP_SHARED: u64 = 0x01;
 pub const MAP_FIXED: u64 = 0x10;
 pub const MAP_ANONYMOUS: u64 = 0x20;
 pub const MAP_FIXED_NOREPLACE: u64 = 0x10_0000;
