@@ -107,6 +107,10 @@ pub struct OutOfFrames;
 /// Lazy pages given frames together on a fault: the aligned block around the fault (a stack or
 /// heap that grows one page at a time costs one host round trip per block).
 const FAULT_AROUND: u64 = 8;
+/// A fault next to the last block of its address space doubles the block, up to this many
+/// times (8, 16, 32, 64 pages): memory touched in order (a memset, a growing stack) costs a
+/// round trip per 256 KiB, not per 32 KiB.
+const FAULT_GROWTH: u32 = 3;
 
 /// The address spaces of every process slot, their tables and the frame pool.
 pub struct Spaces {
@@ -117,12 +121,17 @@ pub struct Spaces {
     /// Read-only frames by content key, for [`Spaces::map_shared`], and the key of each.
     shared: std::collections::HashMap<u128, u32>,
     shared_key: std::collections::HashMap<u32, u128>,
+    /// Each slot's root table. Slots may share one (threads: [`Spaces::share`]); an address
+    /// space is named by its root.
     roots: Vec<u32>,
-    /// Pages mapped per space (with a frame or lazy).
-    pages: Vec<u64>,
+    /// Pages mapped per address space (with a frame or lazy), and the slots using it.
+    pages: std::collections::HashMap<u32, u64>,
+    users: std::collections::HashMap<u32, u32>,
     peak: u32,
     /// Frames copied at a first write after fork, or for a host write to a shared frame.
     pub cow_copies: u64,
+    /// Per address space: the last block given frames on a fault and its growth level.
+    last_block: std::collections::HashMap<u32, (u64, u64, u32)>,
 }
 
 /// The page addresses of `[addr, addr + len)`, widened to whole pages.
@@ -135,17 +144,19 @@ fn pages(addr: u64, len: u64) -> impl Iterator<Item = u64> {
 impl Spaces {
     pub fn new(spaces: usize, frames: u32) -> Spaces {
         let mut tables = Tables::new();
-        let roots = (0..spaces).map(|_| tables.alloc()).collect();
+        let roots: Vec<u32> = (0..spaces).map(|_| tables.alloc()).collect();
         Spaces {
             tables,
             frames: Frames::new(frames),
             refs: vec![0; frames as usize],
             shared: Default::default(),
             shared_key: Default::default(),
+            pages: roots.iter().map(|&r| (r, 0)).collect(),
+            users: roots.iter().map(|&r| (r, 1)).collect(),
             roots,
-            pages: vec![0; spaces],
             peak: 0,
             cow_copies: 0,
+            last_block: Default::default(),
         }
     }
 
@@ -165,7 +176,7 @@ impl Spaces {
 
     /// Bytes mapped in space `s` (with frames or not).
     pub fn mapped_bytes(&self, s: usize) -> u64 {
-        self.pages[s] * PAGE
+        self.pages[&self.roots[s]] * PAGE
     }
 
     fn alloc(&mut self, ops: &mut Vec<FrameOp>) -> Result<u32, OutOfFrames> {
@@ -256,8 +267,8 @@ impl Spaces {
             self.decref(old & PTE_FRAME);
         }
         match (old != 0, e != 0) {
-            (false, true) => self.pages[s] += 1,
-            (true, false) => self.pages[s] -= 1,
+            (false, true) => *self.pages.entry(root).or_default() += 1,
+            (true, false) => *self.pages.entry(root).or_default() -= 1,
             _ => {}
         }
     }
@@ -274,10 +285,9 @@ impl Spaces {
         ops: &mut Vec<FrameOp>,
     ) -> Result<(), OutOfFrames> {
         if eager {
-            // Fail before changing anything when the pool cannot hold the range.
-            let need = pages(addr, len)
-                .filter(|&va| self.tables.lookup(self.roots[s], va) & PTE_HELD == 0)
-                .count();
+            // Fail before changing anything when the pool cannot hold the range (each new
+            // frame is taken before the one it replaces goes back).
+            let need = pages(addr, len).count();
             if need > (self.frames.total() - self.frames.in_use()) as usize {
                 return Err(OutOfFrames);
             }
@@ -397,8 +407,27 @@ impl Spaces {
             }
             return Fault::Fixed;
         }
-        let block = FAULT_AROUND * PAGE;
-        let start = va & !(block - 1);
+        let root = self.roots[s];
+        let page = va & !(PAGE - 1);
+        // Next to the last block: a larger one, on the side away from it (a stack grows down,
+        // a heap up); otherwise the aligned block around the fault.
+        let (level, start, block) = match self.last_block.get(&root) {
+            Some(&(lo, hi, l)) if page + (hi - lo) >= lo && page < hi + (hi - lo) => {
+                let level = (l + 1).min(FAULT_GROWTH);
+                let block = (FAULT_AROUND << level) * PAGE;
+                let start = if page < lo {
+                    (page + PAGE).saturating_sub(block)
+                } else {
+                    page
+                };
+                (level, start, block)
+            }
+            _ => {
+                let block = FAULT_AROUND * PAGE;
+                (0, va & !(block - 1), block)
+            }
+        };
+        self.last_block.insert(root, (start, start + block, level));
         // The faulting page first: it must succeed; its neighbours only while frames last.
         if self.populate(s, va, 1, ops).is_err() {
             return Fault::NoFrames;
@@ -413,17 +442,48 @@ impl Spaces {
         Fault::Fixed
     }
 
-    /// Empties space `s`: its frames and tables go back, and it gets a fresh root.
+    /// Makes slot `to` use `from`'s address space itself (a thread: CLONE_VM), after giving
+    /// back its own.
+    pub fn share(&mut self, from: usize, to: usize) {
+        self.clear(to);
+        let fresh = self.roots[to];
+        self.users.remove(&fresh);
+        self.pages.remove(&fresh);
+        self.tables.free_space(fresh);
+        let root = self.roots[from];
+        self.roots[to] = root;
+        *self.users.entry(root).or_insert(1) += 1;
+    }
+
+    /// The slots using the same address space as `s` (itself included).
+    pub fn slots_sharing(&self, s: usize) -> Vec<usize> {
+        let root = self.roots[s];
+        (0..self.roots.len())
+            .filter(|&t| self.roots[t] == root)
+            .collect()
+    }
+
+    /// Slot `s` leaves its address space (which goes when no slot uses it) for a fresh empty
+    /// one.
     pub fn clear(&mut self, s: usize) {
         let root = self.roots[s];
-        for (_, e) in self.tables.leaves(root) {
-            if e & PTE_HELD != 0 {
-                self.decref(e & PTE_FRAME);
+        let users = self.users.entry(root).or_insert(1);
+        *users -= 1;
+        if *users == 0 {
+            self.users.remove(&root);
+            self.pages.remove(&root);
+            self.last_block.remove(&root);
+            for (_, e) in self.tables.leaves(root) {
+                if e & PTE_HELD != 0 {
+                    self.decref(e & PTE_FRAME);
+                }
             }
+            self.tables.free_space(root);
         }
-        self.tables.free_space(root);
-        self.roots[s] = self.tables.alloc();
-        self.pages[s] = 0;
+        let fresh = self.tables.alloc();
+        self.roots[s] = fresh;
+        self.pages.insert(fresh, 0);
+        self.users.insert(fresh, 1);
     }
 
     /// Makes `to` a copy of `from` (fork) without copying a frame: both share every frame,
@@ -515,6 +575,31 @@ mod tests {
     }
 
     #[test]
+    fn memory_touched_in_order_faults_in_growing_blocks() {
+        let mut sp = Spaces::new(1, 4096);
+        let mut ops = Vec::new();
+        let top = 0x7fff_0000_0000u64;
+        sp.map(0, top - 1024 * PAGE, 1024 * PAGE, Perm::RW, false, &mut ops)
+            .unwrap();
+        // A stack growing down a page at a time: blocks of 8, 16, 32, then 64 pages.
+        let mut faults = 0;
+        let mut va = top - 8;
+        while va > top - 512 * PAGE {
+            if sp.frame(0, va) == Some(None) {
+                assert_eq!(sp.fault(0, va, true, &mut ops), Fault::Fixed);
+                faults += 1;
+            }
+            va -= PAGE;
+        }
+        // 8 + 16 + 32 + 64 pages, then 64 at a time to the 512th page.
+        assert_eq!(faults, 4 + 7);
+        // A fault far away starts small again.
+        let before = sp.frame_counts().1;
+        sp.fault(0, top - 1000 * PAGE, false, &mut ops);
+        assert_eq!(sp.frame_counts().1 - before, 8);
+    }
+
+    #[test]
     fn copy_unmap_and_clear_return_frames() {
         let mut sp = Spaces::new(2, 8);
         let mut ops = Vec::new();
@@ -547,6 +632,42 @@ mod tests {
             .unwrap();
         assert_eq!(sp.fault(1, 0x50_7000, false, &mut ops), Fault::Fixed);
         assert_eq!(sp.fault(1, 0x50_0000, false, &mut ops), Fault::NoFrames);
+    }
+
+    #[test]
+    fn threads_share_a_space_that_outlives_all_but_its_last_slot() {
+        let mut sp = Spaces::new(3, 8);
+        let mut ops = Vec::new();
+        sp.map(0, 0x40_0000, 2 * PAGE, Perm::RW, true, &mut ops)
+            .unwrap();
+        sp.share(0, 1);
+        assert_eq!(sp.root(0), sp.root(1));
+        assert_eq!(sp.slots_sharing(1), [0, 1]);
+        assert_eq!(sp.frame(1, 0x40_0000), sp.frame(0, 0x40_0000));
+        let e = sp.tables.lookup(sp.root(1), 0x40_0000);
+        assert_eq!(
+            e & (PTE_WRITE | PTE_COW),
+            PTE_WRITE,
+            "no copy-on-write between threads"
+        );
+        sp.map(1, 0x50_0000, PAGE, Perm::RW, false, &mut ops)
+            .unwrap();
+        assert_eq!(sp.perm(0, 0x50_0000), Some(Perm::RW), "one address space");
+        assert_eq!(sp.mapped_bytes(0), 3 * PAGE);
+        let tables = sp.tables.count();
+        sp.clear(0);
+        assert_eq!(sp.frame_counts().1, 2, "the other thread still uses it");
+        assert_eq!(sp.mapped_bytes(1), 3 * PAGE);
+        sp.clear(1);
+        assert_eq!(sp.frame_counts().1, 0);
+        assert!(sp.tables.count() <= tables + 1, "tables reused");
+        // Fork of a thread copies the space it shares.
+        sp.map(2, 0x40_0000, PAGE, Perm::RW, true, &mut ops)
+            .unwrap();
+        sp.share(2, 0);
+        sp.copy(0, 1);
+        assert_ne!(sp.root(1), sp.root(2));
+        assert_eq!(sp.slots_sharing(2), [0, 2]);
     }
 
     #[test]
