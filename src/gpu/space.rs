@@ -445,6 +445,9 @@ impl Spaces {
     /// Makes slot `to` use `from`'s address space itself (a thread: CLONE_VM), after giving
     /// back its own.
     pub fn share(&mut self, from: usize, to: usize) {
+        if self.roots[from] == self.roots[to] {
+            return;
+        }
         self.clear(to);
         let fresh = self.roots[to];
         self.users.remove(&fresh);
@@ -489,6 +492,9 @@ impl Spaces {
     /// Makes `to` a copy of `from` (fork) without copying a frame: both share every frame,
     /// writable pages becoming copy-on-write in both; lazy pages stay lazy.
     pub fn copy(&mut self, from: usize, to: usize) {
+        if from == to {
+            return;
+        }
         self.clear(to);
         for (va, e) in self.tables.leaves(self.roots[from]) {
             if e & (PTE_HELD | PTE_SHARED) != PTE_HELD {
@@ -524,6 +530,68 @@ impl Spaces {
         self.shared_key.insert(f, key);
         self.put(s, va, held(f, perm));
         Ok((f, true))
+    }
+
+    /// Checks the bookkeeping against the tables (for tests and the fuzzer): every frame's
+    /// count is the entries naming it, the pool's use the frames counted, each space's page
+    /// count its entries; a shared or copy-on-write frame is writable to the shader only as
+    /// MAP_SHARED.
+    pub fn check(&self) -> Result<(), String> {
+        let mut refs = vec![0u32; self.refs.len()];
+        let mut roots: Vec<u32> = self.roots.clone();
+        roots.sort_unstable();
+        roots.dedup();
+        for &root in &roots {
+            let leaves = self.tables.leaves(root);
+            if self.pages.get(&root).copied().unwrap_or(0) != leaves.len() as u64 {
+                return Err(format!(
+                    "space {root}: page count {:?} for {} entries",
+                    self.pages.get(&root),
+                    leaves.len()
+                ));
+            }
+            for (va, e) in leaves {
+                if e & PTE_HELD != 0 {
+                    refs[(e & PTE_FRAME) as usize] += 1;
+                }
+                if e & PTE_COW != 0 && e & PTE_WRITE != 0 {
+                    return Err(format!("{va:#x}: copy-on-write and writable"));
+                }
+                if e & PTE_LAZY != 0 && e & (PTE_HELD | PTE_PRESENT) != 0 {
+                    return Err(format!("{va:#x}: lazy with a frame or present"));
+                }
+            }
+        }
+        for (f, (&want, &have)) in refs.iter().zip(&self.refs).enumerate() {
+            if want != have as u32 {
+                return Err(format!("frame {f}: {have} counted, {want} entries"));
+            }
+        }
+        let used = refs.iter().filter(|&&r| r > 0).count() as u32;
+        if used != self.frames.in_use() {
+            return Err(format!(
+                "{used} frames named, {} taken",
+                self.frames.in_use()
+            ));
+        }
+        for &root in &roots {
+            for (va, e) in self.tables.leaves(root) {
+                let f = e & PTE_FRAME;
+                if e & PTE_HELD != 0
+                    && e & PTE_WRITE != 0
+                    && e & PTE_SHARED == 0
+                    && (refs[f as usize] > 1 || self.shared_key.contains_key(&f))
+                {
+                    return Err(format!("{va:#x}: frame {f} shared yet writable"));
+                }
+            }
+        }
+        for (k, f) in &self.shared {
+            if self.shared_key.get(f) != Some(k) || refs[*f as usize] == 0 {
+                return Err(format!("share table: frame {f}"));
+            }
+        }
+        Ok(())
     }
 
     /// The pieces of `[addr, addr + len)` within one page each: (address, frame or lazy, length).
@@ -572,6 +640,55 @@ mod tests {
         assert_eq!(sp.perm(0, 0x7fff_0000_8000), Some(Perm::R));
         sp.protect(0, 0x7fff_0000_0000, 16 * PAGE, Perm::RX);
         assert_eq!(sp.frame_counts().1, 8, "protect keeps the frames");
+    }
+
+    #[test]
+    fn random_operations_keep_the_bookkeeping() {
+        for seed in [0x9e37_79b9_7f4a_7c15u64, 0x2545_f491_4f6c_dd1d, 7] {
+            random_operations(seed);
+        }
+    }
+
+    fn random_operations(seed: u64) {
+        let mut x = seed;
+        let mut rnd = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let mut sp = Spaces::new(4, 96);
+        let mut ops = Vec::new();
+        let perms = [Perm::NONE, Perm::R, Perm::RW, Perm::RX, Perm::RWX];
+        let mut peak = 0;
+        for step in 0..20_000 {
+            let s = rnd(4) as usize;
+            let va = 0x40_0000 + rnd(48) * PAGE;
+            let len = (1 + rnd(6)) * PAGE;
+            let p = perms[rnd(5) as usize];
+            let what = rnd(13);
+            // Failures (a spent pool) are part of the test: the bookkeeping must hold anyway.
+            match what {
+                0 => drop(sp.map(s, va, len, p, false, &mut ops)),
+                1 => drop(sp.map(s, va, len, p, true, &mut ops)),
+                2 => sp.unmap(s, va, len),
+                3 => drop(sp.protect(s, va, len, p)),
+                4 | 5 => drop(sp.fault(s, va, rnd(2) == 0, &mut ops)),
+                6 => drop(sp.populate(s, va, len, &mut ops)),
+                7 => sp.copy(s, rnd(4) as usize),
+                8 => sp.clear(s),
+                9 => drop(sp.map_shared(s, va, Perm::RX, rnd(3) as u128)),
+                10 => sp.make_shared(s, va, len),
+                11 => sp.share(s, rnd(4) as usize),
+                _ => sp.mark_code(s, va, rnd(2) == 0),
+            }
+            peak = peak.max(sp.frame_counts().1);
+            if let Err(e) = sp.check() {
+                panic!("step {step} (operation {what} on slot {s} at {va:#x}): {e}");
+            }
+        }
+        assert!(peak > 32, "the pool was used ({peak} frames at most)");
+        assert!(sp.cow_copies > 0);
     }
 
     #[test]
