@@ -1200,7 +1200,9 @@ fn tame(n: u64, a: &mut [u64; 6], big: bool) {
 /// the open descriptions, the directory tree is a tree, and nothing refers to a host file.
 fn check_kernel(w: &World) -> Result<(), String> {
     // The address spaces' bookkeeping (frame counts, copy-on-write, the share table).
-    w.g.spaces().check().map_err(|e| format!("address spaces: {e}"))?;
+    w.g.spaces()
+        .check()
+        .map_err(|e| format!("address spaces: {e}"))?;
     let k = &w.k;
     for (s, p) in k.slots.iter().enumerate() {
         if let Some(p) = p {

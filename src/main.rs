@@ -448,11 +448,12 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         insns as f64 / exec.max(1e-9) / 1e6
     );
     garm::elog!(
-        "garm: stats: guest memory frames (4 KiB): {} in use at the peak, of a pool of {}; {} shared at the end, {} copied on write",
+        "garm: stats: guest memory frames (4 KiB): {} in use at the peak, of a pool of {}; {} shared at the end, {} copied on write; {} zero-page faults",
         s.frames_peak,
         s.frames_total,
         s.frames_shared,
-        s.cow_copies
+        s.cow_copies,
+        s.zero_faults
     );
     if rep.forks > 0 {
         garm::elog!(

@@ -594,6 +594,7 @@ pub fn run_shared(
         stats: MachineStats {
             frames_peak: m.spaces().frame_counts().2,
             cow_copies: m.spaces().cow_copies,
+            zero_faults: m.spaces().zero_faults,
             frames_shared: m.spaces().shared_frames(),
             ..m.stats.clone()
         },

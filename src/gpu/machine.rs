@@ -51,6 +51,8 @@ pub struct MachineStats {
     /// Frames copied at a first write to a page fork shared, and frames shared at the end.
     pub cow_copies: u64,
     pub frames_shared: u32,
+    /// Faults that gave zero pages (heap, stack, anonymous mappings) their frames.
+    pub zero_faults: u64,
 }
 
 pub struct Machine {

@@ -130,6 +130,8 @@ pub struct Spaces {
     peak: u32,
     /// Frames copied at a first write after fork, or for a host write to a shared frame.
     pub cow_copies: u64,
+    /// Faults that gave zero pages their frames.
+    pub zero_faults: u64,
     /// Per address space: the last block given frames on a fault and its growth level.
     last_block: std::collections::HashMap<u32, (u64, u64, u32)>,
 }
@@ -156,6 +158,7 @@ impl Spaces {
             roots,
             peak: 0,
             cow_copies: 0,
+            zero_faults: 0,
             last_block: Default::default(),
         }
     }
@@ -428,6 +431,7 @@ impl Spaces {
             }
         };
         self.last_block.insert(root, (start, start + block, level));
+        self.zero_faults += 1;
         // The faulting page first: it must succeed; its neighbours only while frames last.
         if self.populate(s, va, 1, ops).is_err() {
             return Fault::NoFrames;
