@@ -288,3 +288,15 @@ fn id_registers_and_hwcap_are_linuxs_view_of_what_garm_executes() {
         assert_eq!(g & mask, want, "{gk}: garm {g:#x}");
     }
 }
+
+#[test]
+fn mmap_patterns_at_high_addresses_match_qemu() {
+    // MAP_FIXED at 0x7f.., 0x55.. and 0x4000_0000_0000, munmap of a middle page, MAP_FIXED over
+    // a mapping, PROT_NONE opened with mprotect, mremap growing and shrinking, a file mapping.
+    let r = same_as_qemu(&build("tests/os/mmaps"), &[], &[], b"");
+    assert!(
+        r.out().contains("fixed 1 at the address asked 1, zero 1"),
+        "{}",
+        r.out()
+    );
+}
