@@ -502,6 +502,9 @@ fn check_loaded(
     envp: &[String],
 ) -> Result<(), String> {
     let mem = g.mem_bytes();
+    g.spaces()
+        .check()
+        .map_err(|e| format!("address spaces: {e}"))?;
     let d: &mut dyn Guest = g;
     let err = |e: MemError| e.to_string();
     for s in &img.segments {
