@@ -37,13 +37,15 @@ fn placeable(addr: u64, len: u64) -> bool {
         && addr.checked_add(len).is_some_and(|e| e <= VA_LIMIT)
 }
 
-/// The bytes a mapping of `len` may add under the process's cap: what is mapped, less the
-/// heap's reserve above the break (it counts once it is used).
-fn within_cap(c: &Call, len: u64) -> bool {
+/// Whether a mapping of `len` bytes fits under the process's cap (`--mem`, or a lower
+/// RLIMIT_AS it set): what is mapped, less the heap's reserve above the break (it counts once
+/// it is used).
+fn within_cap(k: &Kernel, c: &Call, len: u64) -> bool {
     let s = c.g.st(c.slot);
     let unused_heap = (s[layout::S_BRK_MAX] as u64).saturating_sub(s[layout::S_BRK] as u64);
     let used = c.g.mapped_bytes(c.slot).saturating_sub(unused_heap);
-    used.saturating_add(len) <= c.g.mem_bytes()
+    let limit = super::misc::rlimit_of(k, &*c.g, c.pid, crate::os::abi::rlimit::AS).cur;
+    used.saturating_add(len) <= c.g.mem_bytes().min(limit)
 }
 
 pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
@@ -77,7 +79,7 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
     } else {
         None
     };
-    if !within_cap(c, len) {
+    if !within_cap(k, c, len) {
         return Err(ENOMEM.into());
     }
     let addr = if flags & (MAP_FIXED | MAP_FIXED_NOREPLACE) != 0 {
@@ -171,7 +173,7 @@ pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
         return ret(old);
     }
     let grow = new_len - old_len;
-    if !within_cap(c, grow) {
+    if !within_cap(k, c, grow) {
         return Err(ENOMEM.into());
     }
     // In place when the pages after are free, but not past the mmap area's top into the gap

@@ -219,6 +219,21 @@ fn mmap_with_a_bad_fd_allocates_nothing() {
 }
 
 #[test]
+fn mmap_respects_a_lower_rlimit_as() {
+    let mut t = T::new();
+    let anon = MAP_ANONYMOUS | 2;
+    assert!(t.call(nr::MMAP, &[0, 4096, 3, anon, u64::MAX, 0]) > 0);
+    // RLIMIT_AS (9) at what is mapped now: one more page is refused.
+    let used = t.g.mapped_bytes(0);
+    t.put(BUF, &[used, used].map(u64::to_le_bytes).concat());
+    assert_eq!(t.call(nr::PRLIMIT64, &[0, 9, BUF, 0]), 0);
+    assert_eq!(
+        t.call(nr::MMAP, &[0, 4096, 3, anon, u64::MAX, 0]),
+        ENOMEM.ret()
+    );
+}
+
+#[test]
 fn mmap_fixed_places_the_mapping() {
     let mut t = T::new();
     let fixed = MAP_ANONYMOUS | MAP_FIXED | 2;
