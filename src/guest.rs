@@ -246,7 +246,8 @@ impl Guest for Machine {
         Machine::write_mem(self, slot, addr, data)
     }
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
-        self.copy_instance(from, to)
+        self.copy_instance(from, to);
+        Ok(())
     }
     fn reset_slot(&mut self, slot: usize) {
         self.reset_instance(slot)

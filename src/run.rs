@@ -19,7 +19,7 @@ use crate::os::{Output, OutputMode};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// Default guest memory per instance, when it fits the adapter (see [`choose_mem`]).
+/// The default cap on each process's memory (see [`choose_mem`]).
 pub const DEFAULT_MEM: u64 = 8 << 20;
 /// Exit status garm gives a guest stopped by `--max-insns` (as timeout(1) does).
 pub const LIMIT_EXIT: i32 = 124;
@@ -171,8 +171,7 @@ pub fn parse_size(s: &str) -> Result<u64, RunError> {
         .ok_or_else(|| RunError::BadSize(s.to_string()))
 }
 
-/// Memory per instance: the request, else 8 MiB shrunk (to a 64 KiB multiple) until all
-/// instances fit the adapter's largest storage binding.
+/// The cap on each process's memory: the request, else 8 MiB.
 pub fn choose_mem(requested: Option<u64>) -> Result<u64, RunError> {
     let m = requested.unwrap_or(DEFAULT_MEM);
     if m < 256 << 10 {
@@ -498,21 +497,14 @@ pub fn run_shared(
                     m.set_status(slot, Stop::Syscall);
                     host_work = true;
                 }
-                Stop::MemFault
-                    if m.st(slot)[layout::S_FAULT_KIND] != layout::FAULT_ALIGN
-                        && fault_in(&mut m, slot)? =>
-                {
-                    // A zero page's first touch: it has a frame now and the access runs again.
-                    live = true;
+                Stop::MemFault => {
+                    match memory_fault(&mut k, &mut m, pid, slot)? {
+                        None => live = true,
+                        Some((sig, msg)) => kill(&mut k, &mut m, pid, sig, msg, &mut outcomes, n),
+                    }
                     host_work = true;
                 }
-                Stop::MemFault if to_handler(&mut k, &mut m, pid, slot) => {
-                    // The guest's SIGSEGV or SIGBUS handler runs (deliver_pending, below); the
-                    // faulting instruction runs again if it returns.
-                    live = true;
-                    host_work = true;
-                }
-                Stop::MemFault | Stop::Illegal | Stop::FetchFault | Stop::Brk => {
+                Stop::Illegal | Stop::FetchFault | Stop::Brk => {
                     let (sig, msg) = match fault_outcome(&m, slot, stop, opts.max_insns) {
                         Outcome::Signaled(s, msg) => (s, msg),
                         Outcome::Limit(msg) => (-1, msg),
@@ -592,6 +584,7 @@ pub fn run_shared(
         instructions,
         output: out,
         stats: MachineStats {
+            frames_total: m.spaces().frame_counts().0,
             frames_peak: m.spaces().frame_counts().2,
             cow_copies: m.spaces().cow_copies,
             zero_faults: m.spaces().zero_faults,
@@ -722,19 +715,41 @@ pub fn report(o: &Outcome, inst: Option<usize>) {
     }
 }
 
-/// Tries to resolve a memory fault stop by giving the page a frame: true when it did (the slot
-/// runs again). A fault the pool could not serve is left for [`fault_outcome`] to report.
-fn fault_in(m: &mut Machine, slot: usize) -> Result<bool, RunError> {
+/// What a memory-fault stop comes to: `None` when the slot runs again (a zero page got its
+/// frame and the access repeats, or the guest's handler takes the signal, see [`to_handler`]),
+/// else the signal and report the process ends with.
+fn memory_fault(
+    k: &mut Kernel,
+    m: &mut Machine,
+    pid: Pid,
+    slot: usize,
+) -> Result<Option<(i32, String)>, RunError> {
     let addr = m.word64(slot, layout::S_FAULT_ADDR);
-    let write = m.st(slot)[layout::S_FAULT_KIND] == layout::FAULT_WRITE;
-    let f = m.fault_in(slot, addr, write)?;
-    if f == Fault::Fixed {
-        m.set_status(slot, Stop::Running);
+    let kind = m.st(slot)[layout::S_FAULT_KIND];
+    if kind != layout::FAULT_ALIGN {
+        match m.fault_in(slot, addr, kind == layout::FAULT_WRITE)? {
+            Fault::Fixed => {
+                m.set_status(slot, Stop::Running);
+                return Ok(None);
+            }
+            Fault::NoFrames => {
+                let pc = m.pc(slot);
+                let frames = m.spaces().frame_counts().0;
+                return Ok(Some((
+                    SIGKILL,
+                    format!("the guest memory pool ({frames} frames of 4 KiB) is spent: no frame for address {addr:#x} (pc {pc:#x}); raise --pool"),
+                )));
+            }
+            Fault::Unmapped | Fault::Denied => {}
+        }
     }
-    if f == Fault::NoFrames {
-        m.st_mut(slot)[layout::S_FAULT_KIND] = FAULT_NO_FRAMES;
+    if to_handler(k, m, pid, slot) {
+        return Ok(None);
     }
-    Ok(f == Fault::Fixed)
+    match fault_outcome(m, slot, Stop::MemFault, None) {
+        Outcome::Signaled(sig, msg) => Ok(Some((sig, msg))),
+        other => unreachable!("a memory fault ends with a signal, not {other:?}"),
+    }
 }
 
 /// Queues a memory fault's signal (SIGSEGV with SEGV_MAPERR or SEGV_ACCERR, SIGBUS for a
@@ -745,7 +760,6 @@ fn to_handler(k: &mut Kernel, m: &mut Machine, pid: Pid, slot: usize) -> bool {
     let addr = m.word64(slot, layout::S_FAULT_ADDR);
     let (sig, code) = match m.st(slot)[layout::S_FAULT_KIND] {
         layout::FAULT_ALIGN => (SIGBUS, BUS_ADRALN),
-        FAULT_NO_FRAMES => return false,
         _ if m.perm(slot, addr).is_some() => (SIGSEGV, SEGV_ACCERR),
         _ => (SIGSEGV, SEGV_MAPERR),
     };
@@ -762,22 +776,12 @@ fn to_handler(k: &mut Kernel, m: &mut Machine, pid: Pid, slot: usize) -> bool {
     true
 }
 
-/// A fault kind of the host's own: a zero page the spent pool could not give a frame.
-const FAULT_NO_FRAMES: u32 = 0x100;
-
 /// The report of a fault stop (or the instruction limit).
 fn fault_outcome(m: &Machine, i: usize, stop: Stop, limit: Option<u64>) -> Outcome {
     let s = m.st(i);
     let pc = m.word64(i, layout::S_PC);
     let addr = m.word64(i, layout::S_FAULT_ADDR);
     match stop {
-        Stop::MemFault if s[layout::S_FAULT_KIND] == FAULT_NO_FRAMES => Outcome::Signaled(
-            SIGKILL,
-            format!(
-                "the guest memory pool ({} frames of 4 KiB) is spent: no frame for address {addr:#x} (pc {pc:#x}); raise --pool",
-                m.spaces().frame_counts().0
-            ),
-        ),
         Stop::MemFault if s[layout::S_FAULT_KIND] == layout::FAULT_ALIGN => Outcome::Signaled(
             SIGBUS,
             format!("misaligned atomic access at address {addr:#x} (pc {pc:#x}): bus error"),

@@ -53,7 +53,6 @@
                 let m2 = select(vhi(m) >> inv, 0u, z);
                 if m1 != 0u { mst(i1, (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z)); }
                 if m2 != 0u { mst(i2, (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z)); }
-                // A store near decoded code stops the guest so the host can re-decode.
             }
         }
         if !excl && idx != 0u { r2 = wb; }

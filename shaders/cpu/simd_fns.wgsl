@@ -287,8 +287,8 @@ fn vs_word(w: u32, store: bool, chunk: u32, r: u32, n: u32, log: u32, db: u32) -
         | (vs_byte(b + 2u, store, chunk, r, n, log, db) << 16u) | (vs_byte(b + 3u, store, chunk, r, n, log, db) << 24u);
 }
 
-// The 16 bytes at a byte offset sh/8 into the five-word window from mem[i] (the caller checked
-// the access; the buffer has pad words at its end).
+// The 16 bytes at a byte offset sh/8 into the five-word window from word i (translated by
+// xlat; `wix` finds the words past the page's end).
 fn load_window(i: u32, sh: u32) -> vec4<u32> {
     let m0 = mld(i);
     let m1 = mld(wix(i, 1u));
@@ -299,7 +299,7 @@ fn load_window(i: u32, sh: u32) -> vec4<u32> {
 }
 
 // Stores the bytes of dv that bmk selects at a byte offset sh/8 into the five-word window from
-// mem[i], writing only the words it touches.
+// word i, writing only the words it touches.
 fn store_window(i: u32, sh: u32, dv: vec4<u32>, bmk: vec4<u32>) {
     let i1 = wix(i, 1u);
     let i2 = wix(i, 2u);

@@ -34,7 +34,7 @@
         var gv = vec4<u32>(vs_word(0u, store, chunk, r, n, log, db), vs_word(1u, store, chunk, r, n, log, db),
                        vs_word(2u, store, chunk, r, n, log, db), vs_word(3u, store, chunk, r, n, log, db));
         if db == 8u { gv.z = 0u; gv.w = 0u; }
-        // Steps that do not touch memory read a harmless in-bounds address instead.
+        // Steps that do not touch memory get word 0 from xlat, read and not used.
         let al = vlo(addr);
         let i = xlat(addr, db, touch, store);
         if i == XLAT_RETRY { return; }

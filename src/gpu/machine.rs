@@ -315,12 +315,10 @@ impl Machine {
             m.state[i * STATE_WORDS + S_STATUS] = Stop::Exited.word();
             m.state[i * STATE_WORDS + S_PTROOT] = m.spaces.root(i);
         }
-        let cfg_frames = m.cfg.pool_frames;
         m.add_units(start_variant as u32)?;
         m.submit(1, true)?;
         m.stats = MachineStats {
             pipeline_time: t0.elapsed(),
-            frames_total: cfg_frames,
             ..Default::default()
         };
         Ok(m)
@@ -586,11 +584,10 @@ impl Machine {
         addr: u64,
         len: u64,
     ) -> Result<Vec<(u64, Option<u32>, u64)>, MemError> {
-        let p = self.spaces.pieces(inst, addr, len).ok_or(MemError::Fault {
+        self.spaces.pieces(inst, addr, len).ok_or(MemError::Fault {
             addr,
             len: len as usize,
-        })?;
-        Ok(p)
+        })
     }
 
     /// Writes bytes into one instance's memory; unaligned edges are merged with what is there.
@@ -622,11 +619,7 @@ impl Machine {
                 .write_buffer(b, off + (a & 0xfff), &buf[k..k + n as usize]);
         }
         // A host write (read(2), mmap) over decoded code must not leave stale instructions.
-        for page in (addr >> 12)..=((addr + data.len() as u64 - 1) >> 12) {
-            if self.code_slot(inst, page << 12) != NO_CODE {
-                self.map_code(inst, page << 12, NO_CODE);
-            }
-        }
+        self.forget_code(inst, addr, data.len() as u64);
         Ok(())
     }
 
@@ -635,9 +628,10 @@ impl Machine {
         if len == 0 {
             return Ok(Vec::new());
         }
-        self.pieces(inst, addr, len as u64)?;
+        // The word-aligned range lies in the same pages as the bytes asked for.
         let start = addr & !3;
-        let end = (addr + len as u64 + 3) & !3;
+        let fault = MemError::Fault { addr, len };
+        let end = addr.checked_add(len as u64 + 3).ok_or(fault)? & !3;
         let size = end - start;
         let pieces = self.pieces(inst, start, size)?;
         let rb = readback(&self.gpu.device, "mem-rb", size);
@@ -720,7 +714,7 @@ impl Machine {
 
     /// Makes one instance a copy of another (fork): memory copy-on-write, state, V registers
     /// and code map.
-    pub fn copy_instance(&mut self, from: usize, to: usize) -> Result<(), MemError> {
+    pub fn copy_instance(&mut self, from: usize, to: usize) {
         self.spaces.copy(from, to);
         // The parent's writable pages became read-only to the shader.
         self.frame_ops(from, &[]);
@@ -739,7 +733,6 @@ impl Machine {
         let p = self.map_pages as usize;
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
         self.codemap_dirty = true;
-        Ok(())
     }
 
     /// The buffer of the pool holding frame `f` and the frame's byte offset in it.

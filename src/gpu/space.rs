@@ -117,7 +117,7 @@ pub struct Spaces {
     pub tables: Tables,
     frames: Frames,
     /// Entries holding each frame (frames are shared by fork and by [`Spaces::map_shared`]).
-    refs: Vec<u16>,
+    refs: Vec<u32>,
     /// Read-only frames by content key, for [`Spaces::map_shared`], and the key of each.
     shared: std::collections::HashMap<u128, u32>,
     shared_key: std::collections::HashMap<u32, u128>,
@@ -197,26 +197,29 @@ impl Spaces {
 
     fn decref(&mut self, f: u32) {
         let r = &mut self.refs[f as usize];
-        *r = r.saturating_sub(1);
+        debug_assert!(*r > 0, "frame {f} released more often than held");
+        *r -= 1;
         if *r == 0 {
-            if let Some(k) = self.shared_key.remove(&f) {
-                self.shared.remove(&k);
-            }
+            self.unshare(f);
             self.frames.release(f);
         }
     }
 
+    /// Takes frame `f` out of the share table: its bytes may change from now on.
+    fn unshare(&mut self, f: u32) {
+        if let Some(k) = self.shared_key.remove(&f) {
+            self.shared.remove(&k);
+        }
+    }
+
     /// The entry for frame `f` with rights `perm`: copy-on-write while others share a writable
-    /// page. A shared frame that becomes writable by its only holder leaves the share table
-    /// (its contents may change).
+    /// page. A shared frame that becomes writable by its only holder leaves the share table.
     fn entry(&mut self, f: u32, perm: Perm) -> u32 {
         if perm.has(Perm::W) {
             if self.refs[f as usize] > 1 {
                 return cow(f, perm);
             }
-            if let Some(k) = self.shared_key.remove(&f) {
-                self.shared.remove(&k);
-            }
+            self.unshare(f);
         }
         held(f, perm)
     }
@@ -230,21 +233,20 @@ impl Spaces {
         e: u32,
         ops: &mut Vec<FrameOp>,
     ) -> Result<(), OutOfFrames> {
-        let f = e & PTE_FRAME;
-        let p = Perm::of(e);
         if e & PTE_SHARED != 0 {
             return Ok(());
         }
+        let f = e & PTE_FRAME;
+        let p = Perm::of(e);
         if self.refs[f as usize] > 1 {
             let g = self.take()?;
             ops.push(FrameOp::Copy { from: f, to: g });
             self.cow_copies += 1;
             self.put(s, va, held(g, p));
         } else if e & PTE_COW != 0 || self.shared_key.contains_key(&f) {
-            let n = self.entry(f, p.union(Perm::W));
-            // Back to its own rights (the W above only took it out of the share table).
-            let n = if p.has(Perm::W) { n } else { n & !PTE_WRITE };
-            self.put(s, va, n);
+            // The only holder: its own frame, with the write bit its rights give.
+            self.unshare(f);
+            self.put(s, va, held(f, p));
         }
         Ok(())
     }
@@ -263,8 +265,7 @@ impl Spaces {
         self.tables.set(root, va, e);
         let keeps = e & PTE_HELD != 0 && old & PTE_HELD != 0 && e & PTE_FRAME == old & PTE_FRAME;
         if e & PTE_HELD != 0 && !keeps {
-            let r = &mut self.refs[(e & PTE_FRAME) as usize];
-            *r = r.saturating_add(1);
+            self.refs[(e & PTE_FRAME) as usize] += 1;
         }
         if old & PTE_HELD != 0 && !keeps {
             self.decref(old & PTE_FRAME);
@@ -567,7 +568,7 @@ impl Spaces {
             }
         }
         for (f, (&want, &have)) in refs.iter().zip(&self.refs).enumerate() {
-            if want != have as u32 {
+            if want != have {
                 return Err(format!("frame {f}: {have} counted, {want} entries"));
             }
         }

@@ -149,7 +149,13 @@ pub fn load_process(
     // shares.
     let mut pages: std::collections::BTreeMap<u64, (Perm, Vec<u8>)> = Default::default();
     for s in segs.iter().filter(|s| s.memsz > 0) {
-        let perm = Perm(Perm::R.0 | if s.write { 2 } else { 0 } | if s.exec { 4 } else { 0 });
+        let mut perm = Perm::R;
+        if s.write {
+            perm = perm.union(Perm::W);
+        }
+        if s.exec {
+            perm = perm.union(Perm::X);
+        }
         for p in (s.vaddr / 4096)..(s.vaddr + s.memsz).div_ceil(4096) {
             let (e, bytes) = pages
                 .entry(p * 4096)

@@ -22,11 +22,21 @@ fn perm(prot: u64) -> Perm {
     Perm((prot & 7) as u8)
 }
 
-/// Whether nothing is mapped in `[addr, addr + len)`.
-fn free(c: &Call, addr: u64, len: u64) -> bool {
+/// How many pages of `[addr, addr + len)` (page-aligned) are mapped: none means free, all means
+/// a range with no holes.
+fn mapped_pages(c: &Call, addr: u64, len: u64) -> u64 {
     (addr..addr + len)
         .step_by(PAGE as usize)
-        .all(|a| c.g.perm(c.slot, a).is_none())
+        .filter(|&a| c.g.perm(c.slot, a).is_some())
+        .count() as u64
+}
+
+fn free(c: &Call, addr: u64, len: u64) -> bool {
+    mapped_pages(c, addr, len) == 0
+}
+
+fn fully_mapped(c: &Call, addr: u64, len: u64) -> bool {
+    mapped_pages(c, addr, len) == len.div_ceil(PAGE)
 }
 
 /// Whether `[addr, addr + len)` is a place a mapping may go: page-aligned, above the null
@@ -139,18 +149,11 @@ pub fn mprotect(_k: &mut Kernel, c: &mut Call) -> SysResult {
         return Err(ENOMEM.into());
     }
     // Linux: ENOMEM when part of the range is not mapped.
-    if !free_of_holes(c, addr, len) {
+    if !fully_mapped(c, addr, len) {
         return Err(ENOMEM.into());
     }
     c.g.protect(c.slot, addr, len, perm(prot))?;
     ret(0)
-}
-
-/// Whether every page of `[addr, addr + len)` is mapped.
-fn free_of_holes(c: &Call, addr: u64, len: u64) -> bool {
-    (addr..addr + len)
-        .step_by(PAGE as usize)
-        .all(|a| c.g.perm(c.slot, a).is_some())
 }
 
 /// mremap: shrinking unmaps the tail; growing extends in place when the pages after are free,
@@ -164,7 +167,7 @@ pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
         return Err(EINVAL.into());
     }
     // Linux: EFAULT for a range that is not all mapped.
-    if !placeable(old, old_len.max(PAGE)) || !free_of_holes(c, old, old_len.max(PAGE)) {
+    if !placeable(old, old_len.max(PAGE)) || !fully_mapped(c, old, old_len.max(PAGE)) {
         return Err(EFAULT.into());
     }
     let rights = c.g.perm(c.slot, old).unwrap_or(Perm::RW);
