@@ -63,6 +63,9 @@ pub trait Guest {
     fn write_mem(&mut self, slot: usize, addr: u64, data: &[u8]) -> Result<(), MemError>;
     /// Memory, state and code map of `from` into `to` (fork).
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError>;
+    /// `to` becomes a thread of `from`: the same address space, a copy of the state and code
+    /// map.
+    fn share_slot(&mut self, from: usize, to: usize) -> Result<(), MemError>;
     /// An empty address space, zeroed state, no code (exec).
     fn reset_slot(&mut self, slot: usize);
     /// Gives back the slot's memory (its process ended); the state words stay for reports.
@@ -249,6 +252,10 @@ impl Guest for Machine {
         self.copy_instance(from, to);
         Ok(())
     }
+    fn share_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
+        self.share_instance(from, to);
+        Ok(())
+    }
     fn reset_slot(&mut self, slot: usize) {
         self.reset_instance(slot)
     }
@@ -374,6 +381,14 @@ impl Guest for MemGuest {
     }
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
         self.spaces.copy(from, to);
+        let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
+        self.state.copy_within(a..a + STATE_WORDS, b);
+        self.exec_pages[to] = self.exec_pages[from].clone();
+        self.vregs[to] = self.vregs[from];
+        Ok(())
+    }
+    fn share_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
+        self.spaces.share(from, to);
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
         self.exec_pages[to] = self.exec_pages[from].clone();

@@ -1106,7 +1106,16 @@ fn arg(r: &mut Rng, kind: u8, w: &World, pid: Pid) -> u64 {
             CLONE_VM,
             CLONE_THREAD,
             CLONE_VFORK | 17,
+            // What pthread_create passes (glibc and musl), and a thread without CLONE_FILES.
+            0x3d0f00,
+            0x7d0f00,
+            CLONE_VM | CLONE_SIGHAND | CLONE_THREAD,
+            CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | 17,
         ]),
+        b'u' => {
+            let op = r.pick(&[0, 1, 3, 4, 5, 9, 10, 6, x & 0x3ff]);
+            op | r.pick(&[0, 128, 256, 384])
+        }
         b'F' => r.pick(&[
             F_DUPFD,
             F_GETFD,
@@ -1133,7 +1142,7 @@ fn arg(r: &mut Rng, kind: u8, w: &World, pid: Pid) -> u64 {
 
 /// Argument kinds per syscall (f fd, d dirfd, s path, b buffer, n length, o open flags, m mode, p pid,
 /// g signal, v iovec, c iovec count, a sigaction, t timespec, e argv, w whence/which,
-/// k clone flags, F fcntl cmd, M mmap flags, P page address, x anything).
+/// k clone flags, u futex op, F fcntl cmd, M mmap flags, P page address, x anything).
 fn schema(n: u64) -> &'static str {
     match n {
         nr::GETCWD => "bn",
@@ -1171,7 +1180,8 @@ fn schema(n: u64) -> &'static str {
         nr::GETTIMEOFDAY => "bb",
         nr::MUNMAP | nr::MPROTECT | nr::MADVISE => "Pnx",
         nr::MREMAP => "Pnnx",
-        nr::CLONE => "kb",
+        nr::CLONE => "kbbxb",
+        nr::FUTEX => "buxtbx",
         nr::EXECVE => "see",
         nr::MMAP => "PnwMfn",
         nr::WAIT4 => "pbxb",
@@ -1225,6 +1235,27 @@ fn check_kernel(w: &World) -> Result<(), String> {
         }
         if matches!(p.state, PState::Zombie(_)) && (p.slot.is_some() || !p.fds.is_empty()) {
             return Err(format!("zombie {pid} keeps a slot or fds"));
+        }
+        // A thread other than its process's first lives only while it runs, in its process,
+        // and owns no fd table (its leader's is the process's).
+        if p.tgid != *pid {
+            match k.procs.get(&p.tgid) {
+                Some(l) if l.tgid == l.pid && !matches!(l.state, PState::Zombie(_)) => {}
+                _ => return Err(format!("thread {pid} of a process {} that is gone", p.tgid)),
+            }
+            if p.slot.is_none() || !p.fds.is_empty() {
+                return Err(format!("thread {pid} without a slot, or with its own fds"));
+            }
+            if k.procs.values().any(|c| c.ppid == *pid) {
+                return Err(format!(
+                    "thread {pid} is a parent (children belong to the process)"
+                ));
+            }
+        }
+        if matches!(p.state, PState::ThreadExited(_))
+            && (p.slot.is_some() || !k.procs.values().any(|t| t.tgid == *pid && t.slot.is_some()))
+        {
+            return Err(format!("leader {pid} exited alone but has no thread left"));
         }
         for f in p.fds.iter().flatten() {
             if !seen.insert(Rc::as_ptr(&f.file)) {

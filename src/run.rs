@@ -294,6 +294,7 @@ pub fn run_shared(
     let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];
     let t0 = Instant::now();
     let mut batch = 4u32;
+    let mut round = 0usize;
     let mut tracer = match &opts.trace {
         Some(p) => {
             m.set_iters(1);
@@ -330,6 +331,7 @@ pub fn run_shared(
                 t.before(&k, &m);
             }
         }
+        assign_turns(&k, &mut m, &mut round);
         let ts = Instant::now();
         let rings = m.submit(batch, false)?;
         if let Some(t) = tracer.as_mut() {
@@ -391,8 +393,13 @@ pub fn run_shared(
             match stop {
                 Stop::Running | Stop::Write | Stop::LimitRetry => live = true,
                 Stop::Exited => {
+                    // The shader answers exit and exit_group alike; x8 still says which.
                     let code = m.st(slot)[layout::S_EXIT_CODE] as i32;
-                    k.exit_proc(&mut m, pid, code << 8);
+                    if m.reg(slot, 8) == crate::os::nr::EXIT {
+                        k.exit_thread(&mut m, pid, code << 8);
+                    } else {
+                        k.exit_proc(&mut m, pid, code << 8);
+                    }
                     host_work = true;
                 }
                 Stop::Syscall => {
@@ -603,6 +610,49 @@ pub fn run_shared(
     })
 }
 
+/// Threads of one address space take turns, one per dispatch (`S_TURN`): before each submit
+/// the runnable threads of every process that has more than one get their places, rotated at
+/// each submit so that every thread leads in turn.
+fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) {
+    let mut groups: std::collections::BTreeMap<Pid, Vec<usize>> = Default::default();
+    for p in k.procs.values() {
+        let Some(s) = p.slot else { continue };
+        if !k.process(p.pid).threaded {
+            continue;
+        }
+        let runnable = matches!(
+            Guest::status(m, s),
+            Some(Stop::Running | Stop::Write | Stop::LimitRetry)
+        );
+        // Another thread may have written the word this one holds exclusively since its last
+        // turn (in the previous submit): a context switch clears the monitor.
+        m.st_mut(s)[layout::S_EXCL_VALID] = 0;
+        let g = groups.entry(p.tgid).or_default();
+        if runnable {
+            g.push(s);
+        } else {
+            m.st_mut(s)[layout::S_TURN] = 0;
+        }
+    }
+    if groups.is_empty() {
+        return;
+    }
+    *round += 1;
+    for slots in groups.values() {
+        let n = slots.len();
+        for (i, &s) in slots.iter().enumerate() {
+            let turn = if n > 1 {
+                (((i + *round) % n) << 16 | n) as u32
+            } else {
+                0
+            };
+            let st = m.st_mut(s);
+            st[layout::S_TURN] = turn;
+            st[layout::S_TICK] = 0;
+        }
+    }
+}
+
 /// `--max-insns` as one budget for each instance's whole process tree: a tree that spent it
 /// ends (the root's outcome is the limit); every other live process may run at most what its
 /// tree has left before the shader stops it. Returns whether a tree ended.
@@ -683,7 +733,8 @@ fn kill(
     outcomes: &mut [Option<Outcome>],
     n: u32,
 ) {
-    let p = &k.procs[&pid];
+    // A thread's fault ends its process, whose leader is the instance's root.
+    let p = k.process(pid);
     let root = p.root;
     let inst = p.inst;
     if root && (inst as u32) < n {

@@ -4,7 +4,8 @@
 
     // ATOMIC unit (LSE): one read-modify-write of 1-8 naturally aligned bytes. Xs is the operand
     // (rm), Xt the destination of the old value (rc); CAS compares with Xs, stores Xt and writes
-    // the old value to Xs (rd). A guest has one thread per address space, so one step is atomic.
+    // the old value to Xs (rd). The threads of an address space take turns by dispatch (S_TURN),
+    // so one step is atomic.
     if unit == U_ATOMIC {
         g_used = g_used | VAR_ATOMIC;
         let size = aux & 3u;

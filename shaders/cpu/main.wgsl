@@ -9,6 +9,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_status = sreg(S_STATUS);
     if g_status == ST_LIMIT_RETRY { g_status = ST_RUNNING; }
     if g_status != ST_RUNNING && g_status != ST_WRITE { return; }
+    // Threads of one address space run one per dispatch (their atomics and exclusives are then
+    // single-lane); a thread coming back to its turn has lost its exclusive monitor, as a
+    // context switch clears it.
+    let turn = sreg(S_TURN);
+    let turns = (turn & 0xffffu) > 1u;
+    if turns {
+        let tick = sreg(S_TICK);
+        sset(S_TICK, tick + 1u);
+        if tick % (turn & 0xffffu) != (turn >> 16u) { return; }
+    }
     // Unrolled: once lavapipe's loop limiter is spent, every later loop would exit at once.
 {{LOAD_REGS}}
     g_pc = sreg64(S_PC);
@@ -21,6 +31,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_tmp_wb = sreg64(S_TMP_WB);
     g_excl_valid = sreg(S_EXCL_VALID);
     g_excl_addr = sreg(S_EXCL_ADDR);
+    if turns { g_excl_valid = 0u; }
     g_brk = sreg(S_BRK);
     g_out_len = sreg(S_OUT_LEN);
     g_code_base = sreg64(S_CODE_BASE);

@@ -12,7 +12,7 @@ fn syscall() -> V {
         g_exit_code = vlo(x0) & 255u;
         g_status = ST_EXITED;
     }
-    if nr == SYS_BRK {
+    if nr == SYS_BRK && (g_fastfd & FASTFD_HOST_BRK) == 0u {
         if vhi(x0) == 0u && vlo(x0) >= sreg(S_BRK_MIN) && vlo(x0) <= sreg(S_BRK_MAX) { g_brk = vlo(x0); }
         r = vw(g_brk, 0u);
         g_status = ST_RUNNING;

@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 109;
+pub const STATE_WORDS: usize = 111;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -44,7 +44,9 @@ state_words! {
     S_EXCL_VALID = 87 x 1,
     S_EXCL_ADDR = 88 x 1,
     S_EXIT_CODE = 90 x 1,
-    /// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path).
+    /// Bit 0: fd 1 writes to the console; bit 1: fd 2 does (the shader's fast write path);
+    /// [`FASTFD_HOST_BRK`]: brk goes to the host (the break is one per process, and threads
+    /// each have a copy of this word).
     S_FASTFD = 91 x 1,
     /// Optional units (variant bits) the instance ran since the host last cleared the word.
     S_USED = 95 x 1,
@@ -63,7 +65,15 @@ state_words! {
     S_PTROOT = 106 x 1,
     /// The address of the code map's first page (the process's lowest executable page).
     S_CODE_BASE = 107 x 2,
+    /// Threads of one address space take turns, one per dispatch: this thread's turn (high half)
+    /// among how many (low half; 0 or 1: no turns), set by the host before each submit.
+    S_TURN = 109 x 1,
+    /// Dispatches this thread has entered since the host set its turn.
+    S_TICK = 110 x 1,
 }
+
+/// The bit of `S_FASTFD` that sends brk to the host.
+pub const FASTFD_HOST_BRK: u32 = 4;
 
 /// Defines the stop reasons once: the enum, its word values and the WGSL names.
 macro_rules! stops {
@@ -299,6 +309,7 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
     c("PT_ENTRIES", PT_ENTRIES as u64);
     c("XLAT_RETRY", XLAT_RETRY as u64);
     c("XPAGE_VALID", XPAGE_VALID as u64);
+    c("FASTFD_HOST_BRK", FASTFD_HOST_BRK as u64);
     for (n, v) in abi {
         c(n, *v);
     }

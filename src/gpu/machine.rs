@@ -698,7 +698,9 @@ impl Machine {
     /// Forgets the decode of the page at `addr` (a CodeMod stop: a write to it waits) and its
     /// mark; the write then runs, and the next fetch there decodes afresh.
     pub fn forget_code_at(&mut self, inst: usize, addr: u64) {
-        self.map_code(inst, addr & !0xfff, NO_CODE);
+        for t in self.spaces.slots_sharing(inst) {
+            self.map_code(t, addr & !0xfff, NO_CODE);
+        }
         // A page outside the code map can still carry the mark (its code was unmapped).
         self.spaces.mark_code(inst, addr, false);
         self.st_mut(inst)[S_STATUS] = Stop::Running.word();
@@ -718,6 +720,19 @@ impl Machine {
         self.spaces.copy(from, to);
         // The parent's writable pages became read-only to the shader.
         self.frame_ops(from, &[]);
+        self.copy_cpu(from, to);
+    }
+
+    /// Makes `to` a thread of `from` (clone with CLONE_VM): the same address space and page
+    /// tables, a copy of the state, V registers and code map.
+    pub fn share_instance(&mut self, from: usize, to: usize) {
+        self.spaces.share(from, to);
+        self.copy_cpu(from, to);
+    }
+
+    /// Copies an instance's registers, V registers, state words and code map into `to`, whose
+    /// address space is already set (fork and clone).
+    fn copy_cpu(&mut self, from: usize, to: usize) {
         let vsize = VREG_STRIDE as u64 * 16;
         let scratch = storage(&self.gpu.device, "fork", vsize, wgpu::BufferUsages::empty());
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
@@ -728,7 +743,7 @@ impl Machine {
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
         self.state[b + S_PTROOT] = self.spaces.root(to);
-        // The copied translation state names the parent's tables.
+        // The copied translation state may name the parent's tables.
         self.forget_translations(to);
         let p = self.map_pages as usize;
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
@@ -751,8 +766,11 @@ impl Machine {
     /// Zeroes, or copies, frames of `mem` (the work of a change to an address space), and
     /// drops what `inst` had cached of its tables.
     pub(crate) fn frame_ops(&mut self, inst: usize, ops: &[FrameOp]) {
-        let b = inst * STATE_WORDS;
-        self.state[b + S_XPAGE..b + S_XPAGE + 2].fill(0);
+        // Every thread of the space may hold a stale crossing stash.
+        for t in self.spaces.slots_sharing(inst) {
+            let b = t * STATE_WORDS;
+            self.state[b + S_XPAGE..b + S_XPAGE + 2].fill(0);
+        }
         self.state_dirty = true;
         if ops.is_empty() {
             return;
@@ -873,6 +891,13 @@ impl Machine {
 
     /// Unmaps the decoded code of the pages of `[addr, addr + len)` inside the code map.
     pub fn forget_code(&mut self, inst: usize, addr: u64, len: u64) {
+        // The code maps are per slot, the mark per page of the space: every thread drops it.
+        for t in self.spaces.slots_sharing(inst) {
+            self.forget_code_one(t, addr, len);
+        }
+    }
+
+    fn forget_code_one(&mut self, inst: usize, addr: u64, len: u64) {
         let base = self.word64(inst, S_CODE_BASE);
         let lo = addr.max(base) & !(PAGE as u64 - 1);
         let hi = addr

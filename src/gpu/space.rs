@@ -352,6 +352,11 @@ impl Spaces {
         }
     }
 
+    /// The page-table entry of `va` (0 where nothing is mapped).
+    pub fn pte(&self, s: usize, va: u64) -> u32 {
+        self.tables.lookup(self.roots[s], va)
+    }
+
     /// The rights of the page at `va`, if it is mapped.
     pub fn perm(&self, s: usize, va: u64) -> Option<Perm> {
         let e = self.tables.lookup(self.roots[s], va);

@@ -54,6 +54,7 @@ errnos! {
     ENOSYS = 38,
     ENOTEMPTY = 39,
     ELOOP = 40,
+    ETIMEDOUT = 110,
 }
 
 impl Errno {

@@ -4,7 +4,7 @@
 //!
 //! Argument formats, one letter per argument: `d` decimal, `x` hex, `o` octal, `s` C string.
 
-use super::kernel::{fs, fsmeta, io, memory, misc, poll, process, signal, Handler};
+use super::kernel::{fs, fsmeta, futex, io, memory, misc, poll, process, signal, Handler};
 
 /// One syscall garm knows.
 pub struct Syscall {
@@ -68,9 +68,10 @@ syscalls! {
     83 FDATASYNC "fdatasync" "d" Some(fsmeta::fsync);
     88 UTIMENSAT "utimensat" "dsxx" Some(fs::utimensat);
     93 EXIT "exit" "d" Some(process::exit);
-    94 EXIT_GROUP "exit_group" "d" Some(process::exit);
+    94 EXIT_GROUP "exit_group" "d" Some(process::exit_group);
     95 WAITID "waitid" "ddxx" Some(process::waitid);
-    96 SET_TID_ADDRESS "set_tid_address" "x" Some(process::getpid);
+    96 SET_TID_ADDRESS "set_tid_address" "x" Some(process::set_tid_address);
+    98 FUTEX "futex" "xdxxxx" Some(futex::futex);
     99 SET_ROBUST_LIST "set_robust_list" "xd" Some(misc::nothing);
     101 NANOSLEEP "nanosleep" "xx" Some(misc::nanosleep);
     113 CLOCK_GETTIME "clock_gettime" "dx" Some(misc::clock_gettime);
@@ -80,6 +81,7 @@ syscalls! {
     123 SCHED_GETAFFINITY "sched_getaffinity" "ddx" Some(misc::sched_getaffinity);
     124 SCHED_YIELD "sched_yield" "" Some(misc::nothing);
     129 KILL "kill" "dd" Some(signal::kill);
+    130 TKILL "tkill" "dd" Some(signal::tkill);
     131 TGKILL "tgkill" "ddd" Some(signal::tgkill);
     134 RT_SIGACTION "rt_sigaction" "dxxd" Some(signal::rt_sigaction);
     135 RT_SIGPROCMASK "rt_sigprocmask" "dxxd" Some(signal::rt_sigprocmask);
@@ -104,12 +106,12 @@ syscalls! {
     175 GETEUID "geteuid" "" Some(misc::id_zero);
     176 GETGID "getgid" "" Some(misc::id_zero);
     177 GETEGID "getegid" "" Some(misc::id_zero);
-    178 GETTID "gettid" "" Some(process::getpid);
+    178 GETTID "gettid" "" Some(process::gettid);
     179 SYSINFO "sysinfo" "x" Some(misc::sysinfo);
-    214 BRK "brk" "x" None;
+    214 BRK "brk" "x" Some(memory::brk);
     215 MUNMAP "munmap" "xd" Some(memory::munmap);
     216 MREMAP "mremap" "xddx" Some(memory::mremap);
-    220 CLONE "clone" "xx" Some(process::clone);
+    220 CLONE "clone" "xxxxx" Some(process::clone);
     221 EXECVE "execve" "sxx" Some(process::execve);
     222 MMAP "mmap" "xdxxdx" Some(memory::mmap);
     226 MPROTECT "mprotect" "xdx" Some(memory::mprotect);

@@ -11,7 +11,7 @@ fn is_dir(k: &Kernel, t: &Target) -> bool {
 }
 
 pub fn getcwd(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let mut cwd = k.proc(c.pid).cwd.clone().into_bytes();
+    let mut cwd = k.process(c.pid).cwd.clone().into_bytes();
     cwd.push(0);
     if cwd.len() > c.a[1] as usize {
         return Err(ERANGE.into());
@@ -34,17 +34,17 @@ pub fn fchdir(k: &mut Kernel, c: &mut Call) -> SysResult {
 }
 
 fn set_cwd(k: &mut Kernel, pid: Pid, path: &str) -> SysResult {
-    let cwd = k.proc(pid).cwd.clone();
+    let cwd = k.process(pid).cwd.clone();
     let t = k.vfs.resolve(&cwd, path, true)?;
     if !is_dir(k, &t) {
         return Err(ENOTDIR.into());
     }
-    k.proc_mut(pid).cwd = normalize(&cwd, path);
+    k.process_mut(pid).cwd = normalize(&cwd, path);
     ret(0)
 }
 
 pub fn umask(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let p = k.proc_mut(c.pid);
+    let p = k.process_mut(c.pid);
     let old = p.umask;
     p.umask = c.a[0] as u32 & 0o777;
     ret(old)
@@ -56,7 +56,7 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
     // below bit 23), so F_GETFL never reads back a stray high bit.
     let (pid, flags, mode) = (c.pid, c.a[2] & 0x7f_ffff, c.a[3] as u32);
     let cwd = k.cwd_for(pid, c.i(0))?;
-    let umask = k.proc(pid).umask;
+    let umask = k.process(pid).umask;
     let follow = flags & O_NOFOLLOW == 0;
     let wr = flags & O_ACCMODE != 0 || flags & (O_TRUNC | O_CREAT) != 0;
     let target = match k.vfs.resolve(&cwd, &path, follow) {
@@ -244,7 +244,7 @@ pub fn mkdirat(k: &mut Kernel, c: &mut Call) -> SysResult {
             if !matches!(k.vfs.inodes[d].node, Node::Dir(_)) {
                 return Err(ENOTDIR.into());
             }
-            let mode = vfs::S_IFDIR | (c.a[2] as u32 & 0o777 & !k.proc(c.pid).umask);
+            let mode = vfs::S_IFDIR | (c.a[2] as u32 & 0o777 & !k.process(c.pid).umask);
             k.vfs.add(d, &name, Node::Dir(BTreeMap::new()), mode);
             ret(0)
         }
@@ -300,7 +300,7 @@ pub fn readlinkat(k: &mut Kernel, c: &mut Call) -> SysResult {
         return Err(EINVAL.into());
     }
     let s = match k.vfs.resolve(&cwd, &path, false)? {
-        Target::Mem(i) if i == k.vfs.exe_ino => k.proc(c.pid).exe_path.clone(),
+        Target::Mem(i) if i == k.vfs.exe_ino => k.process(c.pid).exe_path.clone(),
         Target::Mem(i) => match &k.vfs.inodes[i].node {
             Node::Symlink(s) => s.clone(),
             _ => return Err(EINVAL.into()),

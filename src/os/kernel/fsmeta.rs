@@ -52,7 +52,7 @@ fn statfs_of(k: &Kernel, t: &Target) -> Result<Statfs, Errno> {
 
 pub fn statfs(k: &mut Kernel, c: &mut Call) -> SysResult {
     let path = c.cstr(c.a[0])?;
-    let cwd = k.proc(c.pid).cwd.clone();
+    let cwd = k.process(c.pid).cwd.clone();
     let t = k.vfs.resolve(&cwd, &path, true)?;
     let st = statfs_of(k, &t)?;
     c.write_obj(c.a[1], &st)?;

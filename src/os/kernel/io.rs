@@ -252,7 +252,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
 
 pub fn close(k: &mut Kernel, c: &mut Call) -> SysResult {
     let fd = usize::try_from(c.i(0)).map_err(|_| EBADF)?;
-    match k.proc_mut(c.pid).fds.get_mut(fd) {
+    match k.process_mut(c.pid).fds.get_mut(fd) {
         Some(f @ Some(_)) => {
             *f = None;
             ret(0)
@@ -298,7 +298,8 @@ pub fn dup3(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.a[2] & !O_CLOEXEC != 0 || c.a[0] == c.a[1] {
         return Err(EINVAL.into());
     }
-    let limit = k.procs[&c.pid]
+    let limit = k
+        .process(c.pid)
         .rlimits
         .get(&rlimit::NOFILE)
         .map_or(MAX_FDS, |l| (l.cur as usize).min(MAX_FDS));
@@ -307,7 +308,7 @@ pub fn dup3(k: &mut Kernel, c: &mut Call) -> SysResult {
         .filter(|&t| t < limit)
         .ok_or(EBADF)?;
     let f = k.fd(c.pid, c.i(0))?;
-    let fds = &mut k.proc_mut(c.pid).fds;
+    let fds = &mut k.process_mut(c.pid).fds;
     if fds.len() <= to {
         fds.resize(to + 1, None);
     }
@@ -332,7 +333,7 @@ pub fn fcntl(k: &mut Kernel, c: &mut Call) -> SysResult {
         }
         F_GETFD => ret(f.cloexec as i64),
         F_SETFD => {
-            if let Some(Some(fd)) = k.proc_mut(pid).fds.get_mut(c.a[0] as usize) {
+            if let Some(Some(fd)) = k.process_mut(pid).fds.get_mut(c.a[0] as usize) {
                 fd.cloexec = arg & 1 != 0;
             }
             ret(0)
@@ -385,7 +386,7 @@ pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
         (r, w) => {
             // Neither end stays open when one cannot be had.
             for i in [r, w].into_iter().flatten() {
-                k.proc_mut(c.pid).fds[i] = None;
+                k.process_mut(c.pid).fds[i] = None;
             }
             return Err(EMFILE.into());
         }
@@ -393,7 +394,7 @@ pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
     let fds = [r as i32, w as i32];
     if let Err(e) = c.write_obj(c.a[0], &fds) {
         for i in [r, w] {
-            k.proc_mut(c.pid).fds[i] = None;
+            k.process_mut(c.pid).fds[i] = None;
         }
         return Err(e);
     }

@@ -58,6 +58,19 @@ fn within_cap(k: &Kernel, c: &Call, len: u64) -> bool {
     used.saturating_add(len) <= c.g.mem_bytes().min(limit)
 }
 
+/// ENOMEM for a mapping past the cap, said once per run (a program that does not check, as
+/// pthread_create's callers often do not, fails later and far from the cause).
+fn over_cap(k: &mut Kernel, pid: Pid) -> Fail {
+    if !k.mem_note {
+        k.mem_note = true;
+        crate::elog!(
+            "garm: pid {}: a mapping would pass the process's memory cap (--mem): ENOMEM (raise --mem)",
+            k.tg(pid)
+        );
+    }
+    ENOMEM.into()
+}
+
 pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
     let (want, len, prot, flags, fd, off) = (c.a[0], c.a[1], c.a[2], c.a[3], c.i(4), c.a[5]);
     if len == 0 || off & (PAGE - 1) != 0 {
@@ -90,7 +103,7 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
         None
     };
     if !within_cap(k, c, len) {
-        return Err(ENOMEM.into());
+        return Err(over_cap(k, c.pid));
     }
     let addr = if flags & (MAP_FIXED | MAP_FIXED_NOREPLACE) != 0 {
         if !placeable(want, len) {
@@ -105,7 +118,7 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
         want
     } else {
         let heap_end = c.g.st(c.slot)[layout::S_BRK_MAX] as u64;
-        let p = k.proc_mut(c.pid);
+        let p = k.process_mut(c.pid);
         let low = p.mmap_low.saturating_sub(len);
         if low < heap_end.div_ceil(PAGE) * PAGE + PAGE || low < loader::LO_BOUND as u64 {
             return Err(ENOMEM.into());
@@ -177,7 +190,7 @@ pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
     }
     let grow = new_len - old_len;
     if !within_cap(k, c, grow) {
-        return Err(ENOMEM.into());
+        return Err(over_cap(k, c.pid));
     }
     // In place when the pages after are free, but not past the mmap area's top into the gap
     // Linux keeps below the stack (there Linux moves the mapping too).
@@ -211,3 +224,27 @@ pub fn mremap(k: &mut Kernel, c: &mut Call) -> SysResult {
 
 /// mmap of something that is not a regular file (Linux: ENODEV for most, EACCES for some).
 const ENODEV_OR_EACCES: Errno = EACCES;
+
+/// brk, when the shader leaves it to the host (a process with threads: each thread's slot has a
+/// copy of the break, and all are kept equal here). The heap is mapped lazily up to its cap at
+/// load, so moving the break is bookkeeping only.
+pub fn brk(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let s = c.g.st(c.slot);
+    let (lo, hi, cur) = (
+        s[layout::S_BRK_MIN] as u64,
+        s[layout::S_BRK_MAX] as u64,
+        s[layout::S_BRK],
+    );
+    let want = c.a[0];
+    let new = if (lo..=hi).contains(&want) {
+        want as u32
+    } else {
+        cur
+    };
+    for t in k.threads_of(c.pid) {
+        if let Some(slot) = k.procs[&t].slot {
+            c.g.st_mut(slot)[layout::S_BRK] = new;
+        }
+    }
+    ret(new as i64)
+}

@@ -15,7 +15,7 @@ pub fn id_zero(_k: &mut Kernel, _c: &mut Call) -> SysResult {
     ret(0)
 }
 
-fn now() -> Duration {
+pub fn now() -> Duration {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default()
@@ -115,7 +115,7 @@ pub fn sysinfo(k: &mut Kernel, c: &mut Call) -> SysResult {
 /// The limit `res` has for `pid`: what it set, else garm's real bounds (the stack reserve, the fd
 /// table, the largest file) or unlimited.
 pub fn rlimit_of(k: &Kernel, g: &dyn Guest, pid: Pid, res: u32) -> Rlimit {
-    if let Some(l) = k.proc(pid).rlimits.get(&res) {
+    if let Some(l) = k.process(pid).rlimits.get(&res) {
         return *l;
     }
     let fixed = |v: u64| Rlimit { cur: v, max: v };
@@ -141,7 +141,7 @@ fn set_rlimit(k: &mut Kernel, g: &dyn Guest, pid: Pid, res: u32, new: Rlimit) ->
     if new.max > bound && new.max > rlimit_of(k, g, pid, res).max {
         return Err(EPERM);
     }
-    k.proc_mut(pid).rlimits.insert(res, new);
+    k.process_mut(pid).rlimits.insert(res, new);
     Ok(())
 }
 
@@ -313,7 +313,7 @@ pub fn getsid(k: &mut Kernel, c: &mut Call) -> SysResult {
 
 /// setsid: a group leader may not (EPERM); any other process leads a new group.
 pub fn setsid(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let pid = c.pid;
+    let pid = k.tg(c.pid);
     if k.procs.values().any(|p| p.pgid == pid) {
         return Err(EPERM.into());
     }

@@ -8,6 +8,7 @@ mod types;
 pub use types::*;
 pub mod fs;
 pub mod fsmeta;
+pub mod futex;
 pub mod io;
 pub mod memory;
 pub mod misc;
@@ -51,6 +52,8 @@ pub struct Kernel {
     pub round_trips: u64,
     pub stdin: Stdin,
     pub limit_note: bool,
+    /// Whether the note on a mapping past `--mem` was given.
+    pub mem_note: bool,
     pub forks: u64,
     pub fork_time: std::time::Duration,
     /// Instructions retired per instance, by every process of its tree.
@@ -65,6 +68,8 @@ pub struct Kernel {
     pub quota: usize,
     /// When the kernel started (times(2) counts from here).
     pub started: std::time::Instant,
+    /// The last futex waiter's queue number.
+    pub futex_seq: u64,
 }
 
 impl Kernel {
@@ -80,6 +85,7 @@ impl Kernel {
             round_trips: 0,
             stdin: Stdin::new(instances),
             limit_note: false,
+            mem_note: false,
             forks: 0,
             fork_time: Default::default(),
             executed: vec![0; instances],
@@ -88,6 +94,7 @@ impl Kernel {
             shared: false,
             quota: (slots / instances.max(1)).max(1),
             started: std::time::Instant::now(),
+            futex_seq: 0,
         }
     }
 
@@ -175,6 +182,9 @@ impl Kernel {
             pid,
             Proc {
                 pid,
+                tgid: pid,
+                clear_tid: 0,
+                futex: None,
                 ppid: 0,
                 pgid: pid,
                 slot: Some(slot),
@@ -198,6 +208,7 @@ impl Kernel {
                 counted: 0,
                 comm: comm_of(exe_path),
                 rlimits: BTreeMap::new(),
+                threaded: false,
             },
         );
         self.slots[slot] = Some(pid);
@@ -222,10 +233,35 @@ impl Kernel {
         self.procs.get_mut(&pid).expect("live pid")
     }
 
+    /// The thread group (process) `pid` belongs to.
+    pub fn tg(&self, pid: Pid) -> Pid {
+        self.procs.get(&pid).map_or(pid, |p| p.tgid)
+    }
+
+    /// The process `pid` is a thread of: its leader's entry, which holds what the threads share.
+    pub fn process(&self, pid: Pid) -> &Proc {
+        &self.procs[&self.tg(pid)]
+    }
+
+    pub fn process_mut(&mut self, pid: Pid) -> &mut Proc {
+        let tg = self.tg(pid);
+        self.proc_mut(tg)
+    }
+
+    /// The live threads (those holding a slot) of `pid`'s process.
+    pub fn threads_of(&self, pid: Pid) -> Vec<Pid> {
+        let tg = self.tg(pid);
+        self.procs
+            .values()
+            .filter(|p| p.tgid == tg && p.slot.is_some())
+            .map(|p| p.pid)
+            .collect()
+    }
+
     /// The mask of fds 1 and 2 that still write to an open console, for the shader's fast path
     /// (a closed host end goes through the host, which answers with SIGPIPE).
     pub fn fast_fd_mask(&self, pid: Pid, out: &Output) -> u32 {
-        let p = &self.procs[&pid];
+        let p = self.process(pid);
         let mut m = 0;
         for (bit, fd) in [(1u32, 1usize), (2, 2)] {
             if let Some(Some(f)) = p.fds.get(fd) {
@@ -235,6 +271,9 @@ impl Kernel {
                     }
                 }
             }
+        }
+        if p.threaded {
+            m |= layout::FASTFD_HOST_BRK;
         }
         m
     }
@@ -265,7 +304,7 @@ impl Kernel {
 
     /// The open fd `fd` of `pid`.
     pub fn fd(&self, pid: Pid, fd: i64) -> Result<Fd, Errno> {
-        self.procs[&pid]
+        self.process(pid)
             .fds
             .get(usize::try_from(fd).map_err(|_| EBADF)?)
             .cloned()
@@ -279,7 +318,8 @@ impl Kernel {
             return Err(EINVAL);
         }
         // RLIMIT_NOFILE, as the process set it (never above garm's table).
-        let limit = self.procs[&pid]
+        let limit = self
+            .process(pid)
             .rlimits
             .get(&rlimit::NOFILE)
             .map_or(MAX_FDS, |l| (l.cur as usize).min(MAX_FDS));
@@ -287,7 +327,7 @@ impl Kernel {
             // F_DUPFD asked for a number past the limit; a plain open has no room at all.
             return Err(if min == 0 { EMFILE } else { EINVAL });
         }
-        let fds = &mut self.proc_mut(pid).fds;
+        let fds = &mut self.process_mut(pid).fds;
         let i = (min..limit)
             .find(|&i| fds.get(i).is_none_or(|f| f.is_none()))
             .ok_or(EMFILE)?;
@@ -306,13 +346,30 @@ impl Kernel {
         self.apply_pipe_closes();
     }
 
-    /// Marks a process as exited with a wait status, frees its slot, reparents its children.
+    /// Ends a whole process (exit_group, a fatal signal, a fault) with a wait status: every
+    /// thread stops, the slots go, the leader becomes a zombie for its parent, its children are
+    /// reparented.
     pub fn exit_proc(&mut self, g: &mut dyn Guest, pid: Pid, wstatus: i32) {
+        let Some(pid) = self.procs.get(&pid).map(|p| p.tgid) else {
+            return;
+        };
+        if matches!(
+            self.procs.get(&pid).map(|p| &p.state),
+            None | Some(PState::Zombie(_))
+        ) {
+            return;
+        }
+        for t in self.threads_of(pid) {
+            if t != pid {
+                self.end_thread(g, t, false);
+            }
+        }
         self.close_all(pid);
         let (slot, vfork_parent) = {
             let p = self.proc_mut(pid);
             p.state = PState::Zombie(wstatus);
             p.sleep_until = None;
+            p.futex = None;
             (p.slot.take(), p.vfork_parent.take())
         };
         if let Some(s) = slot {
@@ -350,6 +407,49 @@ impl Kernel {
             .retain(|_, c| !(c.ppid == 0 && matches!(c.state, PState::Zombie(_)) && !c.root));
     }
 
+    /// Ends one thread (SYS_exit): the process ends with its last thread, with the status its
+    /// leader's own exit gave if the leader went first (as Linux reports the group).
+    pub fn exit_thread(&mut self, g: &mut dyn Guest, tid: Pid, wstatus: i32) {
+        let tg = self.tg(tid);
+        if self.threads_of(tid).len() <= 1 {
+            let ws = match self.procs.get(&tg).map(|p| &p.state) {
+                Some(PState::ThreadExited(ws)) => *ws,
+                _ => wstatus,
+            };
+            self.exit_proc(g, tid, ws);
+            return;
+        }
+        self.end_thread(g, tid, true);
+        if tid == tg {
+            self.proc_mut(tg).state = PState::ThreadExited(wstatus);
+        }
+    }
+
+    /// Frees one thread's slot (and forgets a thread other than the leader). `clear`: the
+    /// process goes on, so the thread's CLONE_CHILD_CLEARTID word is zeroed and its waiter woken
+    /// (how pthread_join learns of the exit).
+    pub(super) fn end_thread(&mut self, g: &mut dyn Guest, tid: Pid, clear: bool) {
+        let Some(p) = self.procs.get_mut(&tid) else {
+            return;
+        };
+        let (slot, ctid, tg) = (p.slot.take(), p.clear_tid, p.tgid);
+        p.futex = None;
+        p.sleep_until = None;
+        if let Some(s) = slot {
+            if clear && ctid != 0 && g.write_mem(s, ctid, &0u32.to_le_bytes()).is_ok() {
+                if let Some(key) = futex::key(g, s, ctid, false) {
+                    futex::wake(self, key, 1, u32::MAX);
+                }
+            }
+            self.slots[s] = None;
+            g.set_status(s, Stop::Exited);
+            g.free_slot(s);
+        }
+        if tid != tg {
+            self.procs.remove(&tid);
+        }
+    }
+
     /// Ends a vfork parent's wait: its result (the child's pid) is already in x0.
     fn wake(&mut self, g: &mut dyn Guest, pid: Pid) {
         if let Some(p) = self.procs.get_mut(&pid) {
@@ -364,9 +464,9 @@ impl Kernel {
 
     /// Whether any process is in nanosleep (not a deadlock: time will wake it).
     pub fn sleeping(&self) -> bool {
-        self.procs
-            .values()
-            .any(|p| (p.sleep_until.is_some() || p.input_wait) && p.slot.is_some())
+        self.procs.values().any(|p| {
+            (p.sleep_until.is_some() || p.input_wait || futex::timed_waiter(p)) && p.slot.is_some()
+        })
     }
 
     /// Whether a process waits for the host's input (a progress line would mix with the echo of
@@ -385,7 +485,7 @@ impl Kernel {
     /// The directory a `*at` call's `dirfd` names (AT_FDCWD: the cwd).
     pub fn cwd_for(&self, pid: Pid, dirfd: i64) -> Result<String, Errno> {
         if dirfd == AT_FDCWD {
-            return Ok(self.procs[&pid].cwd.clone());
+            return Ok(self.process(pid).cwd.clone());
         }
         let f = self.fd(pid, dirfd)?;
         let b = f.file.borrow();
@@ -489,8 +589,9 @@ impl Kernel {
         // Paths resolve from the caller's instance's root.
         let inst = self.procs.get(&c.pid).map_or(0, |p| p.inst);
         self.vfs.root = self.roots.get(inst).copied().unwrap_or(0);
-        if let Some(p) = self.procs.get(&c.pid) {
-            c.readonly = p
+        if self.procs.contains_key(&c.pid) {
+            c.readonly = self
+                .process(c.pid)
                 .image
                 .segments
                 .iter()

@@ -122,7 +122,8 @@ fn block_unless_ready(
 /// be NULL or well-formed and is then ignored, as rt_sigprocmask).
 pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
     let nfds = c.a[1];
-    let limit = k.procs[&c.pid]
+    let limit = k
+        .process(c.pid)
         .rlimits
         .get(&rlimit::NOFILE)
         .map_or(MAX_FDS as u64, |l| l.cur.min(MAX_FDS as u64));

@@ -5,21 +5,38 @@ use crate::guest::Guest;
 use crate::loader::{self, process::load_process, process::LoadError};
 use crate::os::vfs::Node;
 
+/// exit: this thread ends (the process with its last thread).
 pub fn exit(k: &mut Kernel, c: &mut Call) -> SysResult {
+    k.exit_thread(c.g, c.pid, ((c.a[0] & 0xff) as i32) << 8);
+    Ok(Sys::NoReturn)
+}
+
+/// exit_group: every thread of the process ends.
+pub fn exit_group(k: &mut Kernel, c: &mut Call) -> SysResult {
     k.exit_proc(c.g, c.pid, ((c.a[0] & 0xff) as i32) << 8);
     Ok(Sys::NoReturn)
 }
 
-pub fn getpid(_k: &mut Kernel, c: &mut Call) -> SysResult {
+pub fn getpid(k: &mut Kernel, c: &mut Call) -> SysResult {
+    ret(k.tg(c.pid))
+}
+
+pub fn gettid(_k: &mut Kernel, c: &mut Call) -> SysResult {
+    ret(c.pid)
+}
+
+/// set_tid_address: the word zeroed (and woken) when this thread ends.
+pub fn set_tid_address(k: &mut Kernel, c: &mut Call) -> SysResult {
+    k.proc_mut(c.pid).clear_tid = c.a[0];
     ret(c.pid)
 }
 
 pub fn getppid(k: &mut Kernel, c: &mut Call) -> SysResult {
-    ret(k.proc(c.pid).ppid)
+    ret(k.process(c.pid).ppid)
 }
 
 pub fn setpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let pid = c.pid;
+    let pid = k.tg(c.pid);
     let target = if c.a[0] == 0 { pid } else { c.i(0) };
     let pg = if c.a[1] == 0 { target } else { c.i(1) };
     if pg < 0 {
@@ -29,6 +46,7 @@ pub fn setpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
     if target != pid && p.ppid != pid {
         return Err(ESRCH.into());
     }
+    let target = p.tgid;
     // The group must exist (or be the process's own new one), among the processes it can see.
     if pg != target
         && !k
@@ -47,7 +65,7 @@ pub fn getpgid(k: &mut Kernel, c: &mut Call) -> SysResult {
     if !k.visible(c.pid, target) {
         return Err(ESRCH.into());
     }
-    ret(k.proc(target).pgid)
+    ret(k.process(target).pgid)
 }
 
 /// Exited children an instance may leave unwaited before fork fails with EAGAIN.
@@ -55,8 +73,20 @@ pub const MAX_ZOMBIES: usize = 4096;
 
 pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     let (pid, slot, flags) = (c.pid, c.slot, c.a[0]);
-    if flags & CLONE_THREAD != 0 || (flags & CLONE_VM != 0 && flags & CLONE_VFORK == 0) {
-        return Err(ENOSYS.into()); // threads: not yet
+    let thread = flags & CLONE_THREAD != 0;
+    // Linux's own rules: a thread shares the actions, which need the shared memory.
+    if (thread && flags & CLONE_SIGHAND == 0)
+        || (flags & CLONE_SIGHAND != 0 && flags & CLONE_VM == 0)
+    {
+        return Err(EINVAL.into());
+    }
+    if thread && flags & (CLONE_FILES | CLONE_FS) != CLONE_FILES | CLONE_FS {
+        // A thread with its own fd table or cwd: not modelled (no libc asks for it).
+        return Err(EINVAL.into());
+    }
+    if !thread && flags & CLONE_VM != 0 && flags & CLONE_VFORK == 0 {
+        // A process sharing its parent's memory without being a thread: not modelled.
+        return Err(ENOSYS.into());
     }
     let inst = k.proc(pid).inst;
     // Zombies nobody waits for yet cost host memory: past a bound, fork fails as at
@@ -96,17 +126,34 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     };
     let t = std::time::Instant::now();
     let cpid = k.alloc_pid();
-    c.g.copy_slot(slot, cslot)?;
-    let parent = &k.procs[&pid];
+    if thread {
+        c.g.share_slot(slot, cslot)?;
+    } else {
+        c.g.copy_slot(slot, cslot)?;
+    }
+    let tg = k.tg(pid);
+    let parent = k.process(pid);
     let vfork = flags & CLONE_VFORK != 0;
     let child = Proc {
         pid: cpid,
-        ppid: pid,
+        tgid: if thread { tg } else { cpid },
+        clear_tid: if flags & CLONE_CHILD_CLEARTID != 0 {
+            c.a[4]
+        } else {
+            0
+        },
+        futex: None,
+        ppid: if thread { parent.ppid } else { tg },
         pgid: parent.pgid,
         slot: Some(cslot),
         inst: parent.inst,
-        // The child shares the parent's open file descriptions (and so its pipe ends).
-        fds: parent.fds.clone(),
+        // A forked child shares the parent's open file descriptions (and so its pipe ends); a
+        // thread uses its leader's table itself.
+        fds: if thread {
+            Vec::new()
+        } else {
+            parent.fds.clone()
+        },
         cwd: parent.cwd.clone(),
         state: PState::Running,
         image: parent.image.clone(),
@@ -123,8 +170,9 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         sleep_until: None,
         input_wait: false,
         counted: c.g.word64(slot, layout::S_COUNT),
-        comm: parent.comm,
+        comm: k.proc(pid).comm,
         rlimits: parent.rlimits.clone(),
+        threaded: false,
     };
     k.procs.insert(cpid, child);
     k.slots[cslot] = Some(cpid);
@@ -132,9 +180,35 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.a[1] != 0 {
         c.g.set_reg(cslot, 31, c.a[1]);
     }
+    // A forked child of a thread is a process of one thread: no turns.
+    c.g.st_mut(cslot)[layout::S_TURN] = 0;
+    if flags & CLONE_SETTLS != 0 {
+        c.g.set_word64(cslot, layout::S_TPIDR, c.a[3]);
+    }
+    // The tid words: written before either side runs (a failed write is ignored, as Linux's
+    // put_user here is).
+    let tid = (cpid as u32).to_le_bytes();
+    if flags & CLONE_PARENT_SETTID != 0 {
+        let _ = c.g.write_mem(slot, c.a[2], &tid);
+    }
+    if flags & CLONE_CHILD_SETTID != 0 {
+        let _ = c.g.write_mem(cslot, c.a[4], &tid);
+    }
     c.g.set_status(cslot, Stop::Running);
+    if thread {
+        // The break is one per process from now on: the shader leaves brk to the host.
+        k.proc_mut(tg).threaded = true;
+        for t in k.threads_of(tg) {
+            if let Some(s) = k.procs[&t].slot {
+                c.g.st_mut(s)[layout::S_FASTFD] |= layout::FASTFD_HOST_BRK;
+            }
+        }
+    }
     k.forks += 1;
     k.fork_time += t.elapsed();
+    if thread {
+        return ret(cpid);
+    }
     if vfork {
         // The parent sleeps until the child execs or exits; its result is the child's pid.
         c.g.set_reg(slot, 0, cpid as u64);
@@ -157,7 +231,7 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
     for p in c.ptrs(c.a[2])? {
         envp.push(c.cstr(p)?);
     }
-    let cwd = k.proc(pid).cwd.clone();
+    let cwd = k.process(pid).cwd.clone();
     let bytes = match k.vfs.resolve(&cwd, &path, true)? {
         Target::Mem(i) => match &k.vfs.inodes[i].node {
             Node::File(d) => d.clone(),
@@ -186,7 +260,21 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
         }
         Err(LoadError::Mem(e)) => return Err(e.into()),
     };
+    // The other threads end; the one that exec'd goes on as the process (with its pid).
+    let tg = k.tg(pid);
+    for t in k.threads_of(pid) {
+        if t != pid {
+            k.end_thread(c.g, t, false);
+        }
+    }
+    if pid != tg {
+        k.procs.remove(&pid);
+        k.slots[c.slot] = Some(tg);
+        k.proc_mut(tg).slot = Some(c.slot);
+    }
+    let pid = tg;
     let p = k.proc_mut(pid);
+    p.threaded = false;
     p.image = image;
     p.exe_path = normalize(&cwd, &path);
     p.comm = comm_of(&p.exe_path);
@@ -217,7 +305,7 @@ pub fn wait_would_finish(k: &Kernel, g: &dyn Guest, slot: usize, pid: Pid) -> bo
         match a0 {
             0 => Want::Any,
             1 => Want::Pid(a1 as i64),
-            2 if a1 == 0 => Want::Group(k.proc(pid).pgid),
+            2 if a1 == 0 => Want::Group(k.process(pid).pgid),
             _ => Want::Group(a1 as i64),
         }
     };
@@ -237,7 +325,7 @@ impl Want {
     fn wait4(k: &Kernel, caller: Pid, v: i64) -> Want {
         match v {
             -1 => Want::Any,
-            0 => Want::Group(k.proc(caller).pgid),
+            0 => Want::Group(k.process(caller).pgid),
             v if v > 0 => Want::Pid(v),
             // i64::MIN has no group: no child is in it (ECHILD).
             v => Want::Group(v.checked_neg().unwrap_or(-1)),
@@ -249,8 +337,10 @@ impl Want {
 /// status) if any.
 fn waitable(k: &Kernel, pid: Pid, want: Want) -> Result<Option<(Pid, i32)>, Errno> {
     let mut any = false;
+    let pid = k.tg(pid);
     for ch in k.procs.values().filter(|ch| {
         ch.ppid == pid
+            && ch.pid == ch.tgid
             && match want {
                 Want::Any => true,
                 Want::Pid(p) => ch.pid == p,
@@ -295,7 +385,7 @@ pub fn waitid(k: &mut Kernel, c: &mut Call) -> SysResult {
         0 => Want::Any,
         1 if c.i(1) <= 0 => return Err(EINVAL.into()),
         1 => Want::Pid(c.i(1)),
-        2 if c.a[1] == 0 => Want::Group(k.proc(c.pid).pgid),
+        2 if c.a[1] == 0 => Want::Group(k.process(c.pid).pgid),
         2 if c.i(1) < 0 => return Err(EINVAL.into()),
         2 => Want::Group(c.i(1)),
         _ => return Err(EINVAL.into()),

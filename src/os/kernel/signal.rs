@@ -8,9 +8,19 @@ use bytemuck::Zeroable;
 /// The handler `pid` has installed for `s` (SIG_DFL when none, or for a gone process).
 pub fn handler(k: &Kernel, pid: Pid, s: i32) -> u64 {
     k.procs
-        .get(&pid)
+        .get(&k.tg(pid))
         .and_then(|p| p.sigactions.get(&s))
         .map_or(SIG_DFL, |a| a.handler)
+}
+
+/// The thread that takes a signal sent to `pid`'s process: the leader while it runs, else
+/// another of its live threads.
+fn taker(k: &Kernel, pid: Pid) -> Pid {
+    let tg = k.tg(pid);
+    if k.procs.get(&tg).is_some_and(|p| p.slot.is_some()) {
+        return tg;
+    }
+    k.threads_of(tg).first().copied().unwrap_or(tg)
 }
 
 /// Queues `s` for `pid`, sent by `from` (kill's SI_USER siginfo).
@@ -18,7 +28,7 @@ fn queue(k: &mut Kernel, pid: Pid, s: i32, from: Pid) {
     let mut info = Siginfo::zeroed();
     info.signo = s;
     info.code = SI_USER;
-    info.pid = from as i32;
+    info.pid = k.tg(from) as i32;
     let p = k.proc_mut(pid);
     // A standard signal already pending is not queued twice, and keeps its first siginfo
     // (real-time ones, 32 and up, queue each).
@@ -52,7 +62,7 @@ pub fn rt_sigaction(k: &mut Kernel, c: &mut Call) -> SysResult {
         return Err(EINVAL.into());
     }
     let old = k
-        .proc(c.pid)
+        .process(c.pid)
         .sigactions
         .get(&s)
         .copied()
@@ -67,7 +77,7 @@ pub fn rt_sigaction(k: &mut Kernel, c: &mut Call) -> SysResult {
     }
     if let Some(mut a) = new {
         a.mask = 0;
-        k.proc_mut(c.pid).sigactions.insert(s, a);
+        k.process_mut(c.pid).sigactions.insert(s, a);
     }
     ret(0)
 }
@@ -98,11 +108,49 @@ pub fn kill(k: &mut Kernel, c: &mut Call) -> SysResult {
     send(k, c, c.i(0), c.a[1] as i32)
 }
 
+/// tgkill(tgid, tid, sig): to one thread of a process.
 pub fn tgkill(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.i(0) <= 0 || c.i(1) <= 0 {
         return Err(EINVAL.into());
     }
-    send(k, c, c.i(1), c.a[2] as i32)
+    if k.procs.get(&c.i(1)).is_none_or(|p| p.tgid != c.i(0)) {
+        return Err(ESRCH.into());
+    }
+    to_thread(k, c, c.i(1), c.a[2] as i32)
+}
+
+/// tkill(tid, sig).
+pub fn tkill(k: &mut Kernel, c: &mut Call) -> SysResult {
+    if c.i(0) <= 0 {
+        return Err(EINVAL.into());
+    }
+    to_thread(k, c, c.i(0), c.a[1] as i32)
+}
+
+/// A signal for one thread: its handler runs on that thread; a default action that kills ends
+/// the whole process.
+fn to_thread(k: &mut Kernel, c: &mut Call, tid: Pid, s: i32) -> SysResult {
+    if !(0..=sig::NSIG).contains(&s) {
+        return Err(EINVAL.into());
+    }
+    if !k.visible(c.pid, tid) || k.procs[&tid].slot.is_none() {
+        return Err(ESRCH.into());
+    }
+    let h = handler(k, tid, s);
+    if s == 0 || s == sig::SIGSTOP || h == SIG_IGN || (h == SIG_DFL && sig::ignored_by_default(s)) {
+        return ret(0);
+    }
+    if h > SIG_IGN && s != sig::SIGKILL {
+        queue(k, tid, s, c.pid);
+        return ret(0);
+    }
+    let me = k.tg(tid) == k.tg(c.pid);
+    k.exit_proc(c.g, tid, s);
+    if me {
+        Ok(Sys::NoReturn)
+    } else {
+        ret(0)
+    }
 }
 
 fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
@@ -129,11 +177,13 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
                 .find(|p| p.root && p.inst == inst)
                 .map_or(1, |p| p.pid)
         };
+        let me = k.tg(pid);
         let all: Vec<Pid> = k
             .procs
-            .keys()
-            .copied()
-            .filter(|&p| p != pid && p != init && k.visible(pid, p))
+            .values()
+            .filter(|p| p.pid == p.tgid)
+            .map(|p| p.pid)
+            .filter(|&p| p != me && p != init && k.visible(pid, p))
             .collect();
         if all.is_empty() {
             return Err(ESRCH.into());
@@ -141,13 +191,13 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
         all
     } else {
         let pg = if target == 0 {
-            k.proc(pid).pgid
+            k.process(pid).pgid
         } else {
             target.checked_neg().ok_or(ESRCH)?
         };
         k.procs
             .values()
-            .filter(|p| p.pgid == pg && k.visible(pid, p.pid))
+            .filter(|p| p.pid == p.tgid && p.pgid == pg && k.visible(pid, p.pid))
             .map(|p| p.pid)
             .collect()
     };
@@ -160,6 +210,7 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
     }
     let mut self_killed = false;
     for t in targets {
+        let t = taker(k, t);
         let Some(p) = k.procs.get(&t) else {
             continue;
         };
@@ -175,8 +226,8 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
             queue(k, t, s, pid);
             continue;
         }
+        self_killed |= k.tg(t) == k.tg(pid);
         k.exit_proc(c.g, t, s);
-        self_killed |= t == pid;
     }
     if self_killed {
         Ok(Sys::NoReturn)
@@ -192,6 +243,32 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
 /// restorer it registered. A process blocked in a syscall is interrupted with EINTR first (or
 /// restarted: SA_RESTART).
 pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
+    // A process whose leader thread has ended takes its signals on another thread.
+    let orphaned: Vec<Pid> = k
+        .procs
+        .values()
+        .filter(|p| matches!(p.state, PState::ThreadExited(_)) && !p.pending.is_empty())
+        .map(|p| p.pid)
+        .collect();
+    for pid in orphaned {
+        let t = taker(k, pid);
+        if t != pid {
+            let p = k.proc_mut(pid);
+            let (pending, info) = (
+                std::mem::take(&mut p.pending),
+                std::mem::take(&mut p.siginfo),
+            );
+            let q = k.proc_mut(t);
+            for s in pending {
+                if s >= 32 || !q.pending.contains(&s) {
+                    q.pending.push(s);
+                }
+            }
+            for (s, i) in info {
+                q.siginfo.entry(s).or_insert(i);
+            }
+        }
+    }
     let ready: Vec<(Pid, usize)> = k
         .procs
         .values()
@@ -210,7 +287,12 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
         let s = k.proc_mut(pid).pending.remove(0);
         let info = k.proc_mut(pid).siginfo.remove(&s);
         // The action may have changed since the signal was queued.
-        let act = k.proc(pid).sigactions.get(&s).copied().unwrap_or_default();
+        let act = k
+            .process(pid)
+            .sigactions
+            .get(&s)
+            .copied()
+            .unwrap_or_default();
         if act.handler == SIG_IGN || (act.handler == SIG_DFL && sig::ignored_by_default(s)) {
             continue;
         }
@@ -250,6 +332,7 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
             p.state = PState::Running;
             p.sleep_until = None;
             p.input_wait = false;
+            p.futex = None;
         }
         let info = info.unwrap_or_else(|| {
             let mut i = Siginfo::zeroed();

@@ -71,10 +71,45 @@ pub enum PState {
     Blocked,
     /// Exited; the Linux wait status.
     Zombie(i32),
+    /// A group leader whose own thread ended (SYS_exit) while other threads run on: the process
+    /// lives, and its wait status will be this one.
+    ThreadExited(i32),
 }
 
+/// Where a futex lives: an address in one address space (private memory, whatever the
+/// FUTEX_PRIVATE_FLAG says, as Linux keys it), or a place in a frame of MAP_SHARED memory
+/// (shared futexes between processes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FutexKey {
+    Space(u32, u64),
+    Frame(u32, u32),
+}
+
+/// A thread waiting in futex(FUTEX_WAIT*): queued until a wake that matches its bitset, its
+/// deadline or a signal. The blocked call is retried after every submit; the record says how it
+/// ends without reading guest memory again.
+#[derive(Clone, Debug)]
+pub struct FutexWait {
+    pub key: FutexKey,
+    pub bitset: u32,
+    /// Queue order (wakes go first come, first served).
+    pub seq: u64,
+    pub woken: bool,
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// A thread of a process (a process is its thread group: the threads sharing `tgid`). What
+/// CLONE_FILES, CLONE_FS and CLONE_SIGHAND share (fds, cwd, umask, actions) and what makes the
+/// process (image, ids, limits, children) is read from the group leader's entry, the one whose
+/// pid is the tgid, through [`Kernel::process`]; the rest is per thread.
 pub struct Proc {
     pub pid: Pid,
+    /// The thread group (the process's pid); `pid` itself for a process's first thread.
+    pub tgid: Pid,
+    /// CLONE_CHILD_CLEARTID / set_tid_address: cleared and woken when the thread ends.
+    pub clear_tid: u64,
+    /// A futex wait in progress.
+    pub futex: Option<FutexWait>,
     pub ppid: Pid,
     pub pgid: Pid,
     pub slot: Option<usize>,
@@ -111,4 +146,6 @@ pub struct Proc {
     pub comm: [u8; 16],
     /// Resource limits set with setrlimit/prlimit64 (the rest have their defaults).
     pub rlimits: BTreeMap<u32, Rlimit>,
+    /// The process has had threads: its break is kept by the host from then on.
+    pub threaded: bool,
 }

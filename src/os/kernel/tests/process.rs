@@ -52,12 +52,8 @@ fn fork_without_a_free_slot_is_eagain() {
 }
 
 #[test]
-fn threads_are_enosys() {
+fn a_shared_memory_process_that_is_no_thread_is_enosys() {
     let mut t = T::new();
-    assert_eq!(
-        t.call(nr::CLONE, &[CLONE_VM | CLONE_THREAD | 17, 0]),
-        ENOSYS.ret()
-    );
     assert_eq!(t.call(nr::CLONE, &[CLONE_VM | 17, 0]), ENOSYS.ret());
 }
 
