@@ -391,6 +391,11 @@ impl Gen<'_> {
                     ((aux >> vmem::NREGS_SHIFT) & 3) + 1
                 },
             )
+        } else if d.unit() == form::unit::ATOMIC {
+            // The store-exclusives are the ATOMIC unit's (STXP: each register's size).
+            let op = (aux >> form::atomic::OP_SHIFT) & 15;
+            let stx = op == form::atomic::STX || op == form::atomic::STXP;
+            (aux & 3, op == form::atomic::STXP, stx, stx, 0, 1)
         } else {
             (
                 aux & 3,

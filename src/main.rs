@@ -462,6 +462,9 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             rep.fork_time.as_secs_f64() * 1e3
         );
     }
+    if rep.threads > 0 {
+        garm::elog!("garm: stats: {} threads created", rep.threads);
+    }
     // The peak of garm's own resident memory (the whole process: GPU driver included).
     if let Some(hwm) = std::fs::read_to_string("/proc/self/status")
         .ok()

@@ -115,6 +115,7 @@ pub struct RunReport {
     pub prelude: Prelude,
     pub mem: u64,
     pub forks: u64,
+    pub threads: u64,
     pub fork_time: Duration,
     /// Guest file data in garm's memory at the end, and its limit.
     pub fs_used: u64,
@@ -604,6 +605,7 @@ pub fn run_shared(
         prelude,
         mem,
         forks: k.forks,
+        threads: k.threads,
         fork_time: k.fork_time,
         fs_used: k.vfs.used,
         fs_limit: k.vfs.limit,
@@ -612,22 +614,34 @@ pub fn run_shared(
 
 /// Threads of one address space take turns, one per dispatch (`S_TURN`): before each submit
 /// the runnable threads of every process that has more than one get their places, rotated at
-/// each submit so that every thread leads in turn.
+/// each submit so that every thread leads in turn. Processes that share MAP_SHARED memory are
+/// one such group per instance (a plain store in one must not race an atomic step in another
+/// within a dispatch: docs/virtual-memory.md, step 6).
 fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) {
-    let mut groups: std::collections::BTreeMap<Pid, Vec<usize>> = Default::default();
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Group {
+        Threads(Pid),
+        SharedMemory(usize),
+    }
+    let mut groups: std::collections::BTreeMap<Group, Vec<usize>> = Default::default();
     for p in k.procs.values() {
         let Some(s) = p.slot else { continue };
-        if !k.process(p.pid).threaded {
+        let process = k.process(p.pid);
+        let group = if process.shares_memory {
+            Group::SharedMemory(p.inst)
+        } else if process.threaded {
+            Group::Threads(p.tgid)
+        } else {
             continue;
-        }
+        };
         let runnable = matches!(
             Guest::status(m, s),
             Some(Stop::Running | Stop::Write | Stop::LimitRetry)
         );
-        // Another thread may have written the word this one holds exclusively since its last
+        // Another member may have written the word this one holds exclusively since its last
         // turn (in the previous submit): a context switch clears the monitor.
         m.st_mut(s)[layout::S_EXCL_VALID] = 0;
-        let g = groups.entry(p.tgid).or_default();
+        let g = groups.entry(group).or_default();
         if runnable {
             g.push(s);
         } else {

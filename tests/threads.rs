@@ -1,5 +1,5 @@
 //! POSIX threads on garm against qemu-aarch64, with the two real libcs: atomics (LSE and
-//! exclusives) under contention from 8 threads, mutexes and condition variables, a barrier,
+//! exclusives, the libcs' and hand-written) under contention from 8 threads, mutexes and condition variables, a barrier,
 //! thread-local storage, join, detached threads, signals to one thread, fork from a thread, timed
 //! waits, and how a process with threads ends (exit from a thread, pthread_exit from main).
 //! Both libcs' pthread_create pass the same clone flags; glibc's arenas reserve 128 MiB each,
@@ -30,6 +30,20 @@ fn pthreads_musl() {
 #[test]
 fn pthreads_glibc() {
     pthreads("glibc");
+}
+
+/// LDXR/STXR, LDXP/STXP, LDADDAL, CASAL and a SWPA spinlock written out in assembly, 8 threads
+/// (and 12 processes sharing memory) on one line at once: no update lost or torn.
+#[test]
+fn atomics_under_contention() {
+    musl_sysroot();
+    for libc in ["musl", "glibc"] {
+        let elf = build_with("tests/threads/contend", &["--libc", libc]);
+        same_as_qemu(&elf, &["--mem", mem_for(libc)], &[], b"");
+        // Twelve processes on a MAP_SHARED page: slots in two workgroups, which lavapipe runs
+        // on different CPU threads.
+        same_as_qemu(&elf, &["--mem", mem_for(libc)], &["fork"], b"");
+    }
 }
 
 fn threadlife(libc: &str) {

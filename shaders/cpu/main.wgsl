@@ -31,6 +31,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_tmp_wb = sreg64(S_TMP_WB);
     g_excl_valid = sreg(S_EXCL_VALID);
     g_excl_addr = sreg(S_EXCL_ADDR);
+    g_excl_val = sreg64(S_EXCL_VAL);
+    g_excl_val2 = sreg64(S_EXCL_VAL + 2u);
     if turns { g_excl_valid = 0u; }
     g_brk = sreg(S_BRK);
     g_out_len = sreg(S_OUT_LEN);
@@ -74,6 +76,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset64(S_TMP_WB, g_tmp_wb);
     sset(S_EXCL_VALID, g_excl_valid);
     sset(S_EXCL_ADDR, g_excl_addr);
+    sset64(S_EXCL_VAL, g_excl_val);
+    sset64(S_EXCL_VAL + 2u, g_excl_val2);
     sset(S_BRK, g_brk);
     sset(S_OUT_LEN, g_out_len);
     sset(S_EXIT_CODE, g_exit_code);

@@ -32,32 +32,29 @@
         if (aux & M_SX32) != 0u { v = vw(vlo(vsar(vshl(loaded, sb), sb)), 0u); }
         res = v;
         wi1 = rt;
-        // Exclusive pairs check and set the monitor on their first step only; a failed STXP
-        // skips its second step.
-        // The monitor remembers the access size and pairing too: a store-exclusive of another
-        // size is CONSTRAINED UNPREDICTABLE, and failing it is what qemu does.
+        // A load-exclusive sets the monitor (a pair on its first step) and records what it read,
+        // for the store-exclusive (the ATOMIC unit) to compare. The monitor remembers the
+        // access size and pairing too: a store-exclusive of another size is CONSTRAINED
+        // UNPREDICTABLE, and failing it is what qemu does.
         let excl_tag = 1u + size + select(0u, 8u, pair);
-        if excl && !store && !second { g_excl_valid = excl_tag; g_excl_addr = al; }
-        let ok = !store || !excl || second || (g_excl_valid == excl_tag && g_excl_addr == al);
+        if excl && !second { g_excl_valid = excl_tag; g_excl_addr = al; g_excl_val = loaded; }
+        if excl && second { g_excl_val2 = loaded; }
         if store {
-            if excl { g_excl_valid = 0u; r2 = vw(select(1u, 0u, ok), 0u); }
             wi1 = R_SINK;
-            if ok {
-                // Spread value and byte mask over the window as a 96-bit shift left by sh.
-                let m = vones(nb * 8u);
-                let dv = vand(c, m);
-                let inv = (32u - sh) & 31u;
-                let z = sh == 0u;
-                mst(i, (m0w & ~(vlo(m) << sh)) | (vlo(dv) << sh));
-                let m1 = select((vhi(m) << sh) | (vlo(m) >> inv), vhi(m), z);
-                let m2 = select(vhi(m) >> inv, 0u, z);
-                if m1 != 0u { mst(i1, (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z)); }
-                if m2 != 0u { mst(i2, (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z)); }
-            }
+            // Spread value and byte mask over the window as a 96-bit shift left by sh.
+            let m = vones(nb * 8u);
+            let dv = vand(c, m);
+            let inv = (32u - sh) & 31u;
+            let z = sh == 0u;
+            mst(i, (m0w & ~(vlo(m) << sh)) | (vlo(dv) << sh));
+            let m1 = select((vhi(m) << sh) | (vlo(m) >> inv), vhi(m), z);
+            let m2 = select(vhi(m) >> inv, 0u, z);
+            if m1 != 0u { mst(i1, (m1w & ~m1) | select((vhi(dv) << sh) | (vlo(dv) >> inv), vhi(dv), z)); }
+            if m2 != 0u { mst(i2, (m2w & ~m2) | select(vhi(dv) >> inv, 0u, z)); }
         }
         if !excl && idx != 0u { r2 = wb; }
         wi2 = rd;
-        if pair && !second && ok {
+        if pair && !second {
             g_tmp_addr = addr;
             g_tmp_wb = wb;
             ustep_next = 1u;

@@ -16,6 +16,8 @@ var<private> g_tmp_addr: V;
 var<private> g_tmp_wb: V;
 var<private> g_excl_valid: u32;
 var<private> g_excl_addr: u32;
+var<private> g_excl_val: V;
+var<private> g_excl_val2: V;
 var<private> g_brk: u32;
 var<private> g_out_len: u32;
 var<private> g_fault_addr: V;

@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 111;
+pub const STATE_WORDS: usize = 115;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -41,6 +41,7 @@ state_words! {
     S_BRK_MAX = 85 x 1,
     /// Words used in the instance's output ring.
     S_OUT_LEN = 86 x 1,
+    /// The exclusive monitor: valid (1 + size, + 8 for a pair) and the address's low word.
     S_EXCL_VALID = 87 x 1,
     S_EXCL_ADDR = 88 x 1,
     S_EXIT_CODE = 90 x 1,
@@ -70,6 +71,10 @@ state_words! {
     S_TURN = 109 x 1,
     /// Dispatches this thread has entered since the host set its turn.
     S_TICK = 110 x 1,
+    /// What the load-exclusive read (a pair's two values): the store-exclusive stores only if
+    /// memory still holds it, as qemu's cmpxchg does, so a store by another thread in between
+    /// fails it.
+    S_EXCL_VAL = 111 x 4,
 }
 
 /// The bit of `S_FASTFD` that sends brk to the host.
@@ -210,7 +215,13 @@ pub const BINDINGS: &[(u32, &str, Access, &str)] = &[
     (6, "vreg", Access::ReadWrite, "array<vec4<u32>>"),
     // The page tables: 512-entry tables of PTE words (docs/virtual-memory.md).
     (7, "ptab", Access::Read, "array<u32>"),
+    // One lock word per 64-byte line (hashed by pool word): the ATOMIC unit's steps (LSE and
+    // the store-exclusives) hold it, so they are atomic between lanes of one dispatch.
+    (8, "locks", Access::ReadWrite, "array<atomic<u32>>"),
 ];
+
+/// Lock words in `locks` (a power of two).
+pub const LOCK_WORDS: u32 = 4096;
 
 /// A page-table entry: the next table's index (levels 0-2) or the frame's page number in `mem`
 /// (level 3) in the low bits, and the permission bits. The shader checks present and write;
@@ -231,7 +242,7 @@ pub const XPAGE_VALID: u32 = 1 << 31;
 pub const XLAT_RETRY: u32 = u32::MAX;
 
 /// The frame pool's further bindings after `mem` (binding 2): `mem1`, `mem2`, ... from here.
-pub const POOL_BINDING0: u32 = 8;
+pub const POOL_BINDING0: u32 = 9;
 
 /// Every binding of a shader whose frame pool spans `pool` bindings (BINDINGS and the pool's
 /// further ones): (binding, WGSL name, access, WGSL type).
@@ -310,6 +321,7 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
     c("XLAT_RETRY", XLAT_RETRY as u64);
     c("XPAGE_VALID", XPAGE_VALID as u64);
     c("FASTFD_HOST_BRK", FASTFD_HOST_BRK as u64);
+    c("LOCK_WORDS", LOCK_WORDS as u64);
     for (n, v) in abi {
         c(n, *v);
     }

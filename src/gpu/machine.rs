@@ -90,6 +90,7 @@ pub struct Machine {
     vreg: wgpu::Buffer,
     /// The page tables (layout::BINDINGS 7): the device copy of `tables`.
     ptab: wgpu::Buffer,
+    locks: wgpu::Buffer,
     /// Every process's address space: the host's page tables and the frame pool.
     pub(crate) spaces: Spaces,
     /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
@@ -263,6 +264,12 @@ impl Machine {
             tables.words.len() as u64 * 4,
             wgpu::BufferUsages::empty(),
         );
+        let locks = storage(
+            device,
+            "locks",
+            LOCK_WORDS as u64 * 4,
+            wgpu::BufferUsages::empty(),
+        );
         let state_rb = readback(device, "state-rb", state_size);
         let out_rb = readback(device, "out-rb", out_size);
         let bind_group = Self::bind(
@@ -276,6 +283,7 @@ impl Machine {
             &out,
             &vreg,
             &ptab,
+            &locks,
         );
         let mut m = Machine {
             map_pages,
@@ -298,6 +306,7 @@ impl Machine {
             state: vec![0; n as usize * STATE_WORDS],
             vreg,
             ptab,
+            locks,
             spaces,
             codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
             codemap_dirty: true,
@@ -466,6 +475,7 @@ impl Machine {
             &self.out,
             &self.vreg,
             &self.ptab,
+            &self.locks,
         );
     }
 
@@ -506,6 +516,7 @@ impl Machine {
         out: &wgpu::Buffer,
         vreg: &wgpu::Buffer,
         ptab: &wgpu::Buffer,
+        locks: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         fn e(binding: u32, b: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
             wgpu::BindGroupEntry {
@@ -514,7 +525,7 @@ impl Machine {
             }
         }
         // In the order of the contract's bindings: BINDINGS, then the pool's further ones.
-        let buffers = [params, state, &mem[0], codemap, dec, out, vreg, ptab]
+        let buffers = [params, state, &mem[0], codemap, dec, out, vreg, ptab, locks]
             .into_iter()
             .chain(&mem[1..]);
         let entries: Vec<_> = bindings(mem.len() as u32)

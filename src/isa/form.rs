@@ -105,6 +105,12 @@ pub mod atomic {
     pub const CAS: u32 = 9;
     /// CASP: Xs:Xs+1 (rm) against memory, Xt:Xt+1 (rc) stored; the size is each register's.
     pub const CASP: u32 = 10;
+    /// STXR/STLXR: Xt (rc) stored if the monitor holds this address and size and memory still
+    /// holds what the load-exclusive read; the status (0 stored, 1 not) to Ws (rd).
+    pub const STX: u32 = 11;
+    /// STXP/STLXP: Xt (rc) and Xt2 (rm) as one access, checked like STX against both values the
+    /// load-exclusive pair read; the size is each register's.
+    pub const STXP: u32 = 12;
 
     pub const WGSL: &[(&str, u32)] = &[
         ("A_OP_SHIFT", OP_SHIFT),
@@ -118,6 +124,8 @@ pub mod atomic {
         ("A_SWP", SWP),
         ("A_CAS", CAS),
         ("A_CASP", CASP),
+        ("A_STX", STX),
+        ("A_STXP", STXP),
     ];
 }
 

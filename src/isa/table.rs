@@ -668,7 +668,8 @@ fn dec_ldst_pair(i: LdstPair, _pc: u64) -> Option<Form> {
 
 fn dec_ldst_excl(i: LdstExcl, _pc: u64) -> Option<Form> {
     let load = i.L;
-    // acquire/release (o0) is moot with one thread per address space
+    // acquire/release (o0) is moot: an atomic step is whole (the ATOMIC unit's line lock), and a
+    // dispatch boundary orders everything
     let pair = i.o1 && !i.o2;
     if i.o1 && i.o2 {
         // CAS{A,L,AL}{B,H}: compare Xs with memory, store Xt if equal, Xs = the old value.
@@ -701,25 +702,38 @@ fn dec_ldst_excl(i: LdstExcl, _pc: u64) -> Option<Form> {
     if (!pair && i.Rt2 != 31) || (!status && i.Rs != 31) {
         return None;
     }
+    if status {
+        // STXR/STXP: one step of the ATOMIC unit, which takes the line's lock, checks the
+        // monitor and the value the load-exclusive saw, and stores.
+        let mut f = Form::new(unit::ATOMIC, 0);
+        f.rn = i.Rn;
+        f.rc = zr(i.Rt);
+        f.rm = if pair { zr(i.Rt2) } else { R_ZR };
+        f.rd = zw(i.Rs);
+        f.w32 = true;
+        f.aux = if pair {
+            (i.size & 1 | 2) | atomic::STXP << atomic::OP_SHIFT
+        } else {
+            i.size | atomic::STX << atomic::OP_SHIFT
+        };
+        return Some(f);
+    }
     let store = if load { 0 } else { mem::STORE };
     let mut f = if i.o2 {
         // LDAR/STLR (and the LORegion forms LDLAR/STLLR): plain ordered accesses.
         memf(i.Rn, i.Rt, i.size, store, mem::IDX_OFFSET)
     } else {
-        // LDXR/STXR (B, H, W, X) and, as two micro-steps like LDP/STP, LDXP/STXP (W, X pairs:
-        // size 2 or 3 means each register's size, 32 or 64 bits).
+        // LDXR (B, H, W, X) and, as two micro-steps like LDP, LDXP (W, X pairs: size 2 or 3
+        // means each register's size, 32 or 64 bits): they set the monitor and record what
+        // they read.
         let (esize, pflag) = if pair {
             (i.size & 1 | 2, mem::PAIR)
         } else {
             (i.size, 0)
         };
-        let flags = mem::EXCL | pflag | store;
-        let mut f = memf(i.Rn, i.Rt, esize, flags, mem::IDX_OFFSET);
+        let mut f = memf(i.Rn, i.Rt, esize, mem::EXCL | pflag, mem::IDX_OFFSET);
         if pair {
-            f.rc2 = if load { zw(i.Rt2) } else { zr(i.Rt2) };
-        }
-        if !load {
-            f.rd = zw(i.Rs); // status register Ws
+            f.rc2 = zw(i.Rt2);
         }
         f
     };

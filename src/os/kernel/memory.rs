@@ -128,7 +128,10 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
     };
     // A mapping replaces what was there (MAP_FIXED), decoded code included.
     match src {
-        None if flags & MAP_SHARED != 0 => c.g.map_shared_anon(c.slot, addr, len, perm(prot))?,
+        None if flags & MAP_SHARED != 0 => {
+            c.g.map_shared_anon(c.slot, addr, len, perm(prot))?;
+            k.process_mut(c.pid).shares_memory = true;
+        }
         None => c.g.map(c.slot, addr, len, perm(prot), false)?,
         Some(src) => {
             c.g.map(c.slot, addr, len, Perm::RW, true)?;

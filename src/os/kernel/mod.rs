@@ -55,6 +55,8 @@ pub struct Kernel {
     /// Whether the note on a mapping past `--mem` was given.
     pub mem_note: bool,
     pub forks: u64,
+    /// Threads created (clone with CLONE_THREAD).
+    pub threads: u64,
     pub fork_time: std::time::Duration,
     /// Instructions retired per instance, by every process of its tree.
     pub executed: Vec<u64>,
@@ -87,6 +89,7 @@ impl Kernel {
             limit_note: false,
             mem_note: false,
             forks: 0,
+            threads: 0,
             fork_time: Default::default(),
             executed: vec![0; instances],
             closes: Closes::default(),
@@ -209,6 +212,7 @@ impl Kernel {
                 comm: comm_of(exe_path),
                 rlimits: BTreeMap::new(),
                 threaded: false,
+                shares_memory: false,
             },
         );
         self.slots[slot] = Some(pid);

@@ -173,6 +173,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         comm: k.proc(pid).comm,
         rlimits: parent.rlimits.clone(),
         threaded: false,
+        shares_memory: parent.shares_memory,
     };
     k.procs.insert(cpid, child);
     k.slots[cslot] = Some(cpid);
@@ -180,7 +181,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     if c.a[1] != 0 {
         c.g.set_reg(cslot, 31, c.a[1]);
     }
-    // A forked child of a thread is a process of one thread: no turns.
+    // The child runs at once, outside any turns until the host gives it its place.
     c.g.st_mut(cslot)[layout::S_TURN] = 0;
     if flags & CLONE_SETTLS != 0 {
         c.g.set_word64(cslot, layout::S_TPIDR, c.a[3]);
@@ -204,11 +205,12 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
             }
         }
     }
-    k.forks += 1;
-    k.fork_time += t.elapsed();
     if thread {
+        k.threads += 1;
         return ret(cpid);
     }
+    k.forks += 1;
+    k.fork_time += t.elapsed();
     if vfork {
         // The parent sleeps until the child execs or exits; its result is the child's pid.
         c.g.set_reg(slot, 0, cpid as u64);
@@ -275,6 +277,7 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
     let pid = tg;
     let p = k.proc_mut(pid);
     p.threaded = false;
+    p.shares_memory = false;
     p.image = image;
     p.exe_path = normalize(&cwd, &path);
     p.comm = comm_of(&p.exe_path);
