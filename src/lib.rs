@@ -51,5 +51,6 @@ pub mod loader;
 pub mod os;
 pub mod progress;
 pub mod run;
+pub mod tier;
 pub mod toolchain;
 pub mod trace;

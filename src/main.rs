@@ -465,6 +465,37 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
     if rep.threads > 0 {
         garm::elog!("garm: stats: {} threads created", rep.threads);
     }
+    if s.samples > 0 {
+        let hot: Vec<String> = s
+            .hot
+            .iter()
+            .map(|(a, n)| format!("{a:#x} {:.0}%", *n as f64 * 100.0 / s.samples as f64))
+            .collect();
+        garm::elog!(
+            "garm: stats: hottest code (64-byte windows, by {} pc samples at dispatch ends): {}",
+            s.samples,
+            hot.join(", ")
+        );
+        let loops: Vec<String> = s
+            .loops
+            .iter()
+            .map(|r| {
+                format!(
+                    "{:#x}..{:#x} ({} instructions) {:.0}%",
+                    r.start,
+                    r.end,
+                    r.instructions(),
+                    r.samples as f64 * 100.0 / s.samples as f64
+                )
+            })
+            .collect();
+        if !loops.is_empty() {
+            garm::elog!(
+                "garm: stats: hottest loops (the translation tier's regions): {}",
+                loops.join(", ")
+            );
+        }
+    }
     // The peak of garm's own resident memory (the whole process: GPU driver included).
     if let Some(hwm) = std::fs::read_to_string("/proc/self/status")
         .ok()

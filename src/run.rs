@@ -597,6 +597,9 @@ pub fn run_shared(
             cow_copies: m.spaces().cow_copies,
             zero_faults: m.spaces().zero_faults,
             frames_shared: m.spaces().shared_frames(),
+            samples: m.profile.samples,
+            hot: m.hot_code(5),
+            loops: m.hot_loops(3),
             ..m.stats.clone()
         },
         host_syscalls: k.round_trips,

@@ -61,6 +61,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
+    // One pc sample per dispatch, for the host's profile of hot code.
+    let ns = sreg(S_SAMPLE_N);
+    let rel = vsub(g_pc, g_code_base);
+    sset(S_SAMPLES + ns % SAMPLES, select(~0u, vlo(rel) >> 2u, vhi(rel) == 0u));
+    sset(S_SAMPLE_N, ns + 1u);
 
     // Unrolled, like the load: the main loop may have spent the loop limiter's budget.
 {{STORE_REGS}}

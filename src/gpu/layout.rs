@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 115;
+pub const STATE_WORDS: usize = 124;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -75,7 +75,16 @@ state_words! {
     /// memory still holds it, as qemu's cmpxchg does, so a store by another thread in between
     /// fails it.
     S_EXCL_VAL = 111 x 4,
+    /// Dispatches this instance has run to their end (the pc samples' count).
+    S_SAMPLE_N = 115 x 1,
+    /// A ring of [`SAMPLES`] pc samples, one per dispatch end: the pc's instruction index from
+    /// the code map's base (u32::MAX outside it). The host reads them at each submit into the
+    /// profile of decoded pages (what the translation tier will choose its regions from).
+    S_SAMPLES = 116 x 8,
 }
+
+/// pc samples an instance keeps between two readbacks.
+pub const SAMPLES: u32 = 8;
 
 /// The bit of `S_FASTFD` that sends brk to the host.
 pub const FASTFD_HOST_BRK: u32 = 4;
@@ -322,6 +331,7 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
     c("XPAGE_VALID", XPAGE_VALID as u64);
     c("FASTFD_HOST_BRK", FASTFD_HOST_BRK as u64);
     c("LOCK_WORDS", LOCK_WORDS as u64);
+    c("SAMPLES", SAMPLES as u64);
     for (n, v) in abi {
         c(n, *v);
     }

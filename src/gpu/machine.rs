@@ -53,7 +53,29 @@ pub struct MachineStats {
     pub frames_shared: u32,
     /// Faults that gave zero pages (heap, stack, anonymous mappings) their frames.
     pub zero_faults: u64,
+    /// pc samples taken ([`Profile`]) and the hottest code: (first address of a 16-instruction
+    /// window, its samples), hottest first.
+    pub samples: u64,
+    pub hot: Vec<(u64, u64)>,
+    /// The hottest loops: what the translation tier would take.
+    pub loops: Vec<crate::tier::Region>,
 }
+
+/// Where the guests spend their time: the pc samples the shader takes at each dispatch's end (the
+/// last [`SAMPLES`] of each submit per instance), counted per decoded page and instruction.
+/// Decoded pages are shared by every process and instance running the same code, so one
+/// profile covers them all: what the translation tier chooses its regions from.
+#[derive(Default)]
+pub struct Profile {
+    /// Samples per instruction (1024 per page), by decoded slot.
+    counts: std::collections::HashMap<u32, Box<[u32]>>,
+    /// Each instance's sample count when last read.
+    seen: Vec<u32>,
+    pub samples: u64,
+}
+
+/// Instructions per window of [`Machine::hot_code`] (64 bytes).
+const HOT_WINDOW: usize = 16;
 
 pub struct Machine {
     pub gpu: Gpu,
@@ -101,6 +123,9 @@ pub struct Machine {
     dec_capacity: u32,
     /// Decoded pages by (address, bytes): processes running the same code share slots.
     code_pages: std::collections::HashMap<(u64, Vec<u8>), u32>,
+    /// The guest address of each decoded slot's page.
+    slot_addr: Vec<u64>,
+    pub profile: Profile,
     pub stats: MachineStats,
 }
 
@@ -314,6 +339,11 @@ impl Machine {
             dec_slots: 0,
             dec_capacity,
             code_pages: Default::default(),
+            slot_addr: Vec::new(),
+            profile: Profile {
+                seen: vec![0; n as usize],
+                ..Default::default()
+            },
             stats: MachineStats::default(),
             cfg,
             gpu,
@@ -692,6 +722,8 @@ impl Machine {
         }
         let s = self.add_code_page(&crate::isa::decode_page(bytes, addr));
         self.code_pages.insert((addr, bytes.to_vec()), s);
+        self.slot_addr.resize(s as usize + 1, 0);
+        self.slot_addr[s as usize] = addr;
         Ok(s)
     }
 
@@ -734,6 +766,66 @@ impl Machine {
         self.copy_cpu(from, to);
     }
 
+    /// Counts the pc samples the instances took since the last submit into the profile.
+    fn take_samples(&mut self) {
+        let pages = self.map_pages as usize;
+        for i in 0..self.instances() {
+            let st = &self.state[i * STATE_WORDS..(i + 1) * STATE_WORDS];
+            let now = st[S_SAMPLE_N];
+            let new = now.wrapping_sub(self.profile.seen[i]).min(SAMPLES);
+            self.profile.seen[i] = now;
+            for k in 0..new {
+                let v = st[S_SAMPLES + (now.wrapping_sub(1 + k) % SAMPLES) as usize];
+                let page = (v >> 10) as usize;
+                if v == u32::MAX || page >= pages {
+                    continue;
+                }
+                let slot = self.codemap[i * pages + page];
+                if slot == NO_CODE {
+                    continue;
+                }
+                self.profile
+                    .counts
+                    .entry(slot)
+                    .or_insert_with(|| vec![0; 1024].into_boxed_slice())[(v & 1023) as usize] += 1;
+                self.profile.samples += 1;
+            }
+        }
+    }
+
+    /// The hottest loops of the profiled pages ([`crate::tier::choose`]), at most `n`.
+    pub fn hot_loops(&self, n: usize) -> Vec<crate::tier::Region> {
+        let mut all = Vec::new();
+        for ((addr, bytes), slot) in &self.code_pages {
+            if let Some(c) = self.profile.counts.get(slot) {
+                let code = crate::isa::decode_page(bytes, *addr);
+                all.extend(crate::tier::loops(*addr, &code, c));
+            }
+        }
+        crate::tier::choose(all, n)
+    }
+
+    /// The `n` hottest 16-instruction windows of guest code by samples: (address, samples).
+    pub fn hot_code(&self, n: usize) -> Vec<(u64, u64)> {
+        let mut w: Vec<(u64, u64)> = self
+            .profile
+            .counts
+            .iter()
+            .flat_map(|(&slot, c)| {
+                let page = self.slot_addr.get(slot as usize).copied().unwrap_or(0);
+                c.chunks(HOT_WINDOW)
+                    .enumerate()
+                    .filter_map(move |(k, win)| {
+                        let s: u64 = win.iter().map(|&x| x as u64).sum();
+                        (s > 0).then_some((page + (k * HOT_WINDOW * 4) as u64, s))
+                    })
+            })
+            .collect();
+        w.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        w.truncate(n);
+        w
+    }
+
     /// Makes `to` a thread of `from` (clone with CLONE_VM): the same address space and page
     /// tables, a copy of the state, V registers and code map.
     pub fn share_instance(&mut self, from: usize, to: usize) {
@@ -754,6 +846,7 @@ impl Machine {
         let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
         self.state.copy_within(a..a + STATE_WORDS, b);
         self.state[b + S_PTROOT] = self.spaces.root(to);
+        self.profile.seen[to] = self.state[b + S_SAMPLE_N];
         // The copied translation state may name the parent's tables.
         self.forget_translations(to);
         let p = self.map_pages as usize;
@@ -856,6 +949,7 @@ impl Machine {
         let s = self.st_mut(inst);
         s.fill(0);
         s[S_PTROOT] = root;
+        self.profile.seen[inst] = 0;
     }
 
     /// Adds one decoded page to the code buffer, growing it when full; returns its slot.
@@ -994,6 +1088,7 @@ impl Machine {
             }
         }
         self.out_rb.unmap();
+        self.take_samples();
         self.decay_units()?;
         if !quiet {
             self.stats.dispatches += dispatches as u64;

@@ -1,0 +1,135 @@
+//! The translation tier (docs/translation-tier.md), so far its first step: choosing regions.
+//! A region is a loop of one decoded page (a backward direct branch and its target, both in the
+//! page), scored by the profile's pc samples; the hottest, not overlapping, are what the
+//! translator will take. Pure functions over decoded pages, tested without a GPU.
+
+use crate::isa::form::{op, unit, Decoded};
+
+/// A loop in one page: `[start, end)` with the samples taken inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub start: u64,
+    pub end: u64,
+    pub samples: u64,
+}
+
+impl Region {
+    pub fn instructions(&self) -> u64 {
+        (self.end - self.start) / 4
+    }
+}
+
+/// The loops of the page at `page` (its decoded instructions and their sample counts): every
+/// backward direct branch (B, B.cond, CBZ/CBNZ, TBZ/TBNZ) whose target lies in the page, from
+/// the target to the branch.
+pub fn loops(page: u64, code: &[Decoded], counts: &[u32]) -> Vec<Region> {
+    let mut v = Vec::new();
+    for (j, d) in code.iter().enumerate() {
+        let direct = matches!(
+            d.op(),
+            op::B | op::BCOND | op::BZERO | op::BNONZERO | op::BTZ | op::BTNZ
+        );
+        if d.unit() != unit::BR || !direct {
+            continue;
+        }
+        let pc = page + 4 * j as u64;
+        let target = d.imm() & 0xffff_ffff;
+        if target < page || target > pc {
+            continue;
+        }
+        let first = ((target - page) / 4) as usize;
+        let samples = counts
+            .get(first..=j)
+            .map_or(0, |c| c.iter().map(|&x| x as u64).sum());
+        v.push(Region {
+            start: target,
+            end: pc + 4,
+            samples,
+        });
+    }
+    v
+}
+
+/// The `n` hottest regions with samples, none overlapping a hotter one (an inner loop hotter
+/// than its outer loop wins; otherwise the outer loop, which holds it).
+pub fn choose(mut all: Vec<Region>, n: usize) -> Vec<Region> {
+    // Hottest first; among equals the larger (the outer loop), then by address.
+    all.sort_by(|a, b| {
+        b.samples
+            .cmp(&a.samples)
+            .then((b.end - b.start).cmp(&(a.end - a.start)))
+            .then(a.start.cmp(&b.start))
+    });
+    let mut chosen: Vec<Region> = Vec::new();
+    for r in all {
+        if chosen.len() == n || r.samples == 0 {
+            break;
+        }
+        if chosen.iter().all(|c| r.end <= c.start || c.end <= r.start) {
+            chosen.push(r);
+        }
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: u64 = 0x10000;
+
+    /// A page of NOPs with these words placed at their instruction indexes.
+    fn page(words: &[(usize, u32)]) -> Vec<Decoded> {
+        let mut bytes = vec![0u8; 4096];
+        for i in 0..1024 {
+            bytes[i * 4..i * 4 + 4].copy_from_slice(&0xd503_201fu32.to_le_bytes());
+        }
+        for &(i, w) in words {
+            bytes[i * 4..i * 4 + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        crate::isa::decode_page(&bytes, PAGE)
+    }
+
+    /// `b.ne` from instruction `at` back to instruction `to`.
+    fn bne(at: usize, to: usize) -> (usize, u32) {
+        let off = (to as i64 - at as i64) as u32 & 0x7ffff;
+        (at, 0x5400_0001 | off << 5)
+    }
+
+    #[test]
+    fn a_backward_branch_makes_a_loop_and_a_forward_one_does_not() {
+        let code = page(&[bne(20, 10), (30, 0x1400_0005)]); // b .+20 (forward)
+        let mut counts = vec![0u32; 1024];
+        counts[12] = 5;
+        counts[25] = 7;
+        let l = loops(PAGE, &code, &counts);
+        assert_eq!(
+            l,
+            vec![Region {
+                start: PAGE + 40,
+                end: PAGE + 84,
+                samples: 5
+            }]
+        );
+        assert_eq!(l[0].instructions(), 11);
+    }
+
+    #[test]
+    fn the_hottest_loops_win_and_do_not_overlap() {
+        // An outer loop 0..=40 holding an inner one 10..=20, and a loop 100..=110.
+        let code = page(&[bne(20, 10), bne(40, 0), bne(110, 100)]);
+        let mut counts = vec![0u32; 1024];
+        for c in &mut counts[10..=20] {
+            *c = 10;
+        }
+        counts[30] = 1;
+        counts[105] = 50;
+        let chosen = choose(loops(PAGE, &code, &counts), 3);
+        let starts: Vec<u64> = chosen.iter().map(|r| (r.start - PAGE) / 4).collect();
+        // The outer loop (111 samples) holds the inner (110): the outer is taken, the inner
+        // overlaps it; the third loop is cooler.
+        assert_eq!(starts, vec![0, 100]);
+        assert_eq!(chosen[0].samples, 111);
+        assert!(choose(loops(PAGE, &code, &vec![0; 1024]), 3).is_empty());
+    }
+}
