@@ -476,8 +476,8 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             s.samples,
             hot.join(", ")
         );
-        let loops: Vec<String> = s
-            .loops
+        let regions: Vec<String> = s
+            .regions
             .iter()
             .map(|r| {
                 format!(
@@ -489,10 +489,10 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
                 )
             })
             .collect();
-        if !loops.is_empty() {
+        if !regions.is_empty() {
             garm::elog!(
-                "garm: stats: hottest loops (the translation tier's regions): {}",
-                loops.join(", ")
+                "garm: stats: hottest regions (loops and functions, for the translation tier): {}",
+                regions.join(", ")
             );
         }
     }

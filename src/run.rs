@@ -599,7 +599,7 @@ pub fn run_shared(
             frames_shared: m.spaces().shared_frames(),
             samples: m.profile.samples,
             hot: m.hot_code(5),
-            loops: m.hot_loops(3),
+            regions: m.hot_regions(3),
             ..m.stats.clone()
         },
         host_syscalls: k.round_trips,

@@ -1,5 +1,5 @@
 //! The profile of hot code (pc samples at dispatch ends, shared across instances): `--stats`
-//! names the hottest code and the hottest loop, and both lie in the function the program spends
+//! names the hottest code and the hottest region, and both lie in the function the program spends
 //! its time in, by the ELF's own symbol table.
 
 mod common;
@@ -58,14 +58,15 @@ fn the_hottest_code_is_where_sha256_spends_its_time() {
         "the hottest window {addr:#x} is in {f:?}: {first}"
     );
     assert!(share >= 10.0, "{first}");
-    // The hottest loop (the translation tier's first region) is compress's too.
-    let loops = stats_list(&g.stderr, "hottest loops");
+    // The hottest region (a loop or a function: what the translation tier takes first) is
+    // compress's too.
+    let loops = stats_list(&g.stderr, "hottest regions");
     let start = leading_hex(loops);
     assert!(
         matches!(
             function_at(&bytes, start).as_deref(),
             Some("compress" | "sha256_update")
         ),
-        "the hottest loop {start:#x}: {loops}"
+        "the hottest region {start:#x}: {loops}"
     );
 }

@@ -57,8 +57,8 @@ pub struct MachineStats {
     /// window, its samples), hottest first.
     pub samples: u64,
     pub hot: Vec<(u64, u64)>,
-    /// The hottest loops: what the translation tier would take.
-    pub loops: Vec<crate::tier::Region>,
+    /// The hottest regions (loops, functions): what the translation tier would take.
+    pub regions: Vec<crate::tier::Region>,
 }
 
 /// Where the guests spend their time: the pc samples the shader takes at each dispatch's end (the
@@ -793,13 +793,23 @@ impl Machine {
         }
     }
 
-    /// The hottest loops of the profiled pages ([`crate::tier::choose`]), at most `n`.
-    pub fn hot_loops(&self, n: usize) -> Vec<crate::tier::Region> {
+    /// The hottest regions (loops and called functions) of the profiled pages
+    /// ([`crate::tier::choose`]), at most `n`.
+    pub fn hot_regions(&self, n: usize) -> Vec<crate::tier::Region> {
+        let pages: Vec<(u64, Vec<crate::isa::Decoded>, u32)> = self
+            .code_pages
+            .iter()
+            .map(|((addr, bytes), &slot)| (*addr, crate::isa::decode_page(bytes, *addr), slot))
+            .collect();
+        let entries: Vec<u64> = pages
+            .iter()
+            .flat_map(|(_, code, _)| crate::tier::calls(code))
+            .collect();
         let mut all = Vec::new();
-        for ((addr, bytes), slot) in &self.code_pages {
+        for (addr, code, slot) in &pages {
             if let Some(c) = self.profile.counts.get(slot) {
-                let code = crate::isa::decode_page(bytes, *addr);
-                all.extend(crate::tier::loops(*addr, &code, c));
+                all.extend(crate::tier::loops(*addr, code, c));
+                all.extend(crate::tier::functions(*addr, code, c, &entries));
             }
         }
         crate::tier::choose(all, n)

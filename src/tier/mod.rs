@@ -1,7 +1,8 @@
 //! The translation tier (docs/translation-tier.md), so far its first step: choosing regions.
-//! A region is a loop of one decoded page (a backward direct branch and its target, both in the
-//! page), scored by the profile's pc samples; the hottest, not overlapping, are what the
-//! translator will take. Pure functions over decoded pages, tested without a GPU.
+//! A region lies in one decoded page: a loop (a backward direct branch and its target) or a
+//! function (a BL target to its first RET), scored by the profile's pc samples; the hottest, not
+//! overlapping, are what the translator will take. Pure functions over decoded pages, tested
+//! without a GPU.
 
 use crate::isa::form::{op, unit, Decoded};
 
@@ -46,6 +47,52 @@ pub fn loops(page: u64, code: &[Decoded], counts: &[u32]) -> Vec<Region> {
             end: pc + 4,
             samples,
         });
+    }
+    v
+}
+
+/// The targets of the BL instructions of a page of code.
+pub fn calls(code: &[Decoded]) -> Vec<u64> {
+    code.iter()
+        .filter(|d| d.unit() == unit::BR && d.op() == op::BL)
+        .map(|d| d.imm() & 0xffff_ffff)
+        .collect()
+}
+
+/// The functions of the page at `page` that start at one of `entries`: from the entry to its
+/// first RET in the page, or to just before the next entry (a function that does not return
+/// ends where the next one starts), or to the page's end; with the samples inside.
+pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -> Vec<Region> {
+    let mut v = Vec::new();
+    for &e in entries {
+        if e < page || e >= page + 4 * code.len() as u64 || e & 3 != 0 {
+            continue;
+        }
+        let first = ((e - page) / 4) as usize;
+        let next = entries
+            .iter()
+            .filter(|&&x| x > e && x < page + 4 * code.len() as u64)
+            .map(|&x| ((x - page) / 4) as usize)
+            .min()
+            .unwrap_or(code.len());
+        // RET is BR x30 (the register selector's rn field, bits 6-11 of w1).
+        let last = (first..next)
+            .find(|&j| {
+                let d = &code[j];
+                d.unit() == unit::BR && d.op() == op::BREG && (d.w[1] >> 6) & 63 == 30
+            })
+            .unwrap_or(next - 1);
+        let samples = counts
+            .get(first..=last)
+            .map_or(0, |c| c.iter().map(|&x| x as u64).sum());
+        let r = Region {
+            start: e,
+            end: page + 4 * (last as u64 + 1),
+            samples,
+        };
+        if !v.contains(&r) {
+            v.push(r);
+        }
     }
     v
 }
@@ -112,6 +159,33 @@ mod tests {
             }]
         );
         assert_eq!(l[0].instructions(), 11);
+    }
+
+    #[test]
+    fn a_called_function_runs_to_its_first_ret() {
+        // bl +40 (to instruction 50) at 10; ret at 60 and 70.
+        let code = page(&[(10, 0x9400_0028), (60, 0xd65f_03c0), (70, 0xd65f_03c0)]);
+        let entries = calls(&code);
+        assert_eq!(entries, vec![PAGE + 200]);
+        let mut counts = vec![0u32; 1024];
+        counts[55] = 3;
+        counts[65] = 9;
+        let f = functions(PAGE, &code, &counts, &entries);
+        assert_eq!(
+            f,
+            vec![Region {
+                start: PAGE + 200,
+                end: PAGE + 244,
+                samples: 3
+            }]
+        );
+        assert!(
+            functions(PAGE, &code, &counts, &[PAGE + 8192]).is_empty(),
+            "another page"
+        );
+        // With another function starting at 58, the first ends before it.
+        let f = functions(PAGE, &code, &counts, &[PAGE + 200, PAGE + 232]);
+        assert_eq!((f[0].end, f[0].samples), (PAGE + 232, 3));
     }
 
     #[test]
