@@ -107,7 +107,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     if !k.shared && k.quota < k.slots.len() && held >= k.quota {
         if !k.limit_note {
             crate::elog!(
-                "garm: an instance holds its share of {} process slots: fork returns EAGAIN (raise --max-procs)",
+                "garm: an instance holds its share of {} process slots: fork and clone (pthread_create) return EAGAIN (raise --max-procs)",
                 k.quota
             );
             k.limit_note = true;
@@ -117,7 +117,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
     let Some(cslot) = k.slots.iter().position(|s| s.is_none()) else {
         if !k.limit_note {
             crate::elog!(
-                "garm: process limit of {} reached: fork returns EAGAIN (raise --max-procs)",
+                "garm: process limit of {} reached: fork and clone (pthread_create) return EAGAIN (raise --max-procs)",
                 k.slots.len()
             );
             k.limit_note = true;
