@@ -307,6 +307,15 @@ pub struct MemGuest {
 }
 
 impl MemGuest {
+    /// State words, code pages and V registers of `from` into `to` (fork and clone; the address
+    /// space is the caller's business).
+    fn copy_cpu(&mut self, from: usize, to: usize) {
+        let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
+        self.state.copy_within(a..a + STATE_WORDS, b);
+        self.exec_pages[to] = self.exec_pages[from].clone();
+        self.vregs[to] = self.vregs[from];
+    }
+
     /// `slots` processes of at most `mem_bytes` each, with a pool of frames for all of them.
     pub fn new(slots: usize, mem_bytes: usize) -> MemGuest {
         let frames = (slots * mem_bytes).div_ceil(4096).max(64) as u32;
@@ -381,18 +390,12 @@ impl Guest for MemGuest {
     }
     fn copy_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
         self.spaces.copy(from, to);
-        let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
-        self.state.copy_within(a..a + STATE_WORDS, b);
-        self.exec_pages[to] = self.exec_pages[from].clone();
-        self.vregs[to] = self.vregs[from];
+        self.copy_cpu(from, to);
         Ok(())
     }
     fn share_slot(&mut self, from: usize, to: usize) -> Result<(), MemError> {
         self.spaces.share(from, to);
-        let (a, b) = (from * STATE_WORDS, to * STATE_WORDS);
-        self.state.copy_within(a..a + STATE_WORDS, b);
-        self.exec_pages[to] = self.exec_pages[from].clone();
-        self.vregs[to] = self.vregs[from];
+        self.copy_cpu(from, to);
         Ok(())
     }
     fn reset_slot(&mut self, slot: usize) {

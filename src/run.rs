@@ -629,7 +629,8 @@ fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) {
     let mut groups: std::collections::BTreeMap<Group, Vec<usize>> = Default::default();
     for p in k.procs.values() {
         let Some(s) = p.slot else { continue };
-        let process = k.process(p.pid);
+        // A process's first thread carries the flags itself (no lookup for the common case).
+        let process = if p.tgid == p.pid { p } else { k.process(p.pid) };
         let group = if process.shares_memory {
             Group::SharedMemory(p.inst)
         } else if process.threaded {
@@ -641,8 +642,9 @@ fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) {
             Guest::status(m, s),
             Some(Stop::Running | Stop::Write | Stop::LimitRetry)
         );
-        // Another member may have written the word this one holds exclusively since its last
-        // turn (in the previous submit): a context switch clears the monitor.
+        // Another member may have run since this one's load-exclusive (in the previous submit):
+        // a context switch clears the monitor, so a store-exclusive fails even where the value
+        // was changed and changed back (ABA), as on hardware.
         m.st_mut(s)[layout::S_EXCL_VALID] = 0;
         let g = groups.entry(group).or_default();
         if runnable {

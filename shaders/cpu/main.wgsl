@@ -11,7 +11,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if g_status != ST_RUNNING && g_status != ST_WRITE { return; }
     // Threads of one address space run one per dispatch (their atomics and exclusives are then
     // single-lane); a thread coming back to its turn has lost its exclusive monitor, as a
-    // context switch clears it.
+    // context switch clears it (so LDXR/STXR never succeed across another thread's run, even
+    // where the value compare alone would: ABA).
     let turn = sreg(S_TURN);
     let turns = (turn & 0xffffu) > 1u;
     if turns {

@@ -4,8 +4,7 @@
 
 use super::*;
 use crate::gpu::space::PTE_SHARED;
-use crate::os::abi::Timespec;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub const FUTEX_WAIT: u64 = 0;
 pub const FUTEX_WAKE: u64 = 1;
@@ -80,6 +79,16 @@ pub fn timed_waiter(p: &Proc) -> bool {
     p.futex.as_ref().is_some_and(|w| w.deadline.is_some())
 }
 
+/// The bitset of a WAIT/WAKE (val3 for the _BITSET forms, else all), checking it and the word's
+/// alignment (EINVAL).
+fn bitset_of(c: &Call, bitset_op: bool) -> Result<u32, Fail> {
+    let bitset = if bitset_op { c.a[5] as u32 } else { u32::MAX };
+    if c.a[0] & 3 != 0 || bitset == 0 {
+        return Err(EINVAL.into());
+    }
+    Ok(bitset)
+}
+
 /// futex(uaddr, op, val, timeout or val2, uaddr2, val3).
 pub fn futex(k: &mut Kernel, c: &mut Call) -> SysResult {
     let (uaddr, op, val) = (c.a[0], c.a[1], c.a[2] as u32);
@@ -102,28 +111,10 @@ pub fn futex(k: &mut Kernel, c: &mut Call) -> SysResult {
                 }
                 return Ok(Sys::Block);
             }
-            let bitset = if cmd == FUTEX_WAIT_BITSET {
-                c.a[5] as u32
-            } else {
-                u32::MAX
-            };
-            if uaddr & 3 != 0 || bitset == 0 {
-                return Err(EINVAL.into());
-            }
+            let bitset = bitset_of(c, cmd == FUTEX_WAIT_BITSET)?;
+            // FUTEX_WAIT's timeout is relative; FUTEX_WAIT_BITSET's an instant of the clock.
             let deadline = if c.a[3] != 0 {
-                let ts: Timespec = c.read_obj(c.a[3])?;
-                if !(0..=999_999_999).contains(&ts.nsec) || ts.sec < 0 {
-                    return Err(EINVAL.into());
-                }
-                let want = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
-                // FUTEX_WAIT's timeout is relative; FUTEX_WAIT_BITSET's an instant of the clock
-                // (garm's clocks all read the wall clock).
-                let d = if cmd == FUTEX_WAIT_BITSET {
-                    want.saturating_sub(misc::now())
-                } else {
-                    want
-                };
-                Some(Instant::now() + d)
+                Some(Instant::now() + misc::read_timeout(c, c.a[3], cmd == FUTEX_WAIT_BITSET)?)
             } else {
                 None
             };
@@ -147,14 +138,7 @@ pub fn futex(k: &mut Kernel, c: &mut Call) -> SysResult {
             Ok(Sys::Block)
         }
         FUTEX_WAKE | FUTEX_WAKE_BITSET => {
-            let bitset = if cmd == FUTEX_WAKE_BITSET {
-                c.a[5] as u32
-            } else {
-                u32::MAX
-            };
-            if uaddr & 3 != 0 || bitset == 0 {
-                return Err(EINVAL.into());
-            }
+            let bitset = bitset_of(c, cmd == FUTEX_WAKE_BITSET)?;
             let key = key(c.g, c.slot, uaddr, private).ok_or(EFAULT)?;
             ret(wake(k, key, val as u64, bitset) as i64)
         }

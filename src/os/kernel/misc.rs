@@ -52,6 +52,21 @@ pub fn nanosleep(k: &mut Kernel, c: &mut Call) -> SysResult {
     sleep_on(k, c, c.a[0], false)
 }
 
+/// The wait a guest timespec at `addr` asks for: EINVAL unless well-formed; `absolute`: an
+/// instant of the clock (garm's clocks all read the wall clock), else a duration.
+pub fn read_timeout(c: &mut Call, addr: u64, absolute: bool) -> Result<Duration, Fail> {
+    let ts: Timespec = c.read_obj(addr)?;
+    if !(0..=999_999_999).contains(&ts.nsec) || ts.sec < 0 {
+        return Err(EINVAL.into());
+    }
+    let want = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
+    Ok(if absolute {
+        want.saturating_sub(now())
+    } else {
+        want
+    })
+}
+
 /// The sleep both nanosleeps share: the first call reads the request at `req` and blocks until
 /// it is due, the retry then returns 0. `absolute`: the request is a realtime-clock instant.
 fn sleep_on(k: &mut Kernel, c: &mut Call, req: u64, absolute: bool) -> SysResult {
@@ -63,16 +78,7 @@ fn sleep_on(k: &mut Kernel, c: &mut Call, req: u64, absolute: bool) -> SysResult
         }
         Some(_) => Ok(Sys::Block),
         None => {
-            let ts: Timespec = c.read_obj(req)?;
-            if !(0..=999_999_999).contains(&ts.nsec) || ts.sec < 0 {
-                return Err(EINVAL.into());
-            }
-            let want = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
-            let d = if absolute {
-                want.saturating_sub(self::now())
-            } else {
-                want
-            };
+            let d = read_timeout(c, req, absolute)?;
             if d.is_zero() {
                 return ret(0);
             }

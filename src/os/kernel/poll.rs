@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::os::abi::poll as ev;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What `fd` of `pid` is ready for now (POLLIN/POLLOUT/POLLHUP/POLLERR), or POLLNVAL.
 fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
@@ -74,12 +74,7 @@ fn deadline(k: &mut Kernel, c: &mut Call, tmo: u64) -> Result<Option<Instant>, F
     if tmo == 0 {
         return Ok(None);
     }
-    let ts: Timespec = c.read_obj(tmo)?;
-    if ts.sec < 0 || !(0..=999_999_999).contains(&ts.nsec) {
-        return Err(EINVAL.into());
-    }
-    let d = Duration::new((ts.sec as u64).min(1 << 32), ts.nsec as u32);
-    Ok(Some(Instant::now() + d))
+    Ok(Some(Instant::now() + misc::read_timeout(c, tmo, false)?))
 }
 
 /// Nothing is ready: wait (retried after the next submit) unless the deadline has passed.

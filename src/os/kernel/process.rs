@@ -204,8 +204,6 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
                 c.g.st_mut(s)[layout::S_FASTFD] |= layout::FASTFD_HOST_BRK;
             }
         }
-    }
-    if thread {
         k.threads += 1;
         return ret(cpid);
     }

@@ -136,21 +136,7 @@ fn to_thread(k: &mut Kernel, c: &mut Call, tid: Pid, s: i32) -> SysResult {
     if !k.visible(c.pid, tid) || k.procs[&tid].slot.is_none() {
         return Err(ESRCH.into());
     }
-    let h = handler(k, tid, s);
-    if s == 0 || s == sig::SIGSTOP || h == SIG_IGN || (h == SIG_DFL && sig::ignored_by_default(s)) {
-        return ret(0);
-    }
-    if h > SIG_IGN && s != sig::SIGKILL {
-        queue(k, tid, s, c.pid);
-        return ret(0);
-    }
-    let me = k.tg(tid) == k.tg(c.pid);
-    k.exit_proc(c.g, tid, s);
-    if me {
-        Ok(Sys::NoReturn)
-    } else {
-        ret(0)
-    }
+    act(k, c, vec![tid], s)
 }
 
 fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
@@ -204,13 +190,20 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
     if targets.is_empty() || !k.procs.contains_key(&targets[0]) {
         return Err(ESRCH.into());
     }
+    let takers = targets.into_iter().map(|t| taker(k, t)).collect();
+    act(k, c, takers, s)
+}
+
+/// Signal `s` reaches each of the threads `targets`: ignored, queued for the handler, or its
+/// default action ends the thread's process. NoReturn when that was the caller's own.
+fn act(k: &mut Kernel, c: &mut Call, targets: Vec<Pid>, s: i32) -> SysResult {
+    let pid = c.pid;
     if s == 0 || s == sig::SIGSTOP {
         // Stopping is not modelled: SIGSTOP is accepted and has no effect.
         return ret(0);
     }
     let mut self_killed = false;
     for t in targets {
-        let t = taker(k, t);
         let Some(p) = k.procs.get(&t) else {
             continue;
         };
