@@ -69,6 +69,11 @@ struct RunArgs {
     /// Log each host-handled syscall to stderr.
     #[arg(long)]
     strace: bool,
+    /// Execution tiers: interp (the interpreter only), translate (hot loops and functions
+    /// translated to WGSL at once, compiled before the next dispatches) or auto (translated on
+    /// a worker thread once a program has run a while). Also env GARM_TIER.
+    #[arg(long, value_name = "interp|translate|auto")]
+    tier: Option<String>,
     /// Build the shader with naga's runtime bounds checks (slower; also env GARM_CHECKED=1).
     #[arg(long)]
     checked: bool,
@@ -251,6 +256,10 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         shared: a.shared,
         trace: a.trace.clone(),
         trace_limit: a.trace_limit,
+        tier: match a.tier.as_deref() {
+            Some(t) => t.parse().map_err(Error::Usage)?,
+            None => RunOptions::default().tier,
+        },
         timeout: match a.timeout {
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
             Some(t) => return Err(Error::Usage(format!("--timeout {t}: give seconds above 0"))),
@@ -495,6 +504,24 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
                 regions.join(", ")
             );
         }
+    }
+    if s.tier_translated > 0 || s.tier_failed > 0 {
+        let total = insns;
+        let running: Vec<String> = s
+            .tier_regions
+            .iter()
+            .map(|(a, b, n)| format!("{a:#x}..{b:#x} ({n} of {} translated)", (b - a) / 4))
+            .collect();
+        garm::elog!(
+            "garm: stats: translation tier: {} regions translated, {} pipelines swapped in, {} failed to compile; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
+            s.tier_translated,
+            s.tier_swaps,
+            s.tier_failed,
+            s.tier_compile.as_secs_f64(),
+            s.tier_insns,
+            100.0 * s.tier_insns as f64 / total.max(1) as f64,
+            if running.is_empty() { "none".to_string() } else { running.join(", ") }
+        );
     }
     // The peak of garm's own resident memory (the whole process: GPU driver included).
     if let Some(hwm) = std::fs::read_to_string("/proc/self/status")

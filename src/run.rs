@@ -57,6 +57,8 @@ pub struct RunOptions {
     /// `--trace FILE`: an instruction trace of the first instance, `trace_limit` lines at most.
     pub trace: Option<std::path::PathBuf>,
     pub trace_limit: u64,
+    /// `--tier`: the interpreter only, or hot regions translated too.
+    pub tier: crate::tier::Mode,
 }
 
 impl Default for RunOptions {
@@ -78,6 +80,10 @@ impl Default for RunOptions {
             shared: false,
             trace: None,
             trace_limit: 100_000,
+            tier: std::env::var("GARM_TIER")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_default(),
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -290,6 +296,8 @@ pub fn run_shared(
         (true, 1) => OutputMode::Direct,
         (true, _) => OutputMode::Lines,
     };
+    let mut tiering = crate::tier::Policy::new(opts.tier);
+    m.tier.sync = opts.tier == crate::tier::Mode::Translate;
     let mut out = Output::new(n as usize, mode);
     let streaming = mode != OutputMode::Keep;
     let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];
@@ -335,6 +343,13 @@ pub fn run_shared(
         assign_turns(&k, &mut m, &mut round);
         let ts = Instant::now();
         let rings = m.submit(batch, false)?;
+        // A traced run steps one instruction per dispatch in the interpreter.
+        if tracer.is_none() && tiering.due(m.profile.samples) {
+            let hot = m.hot_regions(crate::tier::MAX_REGIONS);
+            if let Some(r) = tiering.pick(m.profile.samples, hot, &m.tier.regions()) {
+                m.translate_regions(&r)?;
+            }
+        }
         if let Some(t) = tracer.as_mut() {
             let path = opts.trace.clone().unwrap_or_default();
             t.after(&k, &mut m)

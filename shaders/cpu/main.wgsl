@@ -54,12 +54,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if g_status == ST_WRITE { finish_write(); }
 
     let limit = sreg64(S_LIMIT);
-    var budget = P.iters;
-    if vult(vsub(limit, g_count0), vw(budget, 0u)) { budget = vlo(vsub(limit, g_count0)); }
-    for (var i = 0u; i < budget; i = i + 1u) {
-        if g_status != ST_RUNNING { break; }
-        step();
-    }
+    // The step loop, with the translation tier's regions when the pipeline has any.
+{{STEP_LOOP}}
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
     // One pc sample per dispatch, for the host's profile of hot code.

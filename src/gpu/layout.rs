@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 124;
+pub const STATE_WORDS: usize = 126;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -81,6 +81,8 @@ state_words! {
     /// the code map's base (u32::MAX outside it). The host reads them at each submit into the
     /// profile of decoded pages (what the translation tier will choose its regions from).
     S_SAMPLES = 116 x 8,
+    /// Instructions retired in translated regions since the host last read it (64-bit).
+    S_TIERED = 124 x 2,
 }
 
 /// pc samples an instance keeps between two readbacks.

@@ -10,6 +10,9 @@ use crate::guest::MemError;
 use crate::isa::{Decoded, DECODED_WORDS};
 use std::time::{Duration, Instant};
 
+#[path = "tiered.rs"]
+pub mod tiered;
+
 /// Submits after which optional units no instance ran are dropped from the running variant
 /// (an instruction that needs one again stops once and brings it back): a program that used
 /// FP once at start-up does not pay for the FP unit on every later step. Short, because a
@@ -59,6 +62,16 @@ pub struct MachineStats {
     pub hot: Vec<(u64, u64)>,
     /// The hottest regions (loops, functions): what the translation tier would take.
     pub regions: Vec<crate::tier::Region>,
+    /// The translation tier: regions translated (in all installs), pipelines with them swapped
+    /// in, compiles that failed, compile time on the worker thread, instructions retired in
+    /// translated code.
+    pub tier_translated: u64,
+    pub tier_swaps: u64,
+    pub tier_failed: u64,
+    pub tier_compile: Duration,
+    pub tier_insns: u64,
+    /// The regions running at the end: (start, end, instructions translated).
+    pub tier_regions: Vec<(u64, u64, usize)>,
 }
 
 /// Where the guests spend their time: the pc samples the shader takes at each dispatch's end (the
@@ -127,6 +140,8 @@ pub struct Machine {
     slot_addr: Vec<u64>,
     pub profile: Profile,
     pub stats: MachineStats,
+    /// The translation tier's installed regions and pipelines, and a compile under way.
+    pub(crate) tier: tiered::TierPipes,
 }
 
 fn storage(
@@ -231,7 +246,7 @@ impl Machine {
             label: Some("cpu"),
             entries: &entries,
         });
-        let pipeline = Self::build_pipeline(&gpu, &cfg, &bgl, 0, (pool, shift))?;
+        let pipeline = Self::build_pipeline(&gpu.device, &cfg, &bgl, 0, (pool, shift), None)?;
         // GARM_VARIANT=N starts in variant N (a set of units), for measuring their cost.
         let start_variant = std::env::var("GARM_VARIANT")
             .ok()
@@ -345,6 +360,7 @@ impl Machine {
                 ..Default::default()
             },
             stats: MachineStats::default(),
+            tier: Default::default(),
             cfg,
             gpu,
         };
@@ -364,17 +380,17 @@ impl Machine {
     }
 
     /// Compiles one variant of the CPU shader into a pipeline.
-    fn build_pipeline(
-        gpu: &Gpu,
+    pub(crate) fn build_pipeline(
+        device: &wgpu::Device,
         cfg: &MachineConfig,
         bgl: &wgpu::BindGroupLayout,
         variant: u32,
         (pool, shift): (u32, u32),
+        tier: Option<&shader::Tier>,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        let device = &gpu.device;
         // Validation errors come back as an error, not wgpu's default panic.
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let src = shader::source(cfg.prelude, cfg.abi, variant, pool, shift);
+        let src = shader::source(cfg.prelude, cfg.abi, variant, pool, shift, tier);
         let label = Some("cpu");
         let module = if cfg.checked {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -435,11 +451,13 @@ impl Machine {
         if self.variants[v].is_none() {
             let t0 = Instant::now();
             let pool = (self.mem.len() as u32, self.frame_shift);
-            let p = Self::build_pipeline(&self.gpu, &self.cfg, &self.bgl, v as u32, pool)?;
+            let p =
+                Self::build_pipeline(&self.gpu.device, &self.cfg, &self.bgl, v as u32, pool, None)?;
             self.variants[v] = Some(p);
             self.stats.pipeline_time += t0.elapsed();
         }
         self.variant = v;
+        self.tier_variant(v);
         Ok(())
     }
 
@@ -808,9 +826,22 @@ impl Machine {
         let mut all = Vec::new();
         for (addr, code, slot) in &pages {
             if let Some(c) = self.profile.counts.get(slot) {
-                all.extend(crate::tier::loops(*addr, code, c));
-                all.extend(crate::tier::functions(*addr, code, c, &entries));
+                let mut found = crate::tier::loops(*addr, code, c);
+                found.extend(crate::tier::functions(*addr, code, c, &entries));
+                all.extend(
+                    found
+                        .into_iter()
+                        .filter(|r| r.instructions() <= crate::tier::MAX_REGION_INSNS)
+                        .map(|r| crate::tier::Region { slot: *slot, ..r }),
+                );
             }
+        }
+        // GARM_TIER_ONLY=ADDR (hex) keeps the region starting there only: for measuring one.
+        if let Some(only) = std::env::var("GARM_TIER_ONLY")
+            .ok()
+            .and_then(|v| u64::from_str_radix(v.trim_start_matches("0x"), 16).ok())
+        {
+            all.retain(|r| r.start == only);
         }
         crate::tier::choose(all, n)
     }
@@ -1045,6 +1076,7 @@ impl Machine {
             self.codemap_dirty = false;
         }
         self.upload_tables();
+        self.poll_tier();
         let t0 = Instant::now();
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         {
@@ -1052,7 +1084,10 @@ impl Machine {
                 label: Some("cpu"),
                 timestamp_writes: None,
             });
-            let pipeline = self.variants[self.variant].as_ref();
+            let pipeline = self
+                .tier
+                .pipeline(self.variant)
+                .or(self.variants[self.variant].as_ref());
             pass.set_pipeline(pipeline.expect("the running variant is compiled"));
             pass.set_bind_group(0, &self.bind_group, &[]);
             let groups = self.cfg.instances.div_ceil(WORKGROUP);
@@ -1099,6 +1134,7 @@ impl Machine {
         }
         self.out_rb.unmap();
         self.take_samples();
+        self.take_tiered();
         self.decay_units()?;
         if !quiet {
             self.stats.dispatches += dispatches as u64;

@@ -1,5 +1,6 @@
 //! The GPU side: adapter choice ([`device`]), the CPU shader ([`shader`]), the state layout it
-//! shares with the host ([`layout`]) the submit loop over guest instances ([`machine`]) and its page tables and address spaces ([`paging`], [`space`]).
+//! shares with the host ([`layout`]) the submit loop over guest instances ([`machine`]) and its page tables and address spaces ([`paging`], [`space`]), and the
+//! translation tier's pipelines (`machine::tiered`).
 
 pub mod device;
 pub mod error;

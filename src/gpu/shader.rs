@@ -155,6 +155,50 @@ fn register_moves() -> (String, String) {
     (load, store)
 }
 
+/// The interpreter's step loop: `P.iters` steps, or fewer where the instruction limit is near.
+const STEP_LOOP: &str = "    var budget = P.iters;
+    if vult(vsub(limit, g_count0), vw(budget, 0u)) { budget = vlo(vsub(limit, g_count0)); }
+    for (var i = 0u; i < budget; i = i + 1u) {
+        if g_status != ST_RUNNING { break; }
+        step();
+    }";
+
+/// Retired instructions a dispatch may run per `P.iters`, with regions: translated code runs
+/// many instructions per trip of a loop.
+pub const TIER_MUL: u32 = 32;
+/// Loop back-edges a dispatch may spend in all (lavapipe's limiter stops every loop of an
+/// invocation after 65 535): each step costs three (see [`super::layout::ITERS`]), each trip
+/// of a region's loop one.
+pub const TICK_MAX: u32 = 63_000;
+
+/// The step loop with translated regions (see [`crate::tier`]): before each step, a lane at a
+/// block start of a region runs it; the step then takes the instruction it stopped at.
+fn tier_loop(regions: usize) -> String {
+    let mut calls = String::new();
+    for k in 0..regions {
+        calls.push_str(&format!("        region_{k}(ib);\n"));
+    }
+    // A region's loop costs a back-edge even where no lane enters it.
+    let ticks = 3 + regions;
+    format!(
+        "    var ib = P.iters * TIER_MUL;
+    if vult(vsub(limit, g_count0), vw(ib, 0u)) {{ ib = vlo(vsub(limit, g_count0)); }}
+    g_ticks = 0u;
+    loop {{
+        if g_status != ST_RUNNING || g_executed >= ib || g_ticks >= TICK_MAX {{ break; }}
+        g_ticks = g_ticks + {ticks}u;
+{calls}        if g_status == ST_RUNNING && g_executed < ib {{ step(); }}
+    }}
+    if g_tier_n != 0u {{ sset64(S_TIERED, vadd(sreg64(S_TIERED), vw(g_tier_n, 0u))); }}"
+    )
+}
+
+/// The translated regions a pipeline carries: their WGSL functions, in call order.
+#[derive(Clone, Debug, Default)]
+pub struct Tier {
+    pub functions: Vec<String>,
+}
+
 /// The complete WGSL source of the CPU shader. `abi` names the syscall numbers the shader answers
 /// (see [`layout::wgsl`]). `variant` is a set of optional units ([`crate::isa::form::variant`]):
 /// lavapipe runs every arm of every step, so code runs in the smallest variant that holds the
@@ -167,6 +211,7 @@ pub fn source(
     variant: u32,
     pool: u32,
     frame_shift: u32,
+    tier: Option<&Tier>,
 ) -> String {
     // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
     // without a rebuild.
@@ -197,6 +242,20 @@ pub fn source(
         variant & var::VSTRUCT != 0,
         variant & var::ATOMIC != 0
     ));
+    if let Some(t) = tier {
+        s.push_str(&format!(
+            "const TIER_MUL: u32 = {TIER_MUL}u;\nconst TICK_MAX: u32 = {TICK_MAX}u;\n\
+             var<private> g_ticks: u32;\nvar<private> g_tier_n: u32;\n"
+        ));
+        for f in &t.functions {
+            s.push('\n');
+            s.push_str(f);
+        }
+    }
+    let step_loop = match tier {
+        Some(t) => tier_loop(t.functions.len()),
+        None => STEP_LOOP.to_string(),
+    };
     let (load, store) = register_moves();
     let mut in_step = false;
     for (name, builtin, fragment, bits) in PARTS {
@@ -213,7 +272,8 @@ pub fn source(
         }
         let text = read(name, builtin)
             .replace("{{LOAD_REGS}}", load.trim_end_matches('\n'))
-            .replace("{{STORE_REGS}}", store.trim_end_matches('\n'));
+            .replace("{{STORE_REGS}}", store.trim_end_matches('\n'))
+            .replace("{{STEP_LOOP}}", &step_loop);
         s.push('\n');
         s.push_str(&text);
     }

@@ -4,6 +4,8 @@
 //! overlapping, are what the translator will take. Pure functions over decoded pages, tested
 //! without a GPU.
 
+pub mod translate;
+
 use crate::isa::form::{op, unit, Decoded};
 
 /// A loop in one page: `[start, end)` with the samples taken inside it.
@@ -12,6 +14,8 @@ pub struct Region {
     pub start: u64,
     pub end: u64,
     pub samples: u64,
+    /// The decoded slot of its page (set by the machine, which knows them).
+    pub slot: u32,
 }
 
 impl Region {
@@ -46,6 +50,7 @@ pub fn loops(page: u64, code: &[Decoded], counts: &[u32]) -> Vec<Region> {
             start: target,
             end: pc + 4,
             samples,
+            slot: 0,
         });
     }
     v
@@ -89,6 +94,7 @@ pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -
             start: e,
             end: page + 4 * (last as u64 + 1),
             samples,
+            slot: 0,
         };
         if !v.contains(&r) {
             v.push(r);
@@ -117,6 +123,105 @@ pub fn choose(mut all: Vec<Region>, n: usize) -> Vec<Region> {
         }
     }
     chosen
+}
+
+/// `--tier`: which tiers run guest code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// The interpreter only (the default until translated code gains on lavapipe: see
+    /// docs/translation-tier.md).
+    #[default]
+    Interp,
+    /// Translate hot regions as soon as the profile names any, compiling before the next
+    /// submit (the tests' mode: translated code runs from the first dispatches on).
+    Translate,
+    /// Translate hot regions of programs that run long enough to gain, compiling on a worker
+    /// thread while the interpreter goes on.
+    Auto,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s {
+            "interp" => Ok(Mode::Interp),
+            "translate" => Ok(Mode::Translate),
+            "auto" => Ok(Mode::Auto),
+            _ => Err(format!("--tier {s}: expected interp, translate or auto")),
+        }
+    }
+}
+
+/// Regions a pipeline carries at most: lavapipe runs every region's code on every step of
+/// every lane, so each one costs the interpreter too.
+pub const MAX_REGIONS: usize = 4;
+/// Instructions a region holds at most: a pipeline's compile time grows with its code, and a
+/// larger function's loops are regions of their own.
+pub const MAX_REGION_INSNS: u64 = 192;
+/// Installs per run at most (each is a compile of the whole shader).
+const MAX_INSTALLS: u32 = 4;
+/// In auto mode, the profile's samples before the first choice, and the wall time.
+const AUTO_SAMPLES: u64 = 24;
+const AUTO_DELAY: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// When to choose regions and which: at the first samples (translate) or once a program has
+/// run a while (auto), then again each time the profile has doubled, while the hottest regions
+/// change; a region below 1/32 of the samples is not worth its cost to every step.
+pub struct Policy {
+    pub mode: Mode,
+    installs: u32,
+    at: u64,
+    start: std::time::Instant,
+}
+
+impl Policy {
+    pub fn new(mode: Mode) -> Policy {
+        Policy {
+            mode,
+            installs: 0,
+            at: 0,
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Whether to look at the profile now (it has `samples`).
+    pub fn due(&self, samples: u64) -> bool {
+        let ready = match self.mode {
+            Mode::Interp => false,
+            Mode::Translate => samples >= 1,
+            Mode::Auto => samples >= AUTO_SAMPLES && self.start.elapsed() >= AUTO_DELAY,
+        };
+        ready && self.installs < MAX_INSTALLS && samples >= 2 * self.at
+    }
+
+    /// The regions to translate from the hottest (`hot`, hottest first), or `None` to keep
+    /// the installed ones (`installed`: start and slot).
+    pub fn pick(
+        &mut self,
+        samples: u64,
+        hot: Vec<Region>,
+        installed: &[(u64, u32)],
+    ) -> Option<Vec<Region>> {
+        self.at = samples;
+        let min = if self.mode == Mode::Translate {
+            1
+        } else {
+            samples / 32
+        };
+        let take: Vec<Region> = hot
+            .into_iter()
+            .filter(|r| r.samples >= min.max(1))
+            .collect();
+        let mut keys: Vec<(u64, u32)> = take.iter().map(|r| (r.start, r.slot)).collect();
+        let mut now = installed.to_vec();
+        keys.sort_unstable();
+        now.sort_unstable();
+        if take.is_empty() || keys == now {
+            return None;
+        }
+        self.installs += 1;
+        Some(take)
+    }
 }
 
 #[cfg(test)]
@@ -155,7 +260,8 @@ mod tests {
             vec![Region {
                 start: PAGE + 40,
                 end: PAGE + 84,
-                samples: 5
+                samples: 5,
+                slot: 0
             }]
         );
         assert_eq!(l[0].instructions(), 11);
@@ -176,7 +282,8 @@ mod tests {
             vec![Region {
                 start: PAGE + 200,
                 end: PAGE + 244,
-                samples: 3
+                samples: 3,
+                slot: 0
             }]
         );
         assert!(

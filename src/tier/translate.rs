@@ -1,0 +1,726 @@
+//! The translator: a region of decoded instructions becomes one WGSL function over locals, with
+//! the interpreter's own helpers (`extend`, `shift`, `xlat`, `mld`, ...) called with the decoded
+//! fields as constants, so the two tiers share their semantics and the compiler folds the rest.
+//!
+//! A region runs in a loop of guarded blocks (one pass runs every block whose turn it is, in
+//! address order, so a forward branch costs nothing and a backward one a trip). It leaves at
+//! a precise pc with every register, NZCV and the instruction count as the interpreter would
+//! have them: before any instruction it does not take (syscalls, FP/SIMD, exclusives, ...),
+//! before a memory access whose translation is not ready (a walk, a fault, a write to code),
+//! between the two accesses of a pair (the interpreter's own micro-step state), at a branch
+//! out of the region, and when the dispatch's budget is spent.
+
+use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, Decoded, R_SINK, R_SP, R_ZR};
+use std::fmt::Write;
+
+/// The translator's version: part of every translation's identity.
+pub const VERSION: u32 = 1;
+
+/// One translated region.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    pub start: u64,
+    pub end: u64,
+    /// The decoded slot the region was made from: a lane enters only where its code map names
+    /// this slot, so code written since (a new slot) never runs a stale translation.
+    pub slot: u32,
+    /// `fn region_K(ib: u32)`.
+    pub wgsl: String,
+    /// Instructions translated (the rest of the region exits to the interpreter).
+    pub translated: usize,
+}
+
+/// What the translator needs to know of the shader it goes into.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// Native 64-bit integers (the u64 prelude): division is then one operation.
+    pub native64: bool,
+}
+
+fn reg(r: u32) -> String {
+    if r == R_ZR || r == R_SINK {
+        "vz()".into()
+    } else {
+        format!("r{r}")
+    }
+}
+
+fn wr(s: &mut String, r: u32, e: &str) {
+    if r != R_SINK && r != R_ZR {
+        let _ = writeln!(s, "r{r} = {e};");
+    }
+}
+
+fn v64(x: u64) -> String {
+    format!("vw({}u, {}u)", x as u32, (x >> 32) as u32)
+}
+
+/// Whether the translator takes this instruction (else the region exits before it).
+pub fn takes(d: &Decoded, t: Target) -> bool {
+    let a = d.aux();
+    match d.unit() {
+        unit::ALU | unit::CSEL | unit::CCMP | unit::BFM | unit::MUL | unit::BR => true,
+        unit::DIV => t.native64,
+        unit::ONE => (d.op()) <= op::CLS,
+        unit::MEM => a & mem::EXCL == 0 && (a & mem::PRFM == 0 || sinks(d)),
+        unit::SYS => d.op() == op::NOP,
+        _ => false,
+    }
+}
+
+/// A prefetch writes nothing (its selectors are the sink).
+fn sinks(d: &Decoded) -> bool {
+    let rd = d.w[1] & 63;
+    let rc = (d.w[1] >> 18) & 63;
+    (rd == R_SINK || rd == R_ZR) && (rc == R_SINK || rc == R_ZR)
+}
+
+/// The registers (x0-x30, SP) an instruction reads or writes.
+fn regs_of(d: &Decoded) -> impl Iterator<Item = u32> {
+    let y = d.w[1];
+    [0, 6, 12, 18, 24]
+        .into_iter()
+        .map(move |s| (y >> s) & 63)
+        .filter(|&r| r <= R_SP)
+}
+
+struct Fields {
+    unit: u32,
+    opn: u32,
+    w: bool,
+    cond: u32,
+    imm: u64,
+    aux: u32,
+    rd: u32,
+    rn: u32,
+    rm: u32,
+    rc: u32,
+    rc2: u32,
+    c0: u32,
+}
+
+fn fields(d: &Decoded) -> Fields {
+    let c0 = d.w[0];
+    let y = d.w[1];
+    Fields {
+        unit: d.unit(),
+        opn: d.op(),
+        w: c0 & f::W != 0,
+        cond: (c0 >> f::COND_SHIFT) & 15,
+        imm: d.imm(),
+        aux: d.aux(),
+        rd: y & 63,
+        rn: (y >> 6) & 63,
+        rm: (y >> 12) & 63,
+        rc: (y >> 18) & 63,
+        rc2: (y >> 24) & 63,
+        c0,
+    }
+}
+
+/// Operand B through the shared pipeline (source, extension, shift), before inversion, as `b`.
+fn operand_b(s: &mut String, x: &Fields) {
+    let src = match (x.c0 >> f::BSRC_SHIFT) & 3 {
+        bsrc::IMM => v64(x.imm),
+        bsrc::RC => reg(x.rc),
+        _ => reg(x.rm),
+    };
+    let e = (x.c0 >> f::EXT_SHIFT) & 7;
+    let k = (x.c0 >> f::SHT_SHIFT) & 3;
+    let amt = if x.c0 & f::SHVAR != 0 {
+        format!("(vlo({}) & {}u)", reg(x.rm), if x.w { 31 } else { 63 })
+    } else {
+        format!("{}u", (x.c0 >> f::SHAMT_SHIFT) & 63)
+    };
+    let mut b = src;
+    if e != ext::NONE {
+        b = format!("extend({b}, {e}u)");
+    }
+    if !(k == sht::LSL && amt == "0u") {
+        b = format!("shift({b}, {k}u, {amt})");
+    }
+    let _ = writeln!(s, "let b = {b};");
+}
+
+/// The adder over `a` (already bound) and `b`: `sum`, and `fl` (its NZCV) when `flags`.
+fn adder(s: &mut String, x: &Fields, a: &str, flags: bool) {
+    let bi = if x.c0 & f::INVB != 0 { "vnot(b)" } else { "b" };
+    let cinm = (x.c0 >> f::CIN_SHIFT) & 3;
+    let cinv = match cinm {
+        cin::ONE => "1u".to_string(),
+        cin::CARRY => "((nz >> 1u) & 1u)".to_string(),
+        _ => String::new(),
+    };
+    if x.w {
+        let _ = writeln!(s, "let a2 = vshl({a}, 32u);\nlet b2 = vshl({bi}, 32u);");
+    } else {
+        let _ = writeln!(s, "let a2 = {a};\nlet b2 = {bi};");
+    }
+    let _ = writeln!(s, "let s1 = vadd(a2, b2);");
+    if cinv.is_empty() {
+        let _ = writeln!(s, "let s2 = s1;");
+    } else if x.w {
+        let _ = writeln!(s, "let s2 = vadd(s1, vw(0u, {cinv}));");
+    } else {
+        let _ = writeln!(s, "let s2 = vadd(s1, vw({cinv}, 0u));");
+    }
+    if flags {
+        s.push_str(
+            "let carry = vult(s1, a2) || vult(s2, s1);\n\
+             let fl = (top_bit(s2) << 3u) | select(0u, 4u, veq(s2, vz())) | select(0u, 2u, carry) \
+             | top_bit(vand(vxor(a2, s2), vxor(b2, s2)));\n",
+        );
+    }
+    if x.w {
+        s.push_str("let sum = vshr(s2, 32u);\n");
+    } else {
+        s.push_str("let sum = s2;\n");
+    }
+}
+
+/// The result written to rd, truncated in W form as the interpreter's commit does.
+fn commit(s: &mut String, x: &Fields, res: &str) {
+    if x.w {
+        wr(s, x.rd, &format!("vw(vlo({res}), 0u)"));
+    } else {
+        wr(s, x.rd, res);
+    }
+}
+
+/// WGSL for one data-processing instruction (no control flow, no memory).
+fn data(s: &mut String, x: &Fields, t: Target) {
+    let setflags = x.c0 & f::S != 0;
+    match x.unit {
+        unit::ALU | unit::CSEL | unit::CCMP => {
+            let _ = writeln!(s, "let a = {};", reg(x.rn));
+            operand_b(s, x);
+            let logic = x.unit == unit::ALU && x.opn != op::ADD;
+            if logic {
+                let bi = if x.c0 & f::INVB != 0 { "vnot(b)" } else { "b" };
+                let o = match x.opn {
+                    op::ORR => "vor",
+                    op::EOR => "vxor",
+                    _ => "vand",
+                };
+                let _ = writeln!(s, "let res = {o}(a, {bi});");
+                if setflags {
+                    let _ = writeln!(s, "nz = nz_flags(res, {});", x.w);
+                }
+                commit(s, x, "res");
+                return;
+            }
+            let aa = if x.unit == unit::CSEL { "vz()" } else { "a" };
+            let flags = setflags || x.unit == unit::CCMP;
+            adder(s, x, aa, flags);
+            match x.unit {
+                unit::CSEL => {
+                    let _ = writeln!(s, "let res = select(sum, a, cond_holds({}u, nz));", x.cond);
+                    if setflags {
+                        s.push_str("nz = fl;\n");
+                    }
+                    commit(s, x, "res");
+                }
+                unit::CCMP => {
+                    if setflags {
+                        let _ = writeln!(
+                            s,
+                            "nz = select({}u, fl, cond_holds({}u, nz));",
+                            x.aux & 15,
+                            x.cond
+                        );
+                    }
+                    commit(s, x, "sum");
+                }
+                _ => {
+                    if setflags {
+                        s.push_str("nz = fl;\n");
+                    }
+                    commit(s, x, "sum");
+                }
+            }
+        }
+        unit::BFM => {
+            let _ = writeln!(s, "let a = {};\nlet bm = {};", reg(x.rn), reg(x.rm));
+            operand_b(s, x);
+            let lsb = x.aux & 63;
+            let pos = (x.aux >> crate::isa::form::bfm::POS_SHIFT) & 63;
+            let width = (x.aux >> crate::isa::form::bfm::WIDTH_SHIFT) & 127;
+            let mode = (x.aux >> crate::isa::form::bfm::MODE_SHIFT) & 3;
+            use crate::isa::form::bfm as bf;
+            let _ = writeln!(
+                s,
+                "let ones = vones({width}u);\nvar v = vshl(vand(vshr(b, {lsb}u), ones), {pos}u);"
+            );
+            match mode {
+                bf::MODE_INSERT => {
+                    let _ = writeln!(
+                        s,
+                        "v = vor(vand({}, vnot(vshl(ones, {pos}u))), v);",
+                        reg(x.rc)
+                    );
+                }
+                bf::MODE_SIGN => {
+                    let topb = pos + width;
+                    if topb < 64 {
+                        // The interpreter's shift amount is taken mod 64, as vshr does.
+                        let _ = writeln!(
+                            s,
+                            "if (vlo(vshr(v, {}u)) & 1u) == 1u {{ v = vor(v, vnot(vones({topb}u))); }}",
+                            topb.wrapping_sub(1) & 63
+                        );
+                    }
+                }
+                bf::MODE_EXTR => {
+                    let hi = if x.w { "vshl(a, 32u)" } else { "a" };
+                    let lo = if x.w {
+                        "vand(bm, vw(0xffffffffu, 0u))"
+                    } else {
+                        "bm"
+                    };
+                    let _ = writeln!(s, "let hi = {hi};\nlet lo = {lo};");
+                    if x.w {
+                        let _ = writeln!(s, "v = vshr(vor(hi, lo), {lsb}u);");
+                    } else if lsb == 0 {
+                        s.push_str("v = lo;\n");
+                    } else {
+                        let _ = writeln!(s, "v = vor(vshr(lo, {lsb}u), vshl(hi, {}u));", 64 - lsb);
+                    }
+                }
+                _ => {}
+            }
+            commit(s, x, "v");
+        }
+        unit::MUL => {
+            let (a, bm) = (reg(x.rn), reg(x.rm));
+            let res = if x.opn >= op::SMULH {
+                if x.opn == op::SMULH {
+                    format!(
+                        "vsub(vsub(vmulhu({a}, {bm}), vand(vsar({a}, 63u), {bm})), vand(vsar({bm}, 63u), {a}))"
+                    )
+                } else {
+                    format!("vmulhu({a}, {bm})")
+                }
+            } else {
+                let e = match x.opn {
+                    op::UMADDL => ext::UXTW,
+                    op::SMADDL => ext::SXTW,
+                    _ => 0,
+                };
+                let p = if e == 0 {
+                    format!("vmul({a}, {bm})")
+                } else {
+                    format!("vmul(extend({a}, {e}u), extend({bm}, {e}u))")
+                };
+                let o = if x.c0 & f::INVB != 0 { "vsub" } else { "vadd" };
+                format!("{o}({}, {p})", reg(x.rc))
+            };
+            let _ = writeln!(s, "let res = {res};");
+            commit(s, x, "res");
+        }
+        unit::DIV if t.native64 => {
+            let sgn = x.opn == op::SDIV;
+            let (a, bm) = (reg(x.rn), reg(x.rm));
+            let ext = |v: &str| {
+                if !x.w {
+                    v.to_string()
+                } else if sgn {
+                    format!("sext32(vlo({v}))")
+                } else {
+                    format!("vand({v}, vw(0xffffffffu, 0u))")
+                }
+            };
+            let _ = writeln!(s, "let xd = {};\nlet yd = {};", ext(&a), ext(&bm));
+            if sgn {
+                s.push_str(
+                    "let nx = top_bit(xd) == 1u;\nlet ny = top_bit(yd) == 1u;\n\
+                     let ux = select(xd, vneg(xd), nx);\nlet uy = select(yd, vneg(yd), ny);\n",
+                );
+            } else {
+                s.push_str("let nx = false;\nlet ny = false;\nlet ux = xd;\nlet uy = yd;\n");
+            }
+            s.push_str(
+                "var q = ux / select(uy, vw(1u, 0u), veq(uy, vz()));\n\
+                 if nx != ny { q = vneg(q); }\nlet res = select(q, vz(), veq(yd, vz()));\n",
+            );
+            commit(s, x, "res");
+        }
+        unit::ONE => {
+            let a = reg(x.rn);
+            let _ = writeln!(s, "let a = {a};\nlet lo = vlo(a);\nlet hi = vhi(a);");
+            let res = match (x.opn, x.w) {
+                (op::RBIT, false) => "vw(reverseBits(hi), reverseBits(lo))".to_string(),
+                (op::RBIT, true) => "vw(reverseBits(lo), 0u)".to_string(),
+                (op::REV16, _) => "vw(((lo >> 8u) & 0x00ff00ffu) | ((lo << 8u) & 0xff00ff00u), \
+                                   ((hi >> 8u) & 0x00ff00ffu) | ((hi << 8u) & 0xff00ff00u))"
+                    .to_string(),
+                (op::REV32, _) => "vw(bswap(lo), bswap(hi))".to_string(),
+                (op::REV64, _) => "vw(bswap(hi), bswap(lo))".to_string(),
+                (op::CLZ, true) => "vw(countLeadingZeros(lo), 0u)".to_string(),
+                (op::CLZ, false) => "vw(select(countLeadingZeros(hi), 32u + countLeadingZeros(lo), \
+                                     hi == 0u), 0u)"
+                    .to_string(),
+                (op::CLS, true) => {
+                    "vw(countLeadingZeros(lo ^ u32(i32(lo) >> 1u)) - 1u, 0u)".to_string()
+                }
+                _ => "vw(select(countLeadingZeros(vhi(vxor(a, vsar(a, 1u)))), 32u + \
+                      countLeadingZeros(vlo(vxor(a, vsar(a, 1u)))), vhi(vxor(a, vsar(a, 1u))) == 0u) - 1u, 0u)"
+                    .to_string(),
+            };
+            let _ = writeln!(s, "let res = {res};");
+            commit(s, x, "res");
+        }
+        unit::SYS => {}
+        _ => unreachable!("the translator takes no unit {}", x.unit),
+    }
+}
+
+/// One access of `nb` bytes at `addr` through word index `i` (from xlat): a load into register
+/// `rt`, or the store of it; then the step's end (the crossing stash serves one access).
+fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32) {
+    access_words(s, x, tag, i, addr, &reg(rt));
+    if x.aux & mem::STORE == 0 {
+        // The interpreter's commit truncates a W-form result.
+        let v = if x.w {
+            format!("vw(vlo(v{tag}), 0u)")
+        } else {
+            format!("v{tag}")
+        };
+        wr(s, rt, &v);
+    }
+    s.push_str("g_xf = 0u;\n");
+}
+
+fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val: &str) {
+    let size = x.aux & 3;
+    let nb = 1u32 << size;
+    let store = x.aux & mem::STORE != 0;
+    let _ = writeln!(s, "let sh{tag} = (vlo({addr}) & 3u) * 8u;");
+    let words = match nb {
+        1 => 1,
+        2 | 4 => 2,
+        _ => 3,
+    };
+    let _ = writeln!(s, "let m0{tag} = mld({i});");
+    if words >= 2 {
+        let _ = writeln!(
+            s,
+            "let i1{tag} = wix({i}, 1u);\nlet m1{tag} = mld(i1{tag});"
+        );
+    }
+    if words >= 3 {
+        let _ = writeln!(
+            s,
+            "let i2{tag} = wix({i}, 2u);\nlet m2{tag} = mld(i2{tag});"
+        );
+    }
+    if !store {
+        let loaded = match words {
+            1 => format!("vw((m0{tag} >> sh{tag}) & 0xffu, 0u)"),
+            2 => format!(
+                "vw(funnel(m0{tag}, m1{tag}, sh{tag}) & {}u, 0u)",
+                if nb == 4 { 0xffff_ffffu32 } else { 0xffff }
+            ),
+            _ => {
+                format!("vw(funnel(m0{tag}, m1{tag}, sh{tag}), funnel(m1{tag}, m2{tag}, sh{tag}))")
+            }
+        };
+        let sb = 64 - nb * 8;
+        let v = if x.aux & mem::SX64 != 0 {
+            format!("vsar(vshl({loaded}, {sb}u), {sb}u)")
+        } else if x.aux & mem::SX32 != 0 {
+            format!("vw(vlo(vsar(vshl({loaded}, {sb}u), {sb}u)), 0u)")
+        } else {
+            loaded
+        };
+        let _ = writeln!(s, "let v{tag} = {v};");
+        return;
+    }
+    // The store: value and byte mask spread over the window as a 96-bit shift left by sh.
+    let m = format!("vones({}u)", nb * 8);
+    let _ = writeln!(
+        s,
+        "let m{tag} = {m};\nlet dv{tag} = vand({val}, m{tag});\nlet inv{tag} = (32u - sh{tag}) & 31u;\n\
+         let z{tag} = sh{tag} == 0u;\n\
+         mst({i}, (m0{tag} & ~(vlo(m{tag}) << sh{tag})) | (vlo(dv{tag}) << sh{tag}));"
+    );
+    if words >= 2 {
+        let _ = writeln!(
+            s,
+            "let k1{tag} = select((vhi(m{tag}) << sh{tag}) | (vlo(m{tag}) >> inv{tag}), vhi(m{tag}), z{tag});\n\
+             if k1{tag} != 0u {{ mst(i1{tag}, (m1{tag} & ~k1{tag}) | select((vhi(dv{tag}) << sh{tag}) | \
+             (vlo(dv{tag}) >> inv{tag}), vhi(dv{tag}), z{tag})); }}"
+        );
+    }
+    if words >= 3 {
+        let _ = writeln!(
+            s,
+            "let k2{tag} = select(vhi(m{tag}) >> inv{tag}, 0u, z{tag});\n\
+             if k2{tag} != 0u {{ mst(i2{tag}, (m2{tag} & ~k2{tag}) | select(vhi(dv{tag}) >> inv{tag}, 0u, z{tag})); }}"
+        );
+    }
+}
+
+/// A region to translate: its page's decoded instructions and where it lies.
+pub struct Source<'a> {
+    pub page: u64,
+    pub code: &'a [Decoded],
+    pub slot: u32,
+    pub start: u64,
+    pub end: u64,
+}
+
+/// Translates a region into `fn region_{k}(ib: u32)`: entered where the lane's pc is a block
+/// start of the region (and its code map names the region's slot), it runs until it leaves,
+/// `ib` instructions of the dispatch are spent, or the loop limiter's budget is.
+pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
+    let first = ((src.start - src.page) / 4) as usize;
+    let len = ((src.end - src.start) / 4) as usize;
+    let code = &src.code[first..first + len];
+    // Block leaders: the entry, the targets of direct branches inside, and whatever follows a
+    // branch or an instruction the interpreter runs (where a lane comes back to the region).
+    let mut leader = vec![false; len + 1];
+    leader[0] = true;
+    leader[len] = true;
+    let mut regs = std::collections::BTreeSet::new();
+    let mut translated = 0;
+    for (j, d) in code.iter().enumerate() {
+        let x = fields(d);
+        if !takes(d, t) {
+            leader[j + 1] = true;
+            continue;
+        }
+        translated += 1;
+        regs.extend(regs_of(d));
+        if x.unit == unit::BR {
+            leader[j + 1] = true;
+            if let Some(tj) = inside(src, x.imm, x.opn) {
+                leader[tj] = true;
+            }
+        }
+    }
+    let mut body = String::new();
+    let mut j = 0;
+    while j < len {
+        // The block [j, e).
+        let mut e = j + 1;
+        while !leader[e] {
+            e += 1;
+        }
+        block(&mut body, src, code, j, e, t);
+        j = e;
+    }
+    let mut s = String::new();
+    let (lo, hi) = (src.start as u32, (src.start >> 32) as u32);
+    let _ = writeln!(s, "fn region_{k}(ib: u32) {{");
+    let _ = writeln!(
+        s,
+        "let rel = vsub(g_pc, vw({lo}u, {hi}u));\n\
+         if vhi(rel) != 0u || vlo(rel) >= {}u || (vlo(rel) & 3u) != 0u || g_ustep != 0u \
+         || g_status != ST_RUNNING || g_executed >= ib {{ return; }}\n\
+         let cm = vsub(g_pc, g_code_base);\n\
+         if vhi(cm) != 0u || (vlo(cm) >> 12u) >= P.map_pages \
+         || codemap[g_inst * P.map_pages + (vlo(cm) >> 12u)] != {}u {{ return; }}",
+        4 * len,
+        src.slot
+    );
+    for r in &regs {
+        let _ = writeln!(s, "var r{r} = R[{r}];");
+    }
+    s.push_str(
+        "var nz = g_nzcv;\nvar o = vlo(rel) >> 2u;\nvar n = 0u;\nlet cap = ib - g_executed;\n\
+         var live = true;\nvar out = false;\nvar pcx = vz();\n\
+         loop {\nif !live || g_ticks >= TICK_MAX { break; }\ng_ticks = g_ticks + 1u;\nvar moved = false;\n",
+    );
+    s.push_str(&body);
+    s.push_str("if !moved { live = false; }\n}\n");
+    let _ = writeln!(
+        s,
+        "g_executed = g_executed + n;\ng_tier_n = g_tier_n + n;\nif !out {{ pcx = vadd(vw({lo}u, {hi}u), vw(o << 2u, 0u)); }}\n\
+         g_pc = pcx;\ng_nzcv = nz;"
+    );
+    for r in &regs {
+        let _ = writeln!(s, "R[{r}] = r{r};");
+    }
+    s.push_str("}\n");
+    Translation {
+        start: src.start,
+        end: src.end,
+        slot: src.slot,
+        wgsl: s,
+        translated,
+    }
+}
+
+/// The instruction index of a direct branch's target inside the region, if it is one.
+fn inside(src: &Source, imm: u64, opn: u32) -> Option<usize> {
+    if !matches!(
+        opn,
+        op::B | op::BL | op::BCOND | op::BZERO | op::BNONZERO | op::BTZ | op::BTNZ
+    ) {
+        return None;
+    }
+    // The interpreter branches to the immediate's low word (shaders/cpu/branch.wgsl).
+    let t = imm & 0xffff_ffff;
+    (t >= src.start && t < src.end && t & 3 == 0).then(|| ((t - src.start) / 4) as usize)
+}
+
+/// Steps an instruction counts as: the interpreter counts each micro-step, so a pair is two.
+fn weight(d: &Decoded) -> usize {
+    if d.unit() == unit::MEM && d.aux() & mem::PAIR != 0 {
+        2
+    } else {
+        1
+    }
+}
+
+/// One block: instructions `[j, e)` of the region.
+fn block(s: &mut String, src: &Source, code: &[Decoded], j: usize, e: usize, t: Target) {
+    let steps: usize = code[j..e].iter().map(weight).sum();
+    let _ = writeln!(
+        s,
+        "if live && o == {j}u {{\nif n + {steps}u > cap {{ live = false; }} else {{\nmoved = true;"
+    );
+    // Braces the memory accesses open (their `else`), closed at the block's end.
+    let mut open = 0;
+    let mut ended = false;
+    for i in j..e {
+        let d = &code[i];
+        let done: usize = code[j..i].iter().map(weight).sum();
+        if !takes(d, t) {
+            let _ = writeln!(s, "n = n + {done}u; o = {i}u; live = false;");
+            ended = true;
+            break;
+        }
+        let x = fields(d);
+        let _ = writeln!(s, "// {:#x}", src.start + 4 * i as u64);
+        match x.unit {
+            unit::MEM => {
+                let prfm = x.aux & mem::PRFM != 0;
+                if prfm {
+                    continue;
+                }
+                let nb = 1u32 << (x.aux & 3);
+                let idx = (x.aux >> mem::IDX_SHIFT) & 3;
+                let store = x.aux & mem::STORE != 0;
+                let pair = x.aux & mem::PAIR != 0;
+                let _ = writeln!(s, "let a{i} = {};", reg(x.rn));
+                let _ = writeln!(s, "var ad{i} = vz();\nvar wb{i} = vz();\n{{");
+                operand_b(s, &x);
+                adder(s, &x, &format!("a{i}"), false);
+                let addr = if idx == mem::IDX_POST {
+                    format!("a{i}")
+                } else {
+                    "sum".into()
+                };
+                let _ = writeln!(s, "ad{i} = {addr};\nwb{i} = sum;\n}}");
+                let _ = writeln!(
+                    s,
+                    "let x{i} = xlat(ad{i}, {nb}u, true, {store});\n\
+                     if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{"
+                );
+                open += 1;
+                access(
+                    s,
+                    &x,
+                    &format!("{i}a"),
+                    &format!("x{i}"),
+                    &format!("ad{i}"),
+                    x.rc,
+                );
+                if pair {
+                    // The second access; where it cannot run now, the interpreter takes over
+                    // at its own second micro-step.
+                    let _ = writeln!(
+                        s,
+                        "let ad2{i} = vadd(ad{i}, vw({nb}u, 0u));\n\
+                         let y{i} = xlat(ad2{i}, {nb}u, true, {store});\n\
+                         if y{i} == XLAT_RETRY {{ n = n + {}u; o = {i}u; live = false; \
+                         g_ustep = 1u; g_tmp_addr = ad{i}; g_tmp_wb = wb{i}; }} else {{",
+                        done + 1
+                    );
+                    open += 1;
+                    access(
+                        s,
+                        &x,
+                        &format!("{i}b"),
+                        &format!("y{i}"),
+                        &format!("ad2{i}"),
+                        x.rc2,
+                    );
+                }
+                let wbv = if idx != 0 {
+                    format!("wb{i}")
+                } else {
+                    "vz()".into()
+                };
+                wr(s, x.rd, &wbv);
+            }
+            unit::BR => {
+                let next = src.start + 4 * (i as u64 + 1);
+                let count = format!("n = n + {}u;", done + 1);
+                let a = reg(x.rn);
+                let link = |s: &mut String| wr(s, x.rd, &v64(next));
+                let leave_to = |s: &mut String, target: String| {
+                    let _ = writeln!(s, "pcx = {target}; out = true; live = false;");
+                };
+                let taken = match x.opn {
+                    op::B | op::BL | op::BREG | op::BLREG => None,
+                    op::BCOND => Some(format!("cond_holds({}u, nz)", x.cond)),
+                    _ => {
+                        let mask = if x.opn >= op::BTZ {
+                            format!("vshl(vw(1u, 0u), {}u)", (x.c0 >> f::SHAMT_SHIFT) & 63)
+                        } else if x.w {
+                            "vw(0xffffffffu, 0u)".into()
+                        } else {
+                            "vnot(vz())".into()
+                        };
+                        let z = format!("veq(vand({a}, {mask}), vz())");
+                        Some(if matches!(x.opn, op::BZERO | op::BTZ) {
+                            z
+                        } else {
+                            format!("!{z}")
+                        })
+                    }
+                };
+                s.push_str(&count);
+                s.push('\n');
+                if matches!(x.opn, op::BREG | op::BLREG) {
+                    let _ = writeln!(s, "let t{i} = {a};");
+                    link(s);
+                    leave_to(s, format!("t{i}"));
+                } else {
+                    let go = |s: &mut String| match inside(src, x.imm, x.opn) {
+                        Some(tj) => {
+                            let _ = writeln!(s, "o = {tj}u;");
+                        }
+                        None => leave_to(s, v64(x.imm & 0xffff_ffff)),
+                    };
+                    match taken {
+                        None => {
+                            link(s);
+                            go(s);
+                        }
+                        Some(c) => {
+                            let _ = writeln!(s, "if {c} {{");
+                            go(s);
+                            let _ = writeln!(s, "}} else {{ o = {}u; }}", i + 1);
+                        }
+                    }
+                }
+                ended = true;
+            }
+            _ => {
+                s.push_str("{\n");
+                data(s, &x, t);
+                s.push_str("}\n");
+            }
+        }
+    }
+    if !ended {
+        let _ = writeln!(s, "n = n + {steps}u; o = {e}u;");
+    }
+    for _ in 0..open {
+        s.push_str("}\n");
+    }
+    s.push_str("}\n}\n");
+}

@@ -1,0 +1,220 @@
+//! The translation tier (docs/translation-tier.md): every region of real programs translates to
+//! WGSL that validates under both preludes, and programs run with hot code translated
+//! (`--tier translate`, compiled before the next submit) give the interpreter's output, exit
+//! status and instruction count, and qemu-aarch64's output; code written after it was
+//! translated never runs translated.
+
+mod common;
+use common::*;
+use garm::gpu::shader::{source, validate, Prelude, Tier};
+use garm::os::syscalls::SHADER_HANDLED;
+use garm::tier::translate::{translate, Source, Target};
+use object::{Object, ObjectSegment};
+
+/// Every loop and called function (up to the tier's size limit) of every executable page of
+/// `elf`, translated: (page, code, start, end).
+fn all_regions(elf: &[u8]) -> Vec<(u64, Vec<garm::isa::Decoded>, u64, u64)> {
+    let f = object::File::parse(elf).expect("an ELF");
+    let mut pages = Vec::new();
+    for seg in f.segments() {
+        let object::SegmentFlags::Elf { p_flags, .. } = seg.flags() else {
+            continue;
+        };
+        if p_flags & object::elf::PF_X == object::elf::ProgramFlags(0) {
+            continue;
+        }
+        let data = seg.data().unwrap();
+        let base = seg.address();
+        let first = base & !0xfff;
+        let mut p = first;
+        while p < base + data.len() as u64 {
+            let mut bytes = vec![0u8; 4096];
+            for (k, b) in bytes.iter_mut().enumerate() {
+                let a = p + k as u64;
+                if a >= base && a < base + data.len() as u64 {
+                    *b = data[(a - base) as usize];
+                }
+            }
+            pages.push((p, garm::isa::decode_page(&bytes, p)));
+            p += 4096;
+        }
+    }
+    let entries: Vec<u64> = pages
+        .iter()
+        .flat_map(|(_, c)| garm::tier::calls(c))
+        .collect();
+    let mut out = Vec::new();
+    for (p, code) in &pages {
+        let ones = vec![1u32; 1024];
+        let mut rs = garm::tier::loops(*p, code, &ones);
+        rs.extend(garm::tier::functions(*p, code, &ones, &entries));
+        for r in rs {
+            if r.instructions() <= garm::tier::MAX_REGION_INSNS {
+                out.push((*p, code.clone(), r.start, r.end));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_region_of_real_programs_translates_to_valid_wgsl() {
+    musl_sysroot();
+    let elfs = [
+        build("demos/sha256"),
+        build("tests/corpus/nqueens"),
+        build_with("tests/corpus/md5_kat", &["--libc", "musl"]),
+    ];
+    let mut total = 0;
+    for elf in &elfs {
+        let bytes = std::fs::read(elf).unwrap();
+        let regions = all_regions(&bytes);
+        assert!(
+            regions.len() > 10,
+            "{}: {} regions",
+            elf.display(),
+            regions.len()
+        );
+        total += regions.len();
+        for p in [Prelude::U64, Prelude::Vec2] {
+            let t = Target {
+                native64: p == Prelude::U64,
+            };
+            // A shader of a dozen regions at a time keeps naga's parse fast.
+            for chunk in regions.chunks(12) {
+                let functions = chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (page, code, start, end))| {
+                        let src = Source {
+                            page: *page,
+                            code,
+                            slot: k as u32,
+                            start: *start,
+                            end: *end,
+                        };
+                        translate(k, &src, t).wgsl
+                    })
+                    .collect();
+                let tier = Tier { functions };
+                let s = source(p, &SHADER_HANDLED, 31, 1, 15, Some(&tier));
+                validate(&s, p == Prelude::U64).unwrap_or_else(|e| {
+                    panic!("{} ({p:?}): {e}", elf.display());
+                });
+            }
+        }
+    }
+    assert!(total > 100, "{total} regions");
+}
+
+/// The instruction count of a `--stats` run.
+fn retired(stderr: &str) -> u64 {
+    let l = stderr
+        .lines()
+        .find(|l| l.contains("instructions retired"))
+        .unwrap_or_else(|| panic!("no count in {stderr}"));
+    l.split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .expect("a number")
+}
+
+/// Instructions run in translated code, from the `--stats` tier line.
+fn translated(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find(|l| l.contains("translation tier:"))
+        .and_then(|l| l.split("worker; ").nth(1))
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs `elf` with the tier forced and with the interpreter alone: equal output, status and
+/// instruction count, and the output is qemu-aarch64's. Returns the instructions translated.
+fn tiers_agree(elf: &std::path::Path, opts: &[&str], args: &[&str]) -> u64 {
+    let run = |tier: &str| {
+        let mut a: Vec<String> = vec!["--stats".into(), "--tier".into(), tier.into()];
+        a.extend(opts.iter().map(|s| s.to_string()));
+        a.push(elf.to_string_lossy().into_owned());
+        a.extend(args.iter().map(|s| s.to_string()));
+        garm(&a, b"")
+    };
+    let i = run("interp");
+    let t = run("translate");
+    let q = qemu(elf, args, &[], b"");
+    let name = elf.display();
+    // With several instances each line carries its "[i] " and instances interleave as they
+    // run: compare each instance's own lines.
+    let per = |out: &str, k: usize| -> String {
+        let tag = format!("[{k}] ");
+        let mine: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix(&tag)).collect();
+        if mine.is_empty() {
+            out.to_string()
+        } else {
+            mine.join("\n") + "\n"
+        }
+    };
+    let n: usize = opts
+        .iter()
+        .position(|o| *o == "--instances")
+        .map_or(1, |k| opts[k + 1].parse().unwrap());
+    for k in 0..n {
+        assert_eq!(
+            per(&t.out(), k),
+            per(&i.out(), k),
+            "{name}: stdout differs between the tiers"
+        );
+        assert_eq!(
+            per(&t.out(), k),
+            q.out(),
+            "{name}: stdout differs from qemu"
+        );
+    }
+    assert_eq!(t.status, i.status, "{name}: {}", t.stderr);
+    assert_eq!(
+        retired(&t.stderr),
+        retired(&i.stderr),
+        "{name}: instruction counts differ\n{}",
+        t.stderr
+    );
+    translated(&t.stderr)
+}
+
+#[test]
+fn translated_hot_code_equals_the_interpreter_on_the_bench_programs() {
+    let n = tiers_agree(&build("demos/sha256"), &[], &["64"]);
+    assert!(n > 1_000_000, "sha256: only {n} instructions translated");
+    let n = tiers_agree(&build("demos/primes"), &[], &["30000"]);
+    assert!(n > 100_000, "primes: only {n} instructions translated");
+}
+
+#[test]
+fn translated_hot_code_equals_the_interpreter_on_corpus_programs() {
+    for p in ["nqueens", "bytecode_vm", "md5_kat", "merge_sort", "bst"] {
+        tiers_agree(&build(&format!("tests/corpus/{p}")), &[], &[]);
+    }
+}
+
+#[test]
+fn translated_hot_code_equals_the_interpreter_with_real_libcs() {
+    musl_sysroot();
+    for (p, libc) in [("crc32_kat", "musl"), ("heap_pq", "glibc")] {
+        let mem = if libc == "glibc" { "256M" } else { "64M" };
+        let elf = build_with(&format!("tests/corpus/{p}"), &["--libc", libc, "-lm"]);
+        tiers_agree(&elf, &["--mem", mem], &[]);
+    }
+}
+
+#[test]
+fn translated_hot_code_equals_the_interpreter_over_instances() {
+    tiers_agree(&build("demos/sha256"), &["--instances", "8"], &["16"]);
+}
+
+#[test]
+fn code_rewritten_after_translation_never_runs_translated() {
+    // Each version of the loop runs hot (and is translated); the next version's bytes differ,
+    // so the lanes' code maps name a new decoded slot and the old translation is not entered.
+    let n = tiers_agree(&build("tests/tier/jitloop"), &[], &[]);
+    assert!(n > 100_000, "jitloop: only {n} instructions translated");
+    tiers_agree(&build("demos/selfmod"), &[], &[]);
+}
