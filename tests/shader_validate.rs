@@ -13,17 +13,11 @@ const POOL: u32 = 3;
 /// several; the full one with several is returned for the contract checks.
 fn module(p: Prelude) -> naga::Module {
     for v in [0, 1, 2, 4, 8, 16, 3, 7, 15, 31] {
-        validate(
-            &source(p, &SHADER_HANDLED, v, 1, 15, None),
-            p == Prelude::U64,
-        )
-        .unwrap_or_else(|e| panic!("variant {v}: {e}"));
+        validate(&source(p, &SHADER_HANDLED, v, 1, 15), p == Prelude::U64)
+            .unwrap_or_else(|e| panic!("variant {v}: {e}"));
     }
-    validate(
-        &source(p, &SHADER_HANDLED, 31, POOL, 15, None),
-        p == Prelude::U64,
-    )
-    .unwrap_or_else(|e| panic!("full variant: {e}"))
+    validate(&source(p, &SHADER_HANDLED, 31, POOL, 15), p == Prelude::U64)
+        .unwrap_or_else(|e| panic!("full variant: {e}"))
 }
 
 #[test]
@@ -39,7 +33,7 @@ fn cpu_shader_validates_with_vec2_prelude() {
 #[test]
 fn vec2_prelude_needs_no_int64() {
     assert!(
-        !(0..32).any(|v| source(Prelude::Vec2, &SHADER_HANDLED, v, POOL, 15, None).contains("u64")),
+        !(0..32).any(|v| source(Prelude::Vec2, &SHADER_HANDLED, v, POOL, 15).contains("u64")),
         "the portable shader must not use u64"
     );
 }

@@ -6,7 +6,7 @@
 
 mod common;
 use common::*;
-use garm::gpu::shader::{source, validate, Prelude, Tier};
+use garm::gpu::shader::{tier_source, validate, Prelude, Tier};
 use garm::os::syscalls::SHADER_HANDLED;
 use garm::tier::translate::{translate, Source, Target};
 use object::{Object, ObjectSegment};
@@ -96,8 +96,9 @@ fn every_region_of_real_programs_translates_to_valid_wgsl() {
                         translate(k, &src, t).wgsl
                     })
                     .collect();
-                let tier = Tier { functions };
-                let s = source(p, &SHADER_HANDLED, 31, 1, 15, Some(&tier));
+                let ranges = chunk.iter().map(|r| (r.2, r.3)).collect();
+                let tier = Tier { functions, ranges };
+                let s = tier_source(p, &SHADER_HANDLED, 1, 15, &tier);
                 validate(&s, p == Prelude::U64).unwrap_or_else(|e| {
                     panic!("{} ({p:?}): {e}", elf.display());
                 });

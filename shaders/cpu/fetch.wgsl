@@ -17,6 +17,10 @@
     let d = dec[slot * 1024u + ((pcl & 4095u) >> 2u)];
     let c0 = d.x;
     let unit = c0 & 15u;
+    if (c0 & F_TIER) != 0u && unit != U_VEC && !g_fresh {
+        g_yield = true;
+        return;
+    }
     let opn = (c0 >> F_OP_SHIFT) & 15u;
     let w = (c0 & F_W) != 0u;
     let cond = (c0 >> F_COND_SHIFT) & 15u;

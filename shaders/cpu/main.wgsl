@@ -54,8 +54,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if g_status == ST_WRITE { finish_write(); }
 
     let limit = sreg64(S_LIMIT);
-    // The step loop, with the translation tier's regions when the pipeline has any.
-{{STEP_LOOP}}
+    var budget = P.iters;
+    if vult(vsub(limit, g_count0), vw(budget, 0u)) { budget = vlo(vsub(limit, g_count0)); }
+    g_fresh = true;
+    g_yield = false;
+    for (var i = 0u; i < budget; i = i + 1u) {
+        if g_status != ST_RUNNING || g_yield { break; }
+        step();
+        g_fresh = false;
+    }
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
     // One pc sample per dispatch, for the host's profile of hot code.

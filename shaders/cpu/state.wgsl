@@ -27,6 +27,11 @@ var<private> g_code_base: V;  // the code map's first page
 var<private> g_fastfd: u32;  // bit k-1: fd k (1, 2) writes to the console
 var<private> g_count0: V;
 var<private> g_base: u32;   // this instance's first state word
+// A lane at the entry of a translated region (F_TIER) ends its dispatch there, after at least one
+// step of its own (so a region that cannot go on, at a page walk say, never stalls it): the
+// translation tier's dispatch that follows runs the region.
+var<private> g_fresh: bool;
+var<private> g_yield: bool;
 var<private> g_inst: u32;
 
 // Condition codes as 16-bit truth tables over NZCV (bit index N<<3|Z<<2|C<<1|V), two per

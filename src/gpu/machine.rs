@@ -390,7 +390,10 @@ impl Machine {
     ) -> Result<wgpu::ComputePipeline, GpuError> {
         // Validation errors come back as an error, not wgpu's default panic.
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let src = shader::source(cfg.prelude, cfg.abi, variant, pool, shift, tier);
+        let src = match tier {
+            Some(t) => shader::tier_source(cfg.prelude, cfg.abi, pool, shift, t),
+            None => shader::source(cfg.prelude, cfg.abi, variant, pool, shift),
+        };
         let label = Some("cpu");
         let module = if cfg.checked {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -457,7 +460,6 @@ impl Machine {
             self.stats.pipeline_time += t0.elapsed();
         }
         self.variant = v;
-        self.tier_variant(v);
         Ok(())
     }
 
@@ -1084,15 +1086,20 @@ impl Machine {
                 label: Some("cpu"),
                 timestamp_writes: None,
             });
-            let pipeline = self
-                .tier
-                .pipeline(self.variant)
-                .or(self.variants[self.variant].as_ref());
-            pass.set_pipeline(pipeline.expect("the running variant is compiled"));
+            let interp = self.variants[self.variant].as_ref();
+            let interp = interp.expect("the running variant is compiled");
+            // With translated regions, each interpreter dispatch is followed by the tier's
+            // (lanes yield to it at a region's entry).
+            let tier = self.tier.pipeline();
             pass.set_bind_group(0, &self.bind_group, &[]);
             let groups = self.cfg.instances.div_ceil(WORKGROUP);
             for _ in 0..dispatches {
+                pass.set_pipeline(interp);
                 pass.dispatch_workgroups(groups, 1, 1);
+                if let Some(t) = tier {
+                    pass.set_pipeline(t);
+                    pass.dispatch_workgroups(groups, 1, 1);
+                }
             }
         }
         let ssize = self.state_buf.size();

@@ -155,48 +155,19 @@ fn register_moves() -> (String, String) {
     (load, store)
 }
 
-/// The interpreter's step loop: `P.iters` steps, or fewer where the instruction limit is near.
-const STEP_LOOP: &str = "    var budget = P.iters;
-    if vult(vsub(limit, g_count0), vw(budget, 0u)) { budget = vlo(vsub(limit, g_count0)); }
-    for (var i = 0u; i < budget; i = i + 1u) {
-        if g_status != ST_RUNNING { break; }
-        step();
-    }";
-
-/// Retired instructions a dispatch may run per `P.iters`, with regions: translated code runs
-/// many instructions per trip of a loop.
+/// Retired instructions a tier dispatch may run per `P.iters`: translated code runs many
+/// instructions per trip of a loop.
 pub const TIER_MUL: u32 = 32;
-/// Loop back-edges a dispatch may spend in all (lavapipe's limiter stops every loop of an
-/// invocation after 65 535): each step costs three (see [`super::layout::ITERS`]), each trip
-/// of a region's loop one.
+/// Loop back-edges a tier dispatch spends at most (lavapipe's limiter stops every loop of an
+/// invocation after 65 535).
 pub const TICK_MAX: u32 = 63_000;
 
-/// The step loop with translated regions (see [`crate::tier`]): before each step, a lane at a
-/// block start of a region runs it; the step then takes the instruction it stopped at.
-fn tier_loop(regions: usize) -> String {
-    let mut calls = String::new();
-    for k in 0..regions {
-        calls.push_str(&format!("        region_{k}(ib);\n"));
-    }
-    // A region's loop costs a back-edge even where no lane enters it.
-    let ticks = 3 + regions;
-    format!(
-        "    var ib = P.iters * TIER_MUL;
-    if vult(vsub(limit, g_count0), vw(ib, 0u)) {{ ib = vlo(vsub(limit, g_count0)); }}
-    g_ticks = 0u;
-    loop {{
-        if g_status != ST_RUNNING || g_executed >= ib || g_ticks >= TICK_MAX {{ break; }}
-        g_ticks = g_ticks + {ticks}u;
-{calls}        if g_status == ST_RUNNING && g_executed < ib {{ step(); }}
-    }}
-    if g_tier_n != 0u {{ sset64(S_TIERED, vadd(sreg64(S_TIERED), vw(g_tier_n, 0u))); }}"
-    )
-}
-
-/// The translated regions a pipeline carries: their WGSL functions, in call order.
+/// The translated regions of a tier pipeline: their WGSL functions, in call order, and the
+/// address ranges they cover.
 #[derive(Clone, Debug, Default)]
 pub struct Tier {
     pub functions: Vec<String>,
+    pub ranges: Vec<(u64, u64)>,
 }
 
 /// The complete WGSL source of the CPU shader. `abi` names the syscall numbers the shader answers
@@ -211,7 +182,6 @@ pub fn source(
     variant: u32,
     pool: u32,
     frame_shift: u32,
-    tier: Option<&Tier>,
 ) -> String {
     // GARM_SHADER_DIR reads the shader files from disk instead, for iterating on the shader
     // without a rebuild.
@@ -242,20 +212,6 @@ pub fn source(
         variant & var::VSTRUCT != 0,
         variant & var::ATOMIC != 0
     ));
-    if let Some(t) = tier {
-        s.push_str(&format!(
-            "const TIER_MUL: u32 = {TIER_MUL}u;\nconst TICK_MAX: u32 = {TICK_MAX}u;\n\
-             var<private> g_ticks: u32;\nvar<private> g_tier_n: u32;\n"
-        ));
-        for f in &t.functions {
-            s.push('\n');
-            s.push_str(f);
-        }
-    }
-    let step_loop = match tier {
-        Some(t) => tier_loop(t.functions.len()),
-        None => STEP_LOOP.to_string(),
-    };
     let (load, store) = register_moves();
     let mut in_step = false;
     for (name, builtin, fragment, bits) in PARTS {
@@ -272,13 +228,70 @@ pub fn source(
         }
         let text = read(name, builtin)
             .replace("{{LOAD_REGS}}", load.trim_end_matches('\n'))
-            .replace("{{STORE_REGS}}", store.trim_end_matches('\n'))
-            .replace("{{STEP_LOOP}}", &step_loop);
+            .replace("{{STORE_REGS}}", store.trim_end_matches('\n'));
         s.push('\n');
         s.push_str(&text);
     }
     s
 }
+
+/// The translation tier's pipeline (see [`crate::tier`]): the prelude, the contract, the shared
+/// state and helpers, the regions and `tier_main.wgsl`, without the interpreter's step.
+pub fn tier_source(
+    prelude: Prelude,
+    abi: &[(&str, u64)],
+    pool: u32,
+    frame_shift: u32,
+    tier: &Tier,
+) -> String {
+    let mut s = match prelude {
+        Prelude::U64 => PRELUDE_U64.to_string(),
+        Prelude::Vec2 => PRELUDE_VEC2.to_string(),
+    };
+    s.push('\n');
+    s.push_str(&wgsl_constants());
+    s.push('\n');
+    s.push_str(&layout::wgsl(abi, pool, frame_shift));
+    s.push_str(&format!(
+        "const TIER_MUL: u32 = {TIER_MUL}u;\nconst TICK_MAX: u32 = {TICK_MAX}u;\n\
+         var<private> g_ticks: u32;\nvar<private> g_tier_n: u32;\n"
+    ));
+    s.push_str(PARTS[0].1);
+    for f in &tier.functions {
+        s.push('\n');
+        s.push_str(f);
+    }
+    let (load, store) = register_moves();
+    let calls: String = (0..tier.functions.len())
+        .map(|k| format!("        region_{k}(ib);\n"))
+        .collect();
+    let inside: Vec<String> = tier
+        .ranges
+        .iter()
+        .map(|(a, b)| {
+            let r = format!("vsub(g_pc, vw({}u, {}u))", *a as u32, (a >> 32) as u32);
+            format!("(vhi({r}) == 0u && vlo({r}) < {}u)", b - a)
+        })
+        .collect();
+    let inside = if inside.is_empty() {
+        "false".to_string()
+    } else {
+        inside.join(" || ")
+    };
+    s.push('\n');
+    s.push_str(
+        &TIER_MAIN
+            .replace("{{LOAD_REGS}}", load.trim_end_matches('\n'))
+            .replace("{{STORE_REGS}}", store.trim_end_matches('\n'))
+            .replace("{{IN_REGIONS}}", &inside)
+            .replace("{{REGIONS}}", &tier.functions.len().max(1).to_string())
+            .replace("{{REGION_CALLS}}", calls.trim_end_matches('\n')),
+    );
+    s
+}
+
+/// The translation tier's entry point.
+pub const TIER_MAIN: &str = include_str!("../../shaders/cpu/tier_main.wgsl");
 
 /// Parses and validates WGSL with naga; no GPU needed. The error names the line.
 pub fn validate(src: &str, int64: bool) -> Result<naga::Module, String> {

@@ -1,32 +1,31 @@
-//! The translation tier's side of the machine: pipelines that carry translated regions
-//! ([`crate::tier`]), compiled on a worker thread and swapped in at a submit boundary. The
-//! interpreter's own pipelines stay the fallback: a variant with no tier pipeline yet runs them.
+//! The translation tier's side of the machine: a pipeline of translated regions
+//! ([`crate::tier`], [`crate::gpu::shader::tier_source`]), compiled on a worker thread and
+//! swapped in at a submit boundary, whose dispatch follows each of the interpreter's. Lanes
+//! reach it by yielding at region entries, which the host marks in the shared decoded pages.
 
-use super::{Machine, MachineConfig, STATE_WORDS, S_TIERED};
+use super::{Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_TIERED};
 use crate::gpu::shader::Tier;
 use crate::gpu::GpuError;
+use crate::isa::form::f;
+use crate::isa::DECODED_WORDS;
 use crate::tier::translate::{self, Source, Target, Translation};
 use crate::tier::Region;
 use std::sync::mpsc::{channel, Receiver};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The installed regions, and a pipeline per shader variant built with them.
+/// The installed regions and their pipeline.
 struct Installed {
-    tier: Arc<Tier>,
     translations: Vec<Translation>,
-    pipes: [Option<wgpu::ComputePipeline>; 32],
+    pipe: wgpu::ComputePipeline,
 }
 
 /// A compile on the worker thread.
 struct Pending {
-    variant: usize,
-    tier: Arc<Tier>,
     translations: Vec<Translation>,
     rx: Receiver<(Result<wgpu::ComputePipeline, GpuError>, Duration)>,
 }
 
-/// The translation tier's pipelines.
+/// The translation tier's pipeline.
 #[derive(Default)]
 pub struct TierPipes {
     installed: Option<Installed>,
@@ -39,9 +38,9 @@ pub struct TierPipes {
 }
 
 impl TierPipes {
-    /// The pipeline with regions for this variant, when one is built.
-    pub fn pipeline(&self, variant: usize) -> Option<&wgpu::ComputePipeline> {
-        self.installed.as_ref()?.pipes[variant].as_ref()
+    /// The pipeline of translated regions, once one is built.
+    pub fn pipeline(&self) -> Option<&wgpu::ComputePipeline> {
+        self.installed.as_ref().map(|i| &i.pipe)
     }
 
     /// The regions installed or being compiled: (start, slot).
@@ -60,9 +59,9 @@ impl TierPipes {
 }
 
 impl Machine {
-    /// Translates `regions` and starts compiling a pipeline with them for the running variant
-    /// (on the worker thread, or here when the tier is synchronous); the regions run from the
-    /// submit after it is built. Regions whose decoded page is gone are skipped.
+    /// Translates `regions` and starts compiling their pipeline (on the worker thread, or here
+    /// when the tier is synchronous); they run from the submit after it is built. Regions whose
+    /// decoded page is gone are skipped.
     pub fn translate_regions(&mut self, regions: &[Region]) -> Result<(), GpuError> {
         let target = Target {
             native64: self.cfg.prelude == crate::gpu::shader::Prelude::U64,
@@ -89,28 +88,19 @@ impl Machine {
                 let _ = std::fs::write(path, &t.wgsl);
             }
         }
-        let tier = Arc::new(Tier {
+        let tier = Tier {
             functions: translations.iter().map(|t| t.wgsl.clone()).collect(),
-        });
+            ranges: translations.iter().map(|t| (t.start, t.end)).collect(),
+        };
         self.stats.tier_translated += translations.len() as u64;
-        self.start_compile(self.variant, tier, translations)
-    }
-
-    fn start_compile(
-        &mut self,
-        variant: usize,
-        tier: Arc<Tier>,
-        translations: Vec<Translation>,
-    ) -> Result<(), GpuError> {
         let (tx, rx) = channel();
         let device = self.gpu.device.clone();
         let cfg: MachineConfig = self.cfg;
         let bgl = self.bgl.clone();
         let pool = (self.mem.len() as u32, self.frame_shift);
-        let t = tier.clone();
         let build = move || {
             let t0 = Instant::now();
-            let p = Machine::build_pipeline(&device, &cfg, &bgl, variant as u32, pool, Some(&t));
+            let p = Machine::build_pipeline(&device, &cfg, &bgl, 0, pool, Some(&tier));
             let _ = tx.send((p, t0.elapsed()));
         };
         if self.tier.sync {
@@ -118,18 +108,14 @@ impl Machine {
         } else {
             std::thread::spawn(build);
         }
-        self.tier.pending = Some(Pending {
-            variant,
-            tier,
-            translations,
-            rx,
-        });
+        self.tier.pending = Some(Pending { translations, rx });
         self.poll_tier();
         Ok(())
     }
 
     /// Swaps in a pipeline the worker finished (at a submit boundary: the next dispatches run
-    /// it). A failed compile leaves the guests interpreted and is counted once.
+    /// it), moving the entry marks from the old regions to the new. A failed compile leaves the
+    /// guests interpreted and is counted once.
     pub(super) fn poll_tier(&mut self) {
         let Some(p) = &self.tier.pending else {
             return;
@@ -141,29 +127,20 @@ impl Machine {
         self.stats.tier_compile += took;
         match built {
             Ok(pipe) => {
-                let same = self
-                    .tier
-                    .installed
-                    .as_ref()
-                    .is_some_and(|i| Arc::ptr_eq(&i.tier, &p.tier));
-                if !same {
-                    self.tier.installed = Some(Installed {
-                        tier: p.tier.clone(),
-                        translations: p.translations,
-                        pipes: std::array::from_fn(|_| None),
-                    });
-                    self.stats.tier_swaps += 1;
+                if let Some(old) = self.tier.installed.take() {
+                    self.mark(&old.translations, false);
                 }
-                if let Some(i) = self.tier.installed.as_mut() {
-                    i.pipes[p.variant] = Some(pipe);
-                }
-                self.stats.tier_regions = self
-                    .tier
-                    .installed
+                self.mark(&p.translations, true);
+                self.stats.tier_swaps += 1;
+                self.stats.tier_regions = p
+                    .translations
                     .iter()
-                    .flat_map(|i| i.translations.iter())
                     .map(|t| (t.start, t.end, t.translated))
                     .collect();
+                self.tier.installed = Some(Installed {
+                    translations: p.translations,
+                    pipe,
+                });
             }
             Err(e) => {
                 self.stats.tier_failed += 1;
@@ -173,23 +150,22 @@ impl Machine {
                 }
             }
         }
-        // The variant may have changed while it compiled.
-        self.tier_variant(self.variant);
     }
 
-    /// The running variant changed: build the installed regions' pipeline for it too.
-    pub(super) fn tier_variant(&mut self, v: usize) {
-        if self.tier.pending.is_some() || self.tier.failed {
-            return;
+    /// Sets or clears the entry marks of translated regions in their decoded pages (shared by
+    /// every process running that code; slots never change their bytes).
+    fn mark(&mut self, ts: &[Translation], on: bool) {
+        for t in ts {
+            let page = t.start & !0xfff;
+            for &(pc, w0) in &t.entries {
+                let i = t.slot as u64 * INSNS_PER_PAGE + (pc - page) / 4;
+                let w = if on { w0 | f::TIER } else { w0 };
+                let off = i * DECODED_WORDS as u64 * 4;
+                self.gpu
+                    .queue
+                    .write_buffer(&self.dec, off, bytemuck::bytes_of(&w));
+            }
         }
-        let Some(i) = &self.tier.installed else {
-            return;
-        };
-        if i.pipes[v].is_some() {
-            return;
-        }
-        let (tier, tr) = (i.tier.clone(), i.translations.clone());
-        let _ = self.start_compile(v, tier, tr);
     }
 
     /// Adds the instructions each instance retired in translated code since the last submit.

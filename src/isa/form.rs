@@ -540,6 +540,10 @@ pub mod f {
     pub const BSRC_SHIFT: u32 = 24;
     pub const COND_SHIFT: u32 = 26;
     pub const SHVAR: u32 = 1 << 30;
+    /// Set by the host on the decoded entries of translated regions (units other than VEC,
+    /// whose configuration takes this bit): the interpreter yields there to the translation
+    /// tier's dispatch.
+    pub const TIER: u32 = 1 << 31;
 }
 
 /// Carry-in selection.
@@ -877,6 +881,7 @@ pub fn wgsl_constants() -> String {
         ("F_BSRC_SHIFT", f::BSRC_SHIFT),
         ("F_COND_SHIFT", f::COND_SHIFT),
         ("F_SHVAR", f::SHVAR),
+        ("F_TIER", f::TIER),
         ("CIN_ONE", cin::ONE),
         ("CIN_CARRY", cin::CARRY),
         ("EXT_UXTB", ext::UXTB),

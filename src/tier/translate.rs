@@ -28,6 +28,9 @@ pub struct Translation {
     pub wgsl: String,
     /// Instructions translated (the rest of the region exits to the interpreter).
     pub translated: usize,
+    /// Where lanes enter: the block starts the translator takes, with their decoded word 0
+    /// (the host marks them [`crate::isa::form::f::TIER`] so the interpreter yields there).
+    pub entries: Vec<(u64, u32)>,
 }
 
 /// What the translator needs to know of the shader it goes into.
@@ -391,38 +394,19 @@ fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32) {
 }
 
 fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val: &str) {
-    let size = x.aux & 3;
-    let nb = 1u32 << size;
+    // txlat admits only accesses aligned to their size (to a word for 8 bytes) inside one
+    // page: one word, or two for 8 bytes, and a halfword or byte never straddles a word.
+    let nb = 1u32 << (x.aux & 3);
     let store = x.aux & mem::STORE != 0;
-    let _ = writeln!(s, "let sh{tag} = (vlo({addr}) & 3u) * 8u;");
-    let words = match nb {
-        1 => 1,
-        2 | 4 => 2,
-        _ => 3,
-    };
-    let _ = writeln!(s, "let m0{tag} = mld({i});");
-    if words >= 2 {
-        let _ = writeln!(
-            s,
-            "let i1{tag} = wix({i}, 1u);\nlet m1{tag} = mld(i1{tag});"
-        );
-    }
-    if words >= 3 {
-        let _ = writeln!(
-            s,
-            "let i2{tag} = wix({i}, 2u);\nlet m2{tag} = mld(i2{tag});"
-        );
-    }
+    let sh = format!("((vlo({addr}) & 3u) * 8u)");
     if !store {
-        let loaded = match words {
-            1 => format!("vw((m0{tag} >> sh{tag}) & 0xffu, 0u)"),
-            2 => format!(
-                "vw(funnel(m0{tag}, m1{tag}, sh{tag}) & {}u, 0u)",
-                if nb == 4 { 0xffff_ffffu32 } else { 0xffff }
+        let loaded = match nb {
+            8 => format!("vw(mld({i}), mld({i} + 1u))"),
+            4 => format!("vw(mld({i}), 0u)"),
+            _ => format!(
+                "vw((mld({i}) >> {sh}) & {}u, 0u)",
+                if nb == 2 { 0xffff } else { 0xff }
             ),
-            _ => {
-                format!("vw(funnel(m0{tag}, m1{tag}, sh{tag}), funnel(m1{tag}, m2{tag}, sh{tag}))")
-            }
         };
         let sb = 64 - nb * 8;
         let v = if x.aux & mem::SX64 != 0 {
@@ -435,28 +419,21 @@ fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val:
         let _ = writeln!(s, "let v{tag} = {v};");
         return;
     }
-    // The store: value and byte mask spread over the window as a 96-bit shift left by sh.
-    let m = format!("vones({}u)", nb * 8);
-    let _ = writeln!(
-        s,
-        "let m{tag} = {m};\nlet dv{tag} = vand({val}, m{tag});\nlet inv{tag} = (32u - sh{tag}) & 31u;\n\
-         let z{tag} = sh{tag} == 0u;\n\
-         mst({i}, (m0{tag} & ~(vlo(m{tag}) << sh{tag})) | (vlo(dv{tag}) << sh{tag}));"
-    );
-    if words >= 2 {
-        let _ = writeln!(
-            s,
-            "let k1{tag} = select((vhi(m{tag}) << sh{tag}) | (vlo(m{tag}) >> inv{tag}), vhi(m{tag}), z{tag});\n\
-             if k1{tag} != 0u {{ mst(i1{tag}, (m1{tag} & ~k1{tag}) | select((vhi(dv{tag}) << sh{tag}) | \
-             (vlo(dv{tag}) >> inv{tag}), vhi(dv{tag}), z{tag})); }}"
-        );
-    }
-    if words >= 3 {
-        let _ = writeln!(
-            s,
-            "let k2{tag} = select(vhi(m{tag}) >> inv{tag}, 0u, z{tag});\n\
-             if k2{tag} != 0u {{ mst(i2{tag}, (m2{tag} & ~k2{tag}) | select(vhi(dv{tag}) >> inv{tag}, 0u, z{tag})); }}"
-        );
+    match nb {
+        8 => {
+            let _ = writeln!(s, "mst({i}, vlo({val}));\nmst({i} + 1u, vhi({val}));");
+        }
+        4 => {
+            let _ = writeln!(s, "mst({i}, vlo({val}));");
+        }
+        _ => {
+            let m = if nb == 2 { 0xffff } else { 0xff };
+            let _ = writeln!(
+                s,
+                "let sh{tag} = {sh};\n\
+                 mst({i}, (mld({i}) & ~({m}u << sh{tag})) | ((vlo({val}) & {m}u) << sh{tag}));"
+            );
+        }
     }
 }
 
@@ -498,17 +475,33 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
             }
         }
     }
-    let mut body = String::new();
-    let mut j = 0;
-    while j < len {
-        // The block [j, e).
-        let mut e = j + 1;
-        while !leader[e] {
-            e += 1;
+    // Natural loops inside (a taken backward branch and its target), properly nested, become
+    // loops of their own: a trip of an inner loop then runs only its blocks (lavapipe runs
+    // every block of a loop's body on each trip, under a mask).
+    let mut inner: Vec<(usize, usize)> = Vec::new();
+    for (i, d) in code.iter().enumerate() {
+        let x = fields(d);
+        if x.unit == unit::BR && takes(d, t) && x.opn != op::BL {
+            if let Some(tj) = inside(src, x.imm, x.opn) {
+                if tj <= i && (tj, i + 1) != (0, len) {
+                    inner.push((tj, i + 1));
+                }
+            }
         }
-        block(&mut body, src, code, j, e, t);
-        j = e;
     }
+    inner.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    inner.dedup();
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    for l in inner {
+        let fits = kept
+            .iter()
+            .all(|k| l.1 <= k.0 || k.1 <= l.0 || (k.0 <= l.0 && l.1 <= k.1));
+        if fits {
+            kept.push(l);
+        }
+    }
+    let mut body = String::new();
+    blocks(&mut body, src, code, &leader, &kept, (0, len), 0, t);
     let mut s = String::new();
     let (lo, hi) = (src.start as u32, (src.start >> 32) as u32);
     let _ = writeln!(s, "fn region_{k}(ib: u32) {{");
@@ -529,10 +522,10 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     s.push_str(
         "var nz = g_nzcv;\nvar o = vlo(rel) >> 2u;\nvar n = 0u;\nlet cap = ib - g_executed;\n\
          var live = true;\nvar out = false;\nvar pcx = vz();\n\
-         loop {\nif !live || g_ticks >= TICK_MAX { break; }\ng_ticks = g_ticks + 1u;\nvar moved = false;\n",
+         loop {\nif !live || g_ticks >= TICK_MAX { break; }\ng_ticks = g_ticks + 1u;\nvar moved0 = false;\n",
     );
     s.push_str(&body);
-    s.push_str("if !moved { live = false; }\n}\n");
+    s.push_str("if !moved0 { live = false; }\n}\n");
     let _ = writeln!(
         s,
         "g_executed = g_executed + n;\ng_tier_n = g_tier_n + n;\nif !out {{ pcx = vadd(vw({lo}u, {hi}u), vw(o << 2u, 0u)); }}\n\
@@ -542,12 +535,17 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         let _ = writeln!(s, "R[{r}] = r{r};");
     }
     s.push_str("}\n");
+    let entries = (0..len)
+        .filter(|&j| leader[j] && takes(&code[j], t) && code[j].unit() != unit::VEC)
+        .map(|j| (src.start + 4 * j as u64, code[j].w[0]))
+        .collect();
     Translation {
         start: src.start,
         end: src.end,
         slot: src.slot,
         wgsl: s,
         translated,
+        entries,
     }
 }
 
@@ -573,12 +571,69 @@ fn weight(d: &Decoded) -> usize {
     }
 }
 
+/// The blocks of `[lo, hi)`, at loop depth `depth`, with the inner loops (`loops`, nested or
+/// disjoint) inside it as loops of their own.
+#[allow(clippy::too_many_arguments)]
+fn blocks(
+    s: &mut String,
+    src: &Source,
+    code: &[Decoded],
+    leader: &[bool],
+    loops: &[(usize, usize)],
+    (lo, hi): (usize, usize),
+    depth: usize,
+    t: Target,
+) {
+    let mut j = lo;
+    while j < hi {
+        // The outermost inner loop starting here (the list is sorted by start, longest first).
+        if let Some(&(a, b)) = loops
+            .iter()
+            .find(|l| l.0 == j && l.1 <= hi && (l.0, l.1) != (lo, hi))
+        {
+            let d = depth + 1;
+            let _ = writeln!(
+                s,
+                "if live && o >= {a}u && o < {b}u {{\nmoved{depth} = true;\nloop {{\n\
+                 if !live || g_ticks >= TICK_MAX {{ break; }}\ng_ticks = g_ticks + 1u;\n\
+                 var moved{d} = false;"
+            );
+            let sub: Vec<(usize, usize)> = loops
+                .iter()
+                .copied()
+                .filter(|l| l.0 >= a && l.1 <= b && *l != (a, b))
+                .collect();
+            blocks(s, src, code, leader, &sub, (a, b), d, t);
+            let _ = writeln!(
+                s,
+                "if !moved{d} {{ live = false; }}\nif o < {a}u || o >= {b}u {{ break; }}\n}}\n}}"
+            );
+            j = b;
+            continue;
+        }
+        let mut e = j + 1;
+        while !leader[e] {
+            e += 1;
+        }
+        block(s, src, code, j, e, depth, t);
+        j = e;
+    }
+}
+
 /// One block: instructions `[j, e)` of the region.
-fn block(s: &mut String, src: &Source, code: &[Decoded], j: usize, e: usize, t: Target) {
+fn block(
+    s: &mut String,
+    src: &Source,
+    code: &[Decoded],
+    j: usize,
+    e: usize,
+    depth: usize,
+    t: Target,
+) {
     let steps: usize = code[j..e].iter().map(weight).sum();
     let _ = writeln!(
         s,
-        "if live && o == {j}u {{\nif n + {steps}u > cap {{ live = false; }} else {{\nmoved = true;"
+        "if live && o == {j}u {{\nif n + {steps}u > cap {{ live = false; }} else {{\nmoved{depth} = true;"
     );
     // Braces the memory accesses open (their `else`), closed at the block's end.
     let mut open = 0;
@@ -615,7 +670,7 @@ fn block(s: &mut String, src: &Source, code: &[Decoded], j: usize, e: usize, t: 
                 let _ = writeln!(s, "ad{i} = {addr};\nwb{i} = sum;\n}}");
                 let _ = writeln!(
                     s,
-                    "let x{i} = xlat(ad{i}, {nb}u, true, {store});\n\
+                    "let x{i} = txlat(ad{i}, {nb}u, {store});\n\
                      if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{"
                 );
                 open += 1;
@@ -633,7 +688,7 @@ fn block(s: &mut String, src: &Source, code: &[Decoded], j: usize, e: usize, t: 
                     let _ = writeln!(
                         s,
                         "let ad2{i} = vadd(ad{i}, vw({nb}u, 0u));\n\
-                         let y{i} = xlat(ad2{i}, {nb}u, true, {store});\n\
+                         let y{i} = txlat(ad2{i}, {nb}u, {store});\n\
                          if y{i} == XLAT_RETRY {{ n = n + {}u; o = {i}u; live = false; \
                          g_ustep = 1u; g_tmp_addr = ad{i}; g_tmp_wb = wb{i}; }} else {{",
                         done + 1

@@ -1,0 +1,94 @@
+// The translation tier's entry point: a pipeline of its own (src/gpu/shader.rs, tier_source), run
+// in the dispatch after each of the interpreter's. A lane whose pc lies in a translated region
+// runs regions until it leaves them all, the dispatch's budget is spent or it stops; any other
+// lane returns at once, so the interpreter never pays for translated code nor this for the step.
+// Threads that take turns stay in the interpreter.
+
+// Translated code's address translation: the region cache's hit path only, for an access
+// aligned to its size (to a word for 8 bytes) and inside one page, readable, and writable and
+// free of decoded code for a store; anything else (a walk, a fault, a crossing, a write to
+// code) is XLAT_RETRY with no effect made, and the interpreter runs the instruction.
+fn txlat(addr: V, n: u32, write: bool) -> u32 {
+    let al = vlo(addr);
+    let ah = vhi(addr);
+    let r = ((ah << 11u) | (al >> 21u)) + 1u;
+    let h0 = r == g_rct0;
+    let e = ptab[select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + ((al >> 12u) & 511u)];
+    let bad = (al & min(n - 1u, 3u)) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu
+        || !(h0 || r == g_rct1) || (e & PTE_PRESENT) == 0u
+        || (write && ((e & PTE_WRITE) == 0u || (e & PTE_CODE) != 0u));
+    return select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad);
+}
+
+@compute @workgroup_size(WORKGROUP)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let inst = gid.x;
+    if inst >= P.n_instances { return; }
+    g_inst = inst;
+    g_base = inst * STATE_WORDS;
+    g_status = sreg(S_STATUS);
+    if g_status != ST_RUNNING || (sreg(S_TURN) & 0xffffu) > 1u || sreg(S_USTEP) != 0u { return; }
+    g_pc = sreg64(S_PC);
+    if !({{IN_REGIONS}}) { return; }
+{{LOAD_REGS}}
+    g_nzcv = sreg(S_NZCV);
+    g_ustep = 0u;
+    g_tmp_addr = sreg64(S_TMP_ADDR);
+    g_tmp_wb = sreg64(S_TMP_WB);
+    g_code_base = sreg64(S_CODE_BASE);
+    g_rct0 = sreg(S_RC);
+    g_rcb0 = sreg(S_RC + 1u);
+    g_rct1 = sreg(S_RC + 2u);
+    g_rcb1 = sreg(S_RC + 3u);
+    g_walk = sreg(S_WALK);
+    g_wptr = sreg(S_WALK + 1u);
+    g_ptroot = sreg(S_PTROOT);
+    g_xtag = sreg(S_XPAGE);
+    g_xf = sreg(S_XPAGE + 1u);
+    g_count0 = sreg64(S_COUNT);
+    g_executed = 0u;
+    let limit = sreg64(S_LIMIT);
+    var ib = P.iters * TIER_MUL;
+    if vult(vsub(limit, g_count0), vw(ib, 0u)) { ib = vlo(vsub(limit, g_count0)); }
+    g_ticks = 0u;
+    g_tier_n = 0u;
+    loop {
+        if g_status != ST_RUNNING || g_executed >= ib || g_ticks >= TICK_MAX || g_ustep != 0u { break; }
+        // A region's loop costs a back-edge even where this lane does not enter it.
+        g_ticks = g_ticks + {{REGIONS}}u;
+        let pc0 = g_pc;
+        let n0 = g_executed;
+{{REGION_CALLS}}
+        if veq(g_pc, pc0) && g_executed == n0 { break; }
+    }
+    if g_executed == 0u && g_status == ST_RUNNING { return; }
+    let total = vadd(g_count0, vw(g_executed, 0u));
+    if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
+{{STORE_REGS}}
+    sset64(S_PC, g_pc);
+    sset(S_NZCV, g_nzcv);
+    sset(S_USTEP, g_ustep);
+    sset(S_STATUS, g_status);
+    sset64(S_COUNT, total);
+    sset64(S_TMP_ADDR, g_tmp_addr);
+    sset64(S_TMP_WB, g_tmp_wb);
+    sset(S_RC, g_rct0);
+    sset(S_RC + 1u, g_rcb0);
+    sset(S_RC + 2u, g_rct1);
+    sset(S_RC + 3u, g_rcb1);
+    sset(S_WALK, g_walk);
+    sset(S_WALK + 1u, g_wptr);
+    sset(S_XPAGE, g_xtag);
+    sset(S_XPAGE + 1u, g_xf);
+    if g_status == ST_MEMFAULT || g_status == ST_CODEMOD {
+        sset64(S_FAULT_ADDR, g_fault_addr);
+        sset(S_FAULT_KIND, g_fault_kind);
+    }
+    sset64(S_TIERED, vadd(sreg64(S_TIERED), vw(g_tier_n, 0u)));
+    // A pc sample, as the interpreter's dispatches take: the profile keeps seeing the time
+    // spent in translated code.
+    let ns = sreg(S_SAMPLE_N);
+    let rel = vsub(g_pc, g_code_base);
+    sset(S_SAMPLES + ns % SAMPLES, select(~0u, vlo(rel) >> 2u, vhi(rel) == 0u));
+    sset(S_SAMPLE_N, ns + 1u);
+}
