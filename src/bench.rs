@@ -28,6 +28,11 @@ pub fn cases(full: bool) -> Vec<Case> {
             source: "demos/primes.c",
             arg: if full { "500000" } else { "60000" }.into(),
         },
+        Case {
+            name: "queens",
+            source: "demos/queens.c",
+            arg: if full { "10" } else { "8" }.into(),
+        },
     ]
 }
 
@@ -90,9 +95,10 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
     let dir = std::env::temp_dir().join(format!("garm-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
     crate::out_ln!(
-        "{:<8} {:>9} {:>13} {:>9} {:>8} {:>10} {:>10} {:>10} {:>11} {:>8}   where garm's time goes",
+        "{:<8} {:>9} {:<9} {:>13} {:>9} {:>8} {:>10} {:>10} {:>10} {:>11} {:>8}   where garm's time goes",
         "program",
         "instances",
+        "tier",
         "instructions",
         "garm MIPS",
         "garm s",
@@ -107,10 +113,15 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
         tc.build(&[guest_dir().join(case.source)], &elf, &[])?;
         let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
         let host = crate::jit::compile(&tc, &guest_dir().join(case.source), &[])?;
-        for n in [1u32, 64] {
+        // The tiers alternate within each size, next to one qemu and one native measurement.
+        for (n, tier) in [1u32, 64]
+            .into_iter()
+            .flat_map(|n| [crate::tier::Mode::Interp, crate::tier::Mode::Translate].map(|t| (n, t)))
+        {
             let opts = RunOptions {
                 instances: n,
                 adapter: adapter.clone(),
+                tier,
                 ..Default::default()
             };
             let argv = vec![case.name.to_string(), case.arg.clone()];
@@ -130,9 +141,14 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
             let exec = rep.exec_time.as_secs_f64();
             let s = &rep.stats;
             crate::out_ln!(
-                "{:<8} {:>9} {:>13} {:>9.2} {:>8.2} {:>10.3} {:>10.4} {:>10.1} {:>11.0} {:>7.2}s   gpu {:.0}%, readback {:.1}%, host {:.1}% ({} syscalls, {} submits, {} dispatches)",
+                "{:<8} {:>9} {:<9} {:>13} {:>9.2} {:>8.2} {:>10.3} {:>10.4} {:>10.1} {:>11.0} {:>7.2}s   gpu {:.0}%, readback {:.1}%, host {:.1}% ({} syscalls, {} submits, {} dispatches){}",
                 case.name,
                 n,
+                match tier {
+                    crate::tier::Mode::Interp => "interp",
+                    crate::tier::Mode::Translate => "translate",
+                    crate::tier::Mode::Auto => "auto",
+                },
                 insns,
                 insns as f64 / exec / 1e6,
                 garm_wall,
@@ -147,6 +163,15 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
                 rep.host_syscalls,
                 s.submits,
                 s.dispatches,
+                if s.tier_insns > 0 {
+                    format!(
+                        "; {:.1}% translated, tier compile {:.2} s",
+                        100.0 * s.tier_insns as f64 / insns.max(1) as f64,
+                        s.tier_compile.as_secs_f64()
+                    )
+                } else {
+                    String::new()
+                },
             );
         }
     }

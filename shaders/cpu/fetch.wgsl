@@ -17,7 +17,8 @@
     let d = dec[slot * 1024u + ((pcl & 4095u) >> 2u)];
     let c0 = d.x;
     let unit = c0 & 15u;
-    if (c0 & F_TIER) != 0u && unit != U_VEC && !g_fresh {
+    // Only where the tier's dispatch will take the lane (no micro-step under way, no turns).
+    if (c0 & F_TIER) != 0u && unit != U_VEC && !g_fresh && g_ustep == 0u {
         g_yield = true;
         return;
     }

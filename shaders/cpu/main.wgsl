@@ -56,12 +56,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let limit = sreg64(S_LIMIT);
     var budget = P.iters;
     if vult(vsub(limit, g_count0), vw(budget, 0u)) { budget = vlo(vsub(limit, g_count0)); }
+    // Threads taking turns stay in the interpreter (the tier's dispatch skips them): as if
+    // every step were the dispatch's first, they never yield.
     g_fresh = true;
     g_yield = false;
     for (var i = 0u; i < budget; i = i + 1u) {
         if g_status != ST_RUNNING || g_yield { break; }
         step();
-        g_fresh = false;
+        g_fresh = turns;
     }
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }

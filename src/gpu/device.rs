@@ -11,6 +11,8 @@ pub struct Gpu {
     pub info: wgpu::AdapterInfo,
     pub limits: wgpu::Limits,
     pub int64: bool,
+    /// The adapter, for a second device (see [`Gpu::twin`]).
+    pub adapter: wgpu::Adapter,
 }
 
 /// The Vulkan loader complains on stderr when XDG_RUNTIME_DIR is unset (as under CI); give it a
@@ -123,24 +125,40 @@ impl Gpu {
             features |= wgpu::Features::SHADER_INT64;
         }
         let limits = adapter.limits();
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("garm"),
-            required_features: features,
-            required_limits: limits.clone(),
-            experimental_features: wgpu::ExperimentalFeatures::disabled(),
-            memory_hints: wgpu::MemoryHints::Performance,
-            trace: wgpu::Trace::Off,
-        }))
-        .map_err(|e| GpuError::Open {
-            adapter: info.name.clone(),
-            detail: e.to_string(),
-        })?;
+        let (device, queue) = request(&adapter, features, &limits)?;
         Ok(Gpu {
             device,
             queue,
             info,
             limits,
             int64,
+            adapter,
         })
     }
+
+    /// Another device on the same adapter, with the same features and limits: its own queue,
+    /// so work on it (the translation tier's warm-up compile) never waits behind this one's.
+    pub fn twin(&self) -> Result<(wgpu::Device, wgpu::Queue), GpuError> {
+        request(&self.adapter, self.device.features(), &self.limits)
+    }
+}
+
+/// A device and queue on `adapter`.
+pub(crate) fn request(
+    adapter: &wgpu::Adapter,
+    features: wgpu::Features,
+    limits: &wgpu::Limits,
+) -> Result<(wgpu::Device, wgpu::Queue), GpuError> {
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("garm"),
+        required_features: features,
+        required_limits: limits.clone(),
+        experimental_features: wgpu::ExperimentalFeatures::disabled(),
+        memory_hints: wgpu::MemoryHints::Performance,
+        trace: wgpu::Trace::Off,
+    }))
+    .map_err(|e| GpuError::Open {
+        adapter: adapter.get_info().name,
+        detail: e.to_string(),
+    })
 }

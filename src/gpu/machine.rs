@@ -197,6 +197,32 @@ pub fn pool_limit(gpu: &Gpu) -> (u64, u64) {
     (one * pool_bindings_max_in(&gpu.limits) as u64, one)
 }
 
+/// The bind group layout of every CPU pipeline: the contract's bindings with `pool` bindings of
+/// frames.
+pub(crate) fn bind_group_layout(device: &wgpu::Device, pool: u32) -> wgpu::BindGroupLayout {
+    let entries: Vec<_> = bindings(pool)
+        .iter()
+        .map(|(b, _, access, _)| wgpu::BindGroupLayoutEntry {
+            binding: *b,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: match access {
+                    Access::Uniform => wgpu::BufferBindingType::Uniform,
+                    Access::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                    Access::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("cpu"),
+        entries: &entries,
+    })
+}
+
 impl Machine {
     /// Builds the buffers and the pipeline. Fails with a clear message when the memory of all
     /// instances does not fit the adapter's largest storage binding.
@@ -219,33 +245,7 @@ impl Machine {
         let map_pages = cfg.code_bytes / PAGE;
         let device = &gpu.device;
         let t0 = Instant::now();
-        let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let entries: Vec<_> = bindings(pool)
-            .iter()
-            .map(|(b, _, access, _)| {
-                entry(
-                    *b,
-                    match access {
-                        Access::Uniform => wgpu::BufferBindingType::Uniform,
-                        Access::Read => wgpu::BufferBindingType::Storage { read_only: true },
-                        Access::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
-                    },
-                )
-            })
-            .collect();
-        let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("cpu"),
-            entries: &entries,
-        });
+        let bgl = bind_group_layout(device, pool);
         let pipeline = Self::build_pipeline(&gpu.device, &cfg, &bgl, 0, (pool, shift), None)?;
         // GARM_VARIANT=N starts in variant N (a set of units), for measuring their cost.
         let start_variant = std::env::var("GARM_VARIANT")

@@ -11,7 +11,11 @@ use crate::isa::DECODED_WORDS;
 use crate::tier::translate::{self, Source, Target, Translation};
 use crate::tier::Region;
 use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+
+/// A second device on the adapter, made once per machine by the first worker that needs it.
+type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 
 /// The installed regions and their pipeline.
 struct Installed {
@@ -35,6 +39,7 @@ pub struct TierPipes {
     pub sync: bool,
     /// A compile failed: the guests stay interpreted, and no more are tried.
     pub failed: bool,
+    twin: Twin,
 }
 
 impl TierPipes {
@@ -98,12 +103,22 @@ impl Machine {
         let cfg: MachineConfig = self.cfg;
         let bgl = self.bgl.clone();
         let pool = (self.mem.len() as u32, self.frame_shift);
+        let sync = self.tier.sync;
+        let twin = (!sync).then(|| (self.tier.twin.clone(), self.gpu.adapter.clone()));
+        let limits = self.gpu.limits.clone();
         let build = move || {
             let t0 = Instant::now();
+            if let Some((twin, adapter)) = twin {
+                let t = twin.get_or_init(|| twin_device(&adapter, device.features(), &limits));
+                if let Some((d, q)) = t {
+                    // A failed warm-up only means the first dispatch compiles.
+                    let _ = warm(d, q, &cfg, pool, &tier);
+                }
+            }
             let p = Machine::build_pipeline(&device, &cfg, &bgl, 0, pool, Some(&tier));
             let _ = tx.send((p, t0.elapsed()));
         };
-        if self.tier.sync {
+        if sync {
             build();
         } else {
             std::thread::spawn(build);
@@ -184,4 +199,76 @@ impl Machine {
             }
         }
     }
+}
+
+fn twin_device(
+    adapter: &wgpu::Adapter,
+    features: wgpu::Features,
+    limits: &wgpu::Limits,
+) -> Option<(wgpu::Device, wgpu::Queue)> {
+    crate::gpu::device::request(adapter, features, limits).ok()
+}
+
+/// Compiles the tier pipeline on the twin device and dispatches it once over no instances.
+/// lavapipe compiles a pipeline's machine code at its first dispatch and keeps it in Mesa's
+/// shader cache: the main device's first dispatch then loads it instead of stalling every guest
+/// behind the compile (the "compile in the background" of a CPU driver; a GPU driver compiles
+/// at pipeline creation, which the worker does anyway).
+fn warm(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    cfg: &MachineConfig,
+    pool: (u32, u32),
+    tier: &Tier,
+) -> Result<(), GpuError> {
+    use crate::gpu::layout::{bindings, Access, Params};
+    let bgl = super::bind_group_layout(device, pool.0);
+    let pipe = Machine::build_pipeline(device, cfg, &bgl, 0, pool, Some(tier))?;
+    let list = bindings(pool.0);
+    let bufs: Vec<wgpu::Buffer> = list
+        .iter()
+        .map(|(_, name, access, _)| {
+            let uniform = *access == Access::Uniform;
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(name),
+                size: if uniform {
+                    std::mem::size_of::<Params>() as u64
+                } else {
+                    256
+                },
+                usage: if uniform {
+                    wgpu::BufferUsages::UNIFORM
+                } else {
+                    wgpu::BufferUsages::STORAGE
+                },
+                mapped_at_creation: false,
+            })
+        })
+        .collect();
+    let entries: Vec<wgpu::BindGroupEntry> = list
+        .iter()
+        .zip(&bufs)
+        .map(|((b, ..), buf)| wgpu::BindGroupEntry {
+            binding: *b,
+            resource: buf.as_entire_binding(),
+        })
+        .collect();
+    let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("warm"),
+        layout: &bgl,
+        entries: &entries,
+    });
+    // Zeroed parameters: no instances, so every invocation returns at once.
+    let mut enc = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipe);
+        pass.set_bind_group(0, &bg, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+    queue.submit([enc.finish()]);
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| GpuError::Wait(e.to_string()))?;
+    Ok(())
 }
