@@ -210,13 +210,23 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match real_main(cli) {
-        Ok(code) => ExitCode::from(code as u8),
+    let code = match real_main(cli) {
+        Ok(code) => code as u8,
         Err(e) => {
             garm::elog!("garm: {e}");
-            ExitCode::from(1)
+            1
         }
+    };
+    // A translation still compiling on a worker must not delay the exit, and the C library's
+    // exit handlers (Mesa's among them) must not run under it.
+    if garm::gpu::machine::tiered::compiling() {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        // SAFETY: _exit ends the process at once; everything garm writes is flushed above.
+        unsafe { libc::_exit(code as i32) };
     }
+    ExitCode::from(code)
 }
 
 fn parse_prelude(s: &str) -> Result<Prelude, Error> {
@@ -505,7 +515,7 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             );
         }
     }
-    if s.tier_translated > 0 || s.tier_failed > 0 {
+    if s.tier_translated > 0 || s.tier_failed > 0 || s.tier_refused > 0 {
         let total = insns;
         let running: Vec<String> = s
             .tier_regions
@@ -513,10 +523,16 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             .map(|(a, b, n)| format!("{a:#x}..{b:#x} ({n} of {} translated)", (b - a) / 4))
             .collect();
         garm::elog!(
-            "garm: stats: translation tier: {} regions translated, {} pipelines swapped in, {} failed to compile; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
+            "garm: stats: translation tier: {} regions translated ({} refused: an instruction left to the interpreter), {} pipelines swapped in, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
             s.tier_translated,
+            s.tier_refused,
             s.tier_swaps,
             s.tier_failed,
+            if s.tier_dropped {
+                ", dropped (too few instructions per entry to pay for its dispatches)"
+            } else {
+                ""
+            },
             s.tier_compile.as_secs_f64(),
             s.tier_insns,
             100.0 * s.tier_insns as f64 / total.max(1) as f64,

@@ -344,8 +344,9 @@ pub fn run_shared(
         let ts = Instant::now();
         let rings = m.submit(batch, false)?;
         // A traced run steps one instruction per dispatch in the interpreter.
-        if tracer.is_none() && tiering.due(m.profile.samples) {
-            let hot = m.hot_regions(crate::tier::MAX_REGIONS);
+        let tier_ok = !m.tier.failed && !m.tier.unprofitable && !m.tier.busy();
+        if tracer.is_none() && tier_ok && tiering.due(m.profile.samples) {
+            let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
             if let Some(r) = tiering.pick(m.profile.samples, hot, &m.tier.regions()) {
                 m.translate_regions(&r)?;
             }

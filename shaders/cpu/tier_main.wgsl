@@ -85,6 +85,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         sset(S_FAULT_KIND, g_fault_kind);
     }
     sset64(S_TIERED, vadd(sreg64(S_TIERED), vw(g_tier_n, 0u)));
+    sset(S_TIER_RUNS, sreg(S_TIER_RUNS) + 1u);
     // A pc sample, as the interpreter's dispatches take: the profile keeps seeing the time
     // spent in translated code.
     let ns = sreg(S_SAMPLE_N);

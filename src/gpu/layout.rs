@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 126;
+pub const STATE_WORDS: usize = 128;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -83,6 +83,8 @@ state_words! {
     S_SAMPLES = 116 x 8,
     /// Instructions retired in translated regions since the host last read it (64-bit).
     S_TIERED = 124 x 2,
+    /// Tier dispatches in which the instance ran translated code, since the host last read it.
+    S_TIER_RUNS = 126 x 1,
 }
 
 /// pc samples an instance keeps between two readbacks.

@@ -70,6 +70,10 @@ pub struct MachineStats {
     pub tier_failed: u64,
     pub tier_compile: Duration,
     pub tier_insns: u64,
+    /// Regions not taken (an instruction the translator leaves to the interpreter), and
+    /// whether the tier was dropped as unprofitable.
+    pub tier_refused: u64,
+    pub tier_dropped: bool,
     /// The regions running at the end: (start, end, instructions translated).
     pub tier_regions: Vec<(u64, u64, usize)>,
 }
@@ -105,6 +109,9 @@ pub struct Machine {
     since_sample: u32,
     /// GARM_VARIANT fixed the variant (for measuring): no decay.
     pinned: bool,
+    /// Pipelines dispatched at least once (by variant; 32: the tier's current one): lavapipe
+    /// compiles a pipeline's machine code at its first dispatch.
+    dispatched: [bool; 33],
     bgl: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
     params: wgpu::Buffer,
@@ -331,6 +338,7 @@ impl Machine {
             variant: 0,
             since_sample: 0,
             pinned: start_variant != 0,
+            dispatched: [false; 33],
             bgl,
             bind_group,
             params,
@@ -838,6 +846,7 @@ impl Machine {
                 );
             }
         }
+        all.retain(|r| !self.tier.refused.contains(&(r.start, r.slot)));
         // GARM_TIER_ONLY=ADDR (hex) keeps the region starting there only: for measuring one.
         if let Some(only) = std::env::var("GARM_TIER_ONLY")
             .ok()
@@ -1079,6 +1088,13 @@ impl Machine {
         }
         self.upload_tables();
         self.poll_tier();
+        // A first dispatch compiles (on lavapipe, in LLVM): never at the same time as the tier's
+        // warm-up on the other device (LLVM 15 in Mesa aborted once under two compiles at once).
+        let first = !self.dispatched[self.variant]
+            || (self.tier.pipeline().is_some() && !self.dispatched[32]);
+        let _llvm = first.then(tiered::llvm_lock);
+        self.dispatched[self.variant] = true;
+        self.dispatched[32] |= self.tier.pipeline().is_some();
         let t0 = Instant::now();
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         {
@@ -1140,6 +1156,7 @@ impl Machine {
             }
         }
         self.out_rb.unmap();
+        drop(_llvm);
         self.take_samples();
         self.take_tiered();
         self.decay_units()?;

@@ -3,7 +3,7 @@
 //! swapped in at a submit boundary, whose dispatch follows each of the interpreter's. Lanes
 //! reach it by yielding at region entries, which the host marks in the shared decoded pages.
 
-use super::{Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_TIERED};
+use super::{Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_TIERED, S_TIER_RUNS};
 use crate::gpu::shader::Tier;
 use crate::gpu::GpuError;
 use crate::isa::form::f;
@@ -14,8 +14,30 @@ use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+/// Held around anything that makes the driver compile: the tier's warm-up and a pipeline's
+/// first dispatch.
+static LLVM: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+pub(super) fn llvm_lock() -> std::sync::MutexGuard<'static, ()> {
+    LLVM.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Worker threads still compiling: the command line exits without running the C library's exit
+/// handlers while any is (Mesa's, run under a compile, crash the process).
+static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Whether a translation tier compile is still under way on a worker thread.
+pub fn compiling() -> bool {
+    WORKERS.load(std::sync::atomic::Ordering::SeqCst) > 0
+}
+
 /// A second device on the adapter, made once per machine by the first worker that needs it.
 type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
+
+/// Tier dispatches with work after which the installed regions are judged, and the
+/// instructions per such dispatch below which they are dropped.
+const UNPROFITABLE_RUNS: u64 = 256;
+const MIN_INSNS_PER_RUN: u64 = 2000;
 
 /// The installed regions and their pipeline.
 struct Installed {
@@ -39,6 +61,14 @@ pub struct TierPipes {
     pub sync: bool,
     /// A compile failed: the guests stay interpreted, and no more are tried.
     pub failed: bool,
+    /// The installed regions ran too few instructions per entry to pay for the dispatches
+    /// around them: they were dropped, and no more are tried.
+    pub unprofitable: bool,
+    /// Regions the translator could not take whole (start, slot): not chosen again.
+    pub refused: std::collections::HashSet<(u64, u32)>,
+    /// Tier dispatches with work and the instructions they ran, since the last install.
+    runs: u64,
+    run_insns: u64,
     twin: Twin,
 }
 
@@ -85,8 +115,33 @@ impl Machine {
                 start: r.start,
                 end: r.end,
             };
-            translations.push(translate::translate(translations.len(), &src, target));
+            let t = translate::translate(translations.len(), &src, target);
+            // A region with an instruction the translator leaves to the interpreter would send
+            // its lanes back and forth between two dispatches on every pass.
+            if t.translated as u64 == r.instructions() {
+                translations.push(t);
+            } else {
+                self.stats.tier_refused += 1;
+                self.tier.refused.insert((r.start, r.slot));
+            }
         }
+        if translations.is_empty() {
+            return Ok(());
+        }
+        // Re-number the functions densely.
+        let translations: Vec<Translation> = translations
+            .into_iter()
+            .enumerate()
+            .map(|(k, t)| Translation {
+                wgsl: t.wgsl.replacen(
+                    &format!("fn region_{}(", t.index),
+                    &format!("fn region_{k}("),
+                    1,
+                ),
+                index: k,
+                ..t
+            })
+            .collect();
         if let Some(dir) = std::env::var_os("GARM_TIER_DUMP") {
             for t in &translations {
                 let path = std::path::Path::new(&dir).join(format!("region-{:x}.wgsl", t.start));
@@ -107,6 +162,7 @@ impl Machine {
         let twin = (!sync).then(|| (self.tier.twin.clone(), self.gpu.adapter.clone()));
         let limits = self.gpu.limits.clone();
         let build = move || {
+            let _busy = Busy::new();
             let t0 = Instant::now();
             if let Some((twin, adapter)) = twin {
                 let t = twin.get_or_init(|| twin_device(&adapter, device.features(), &limits));
@@ -156,6 +212,8 @@ impl Machine {
                     translations: p.translations,
                     pipe,
                 });
+                self.tier.runs = 0;
+                self.tier.run_insns = 0;
             }
             Err(e) => {
                 self.stats.tier_failed += 1;
@@ -191,12 +249,27 @@ impl Machine {
         for i in 0..self.instances() {
             let b = i * STATE_WORDS + S_TIERED;
             let n = self.state[b] as u64 | (self.state[b + 1] as u64) << 32;
-            if n != 0 {
+            let r = i * STATE_WORDS + S_TIER_RUNS;
+            if n != 0 || self.state[r] != 0 {
                 self.stats.tier_insns += n;
+                self.tier.run_insns += n;
+                self.tier.runs += self.state[r] as u64;
                 self.state[b] = 0;
                 self.state[b + 1] = 0;
+                self.state[r] = 0;
                 self.state_dirty = true;
             }
+        }
+        // Each entry costs a dispatch of each pipeline (tens of microseconds on lavapipe):
+        // regions that run fewer instructions than that would take interpreted lose.
+        if self.tier.runs >= UNPROFITABLE_RUNS
+            && self.tier.run_insns < self.tier.runs * MIN_INSNS_PER_RUN
+        {
+            if let Some(old) = self.tier.installed.take() {
+                self.mark(&old.translations, false);
+            }
+            self.tier.unprofitable = true;
+            self.stats.tier_dropped = true;
         }
     }
 }
@@ -266,9 +339,26 @@ fn warm(
         pass.set_bind_group(0, &bg, &[]);
         pass.dispatch_workgroups(1, 1, 1);
     }
+    let _llvm = llvm_lock();
     queue.submit([enc.finish()]);
     device
         .poll(wgpu::PollType::wait_indefinitely())
         .map_err(|e| GpuError::Wait(e.to_string()))?;
     Ok(())
+}
+
+/// Counts a worker in [`WORKERS`] while it lives.
+struct Busy;
+
+impl Busy {
+    fn new() -> Busy {
+        WORKERS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Busy
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        WORKERS.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }

@@ -208,15 +208,23 @@ impl Policy {
         } else {
             samples / 32
         };
+        // What the installed regions are worth now (`hot` lists more than a pipeline takes).
+        let worth = |keys: &[(u64, u32)]| -> u64 {
+            hot.iter()
+                .filter(|r| keys.contains(&(r.start, r.slot)))
+                .map(|r| r.samples)
+                .sum()
+        };
         let take: Vec<Region> = hot
-            .into_iter()
+            .iter()
             .filter(|r| r.samples >= min.max(1))
+            .take(MAX_REGIONS)
+            .cloned()
             .collect();
-        let mut keys: Vec<(u64, u32)> = take.iter().map(|r| (r.start, r.slot)).collect();
-        let mut now = installed.to_vec();
-        keys.sort_unstable();
-        now.sort_unstable();
-        if take.is_empty() || keys == now {
+        let keys: Vec<(u64, u32)> = take.iter().map(|r| (r.start, r.slot)).collect();
+        // Each install is a compile: change the set only for a clear gain.
+        let (new, old) = (worth(&keys), worth(installed));
+        if take.is_empty() || keys.iter().all(|k| installed.contains(k)) || new * 4 < old * 5 {
             return None;
         }
         self.installs += 1;

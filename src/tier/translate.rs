@@ -31,6 +31,8 @@ pub struct Translation {
     /// Where lanes enter: the block starts the translator takes, with their decoded word 0
     /// (the host marks them [`crate::isa::form::f::TIER`] so the interpreter yields there).
     pub entries: Vec<(u64, u32)>,
+    /// The `k` of its `fn region_k`.
+    pub index: usize,
 }
 
 /// What the translator needs to know of the shader it goes into.
@@ -546,6 +548,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         wgsl: s,
         translated,
         entries,
+        index: k,
     }
 }
 
