@@ -41,6 +41,9 @@ pub struct FuzzConfig {
     pub adapter: Option<String>,
     /// Draw from the Tier-2 classes only ([`isa::table::TIER2_CLASSES`]).
     pub tier2: bool,
+    /// Run every block through the translation tier (each block a region, translated before
+    /// the first dispatch) instead of the interpreter.
+    pub translate: bool,
 }
 
 impl Default for FuzzConfig {
@@ -52,6 +55,7 @@ impl Default for FuzzConfig {
             keep: None,
             adapter: None,
             tier2: false,
+            translate: false,
         }
     }
 }
@@ -66,6 +70,8 @@ pub struct SeedResult {
     pub classes: BTreeMap<&'static str, u64>,
     /// The divergence report, if garm and qemu differ.
     pub divergence: Option<String>,
+    /// Instructions garm ran in translated code (with [`FuzzConfig::translate`]).
+    pub translated: u64,
 }
 
 // ---------------------------------------------------------------- random numbers
@@ -898,17 +904,23 @@ fn build_elf(dir: &Path, name: &str, blocks: &[(Vec<u32>, [u64; 34])]) -> Result
     Ok(elf)
 }
 
-/// stdout of the ELF on garm, instance outputs concatenated in index order, and how the
-/// instances ended when one did not exit cleanly.
+/// stdout of the ELF on garm, instance outputs concatenated in index order, how the instances
+/// ended when one did not exit cleanly, and the instructions run in translated code.
 fn run_garm(
     elf: &[u8],
     instances: u32,
-    adapter: &Option<String>,
-) -> Result<(Vec<u8>, String), Error> {
+    cfg: &FuzzConfig,
+    blocks: &[(Vec<u32>, [u64; 34])],
+) -> Result<(Vec<u8>, String, u64), Error> {
     let opts = RunOptions {
         instances,
-        adapter: adapter.clone(),
+        adapter: cfg.adapter.clone(),
         max_insns: Some(1 << 32),
+        tier_ranges: if cfg.translate {
+            block_ranges(elf, blocks)?
+        } else {
+            Vec::new()
+        },
         ..RunOptions::default()
     };
     let rep = run::run(elf, &["fuzz".to_string()], &opts, false)?;
@@ -920,7 +932,24 @@ fn run_garm(
             status = format!("garm instance {i}: {o:?}");
         }
     }
-    Ok((out, status))
+    Ok((out, status, rep.stats.tier_insns))
+}
+
+/// The address ranges of the generated blocks in the ELF (`fuzz_b{k}`: the prologue, the
+/// block's words and its branch to the exit), for the translation tier.
+fn block_ranges(elf: &[u8], blocks: &[(Vec<u32>, [u64; 34])]) -> Result<Vec<(u64, u64)>, Error> {
+    use object::{Object, ObjectSymbol};
+    let f = object::File::parse(elf).map_err(|e| Error::Usage(format!("fuzz ELF: {e}")))?;
+    let mut v = Vec::new();
+    for (k, (words, _)) in blocks.iter().enumerate() {
+        let name = format!("fuzz_b{k}");
+        let sym = f
+            .symbols()
+            .find(|s| s.name() == Ok(name.as_str()))
+            .ok_or_else(|| Error::Usage(format!("fuzz ELF: no symbol {name}")))?;
+        v.push((sym.address(), sym.address() + 4 * (words.len() as u64 + 4)));
+    }
+    Ok(v)
 }
 
 /// The qemu core garm is compared with: an Armv8.2 core with LDAPR whose implementation-defined
@@ -1029,7 +1058,8 @@ pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedR
     let elf = build_elf(&dir, &format!("fuzz-{seed}"), &blocks)?;
     let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
     let instances = cfg.instances.min(ks.len() as u32).max(1);
-    let (g, gs) = run_garm(&bytes, instances, &cfg.adapter)?;
+    let (g, gs, translated) = run_garm(&bytes, instances, cfg, &blocks)?;
+    res.translated = translated;
     let (qm, qs) = run_qemu(&elf)?;
     if g == qm && gs.is_empty() && qs.is_empty() {
         return Ok(res);
@@ -1054,10 +1084,11 @@ fn locate(cfg: &FuzzConfig, seed: u64, k: u64, b: &Block, dir: &Path) -> Result<
     let prefixes: Vec<(Vec<u32>, [u64; 34])> = (0..=n).map(|j| (b.words(j), b.state)).collect();
     let elf = build_elf(dir, &format!("fuzz-{seed}-block{k}"), &prefixes)?;
     let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
-    let (g, gs) = run_garm(
+    let (g, gs, _) = run_garm(
         &bytes,
         (n as u32 + 1).min(cfg.instances.max(1)),
-        &cfg.adapter,
+        cfg,
+        &prefixes,
     )?;
     let (qm, qs) = run_qemu(&elf)?;
     let rec = |v: &[u8], j: usize| v.get(j * RECORD + 8..(j + 1) * RECORD).map(|s| s.to_vec());

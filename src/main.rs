@@ -193,6 +193,11 @@ enum Cmd {
         /// Draw instructions from the Tier-2 classes only (FP/SIMD), around the helpers they need.
         #[arg(long)]
         tier2: bool,
+        /// Run the blocks through the translation tier (each translated before the first
+        /// dispatch; what the translator does not take runs interpreted). Keep --instances x
+        /// --blocks small (say 8 x 4): every block is a region of one pipeline.
+        #[arg(long)]
+        translate: bool,
     },
     /// Fuzz the host's entry points (ELF loader, decoder, syscall handlers) without a GPU.
     #[command(hide = true)]
@@ -266,6 +271,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         shared: a.shared,
         trace: a.trace.clone(),
         trace_limit: a.trace_limit,
+        tier_ranges: Vec::new(),
         tier: match a.tier.as_deref() {
             Some(t) => t.parse().map_err(Error::Usage)?,
             None => RunOptions::default().tier,
@@ -368,6 +374,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             keep,
             adapter,
             tier2,
+            translate,
         } => {
             let cfg = garm::fuzz::FuzzConfig {
                 instances,
@@ -376,6 +383,7 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
                 keep,
                 adapter,
                 tier2,
+                translate,
             };
             garm::fuzz::fuzz_cli(&cfg, seed, seeds, block)
         }

@@ -59,6 +59,9 @@ pub struct RunOptions {
     pub trace_limit: u64,
     /// `--tier`: the interpreter only, or hot regions translated too.
     pub tier: crate::tier::Mode,
+    /// Address ranges translated before the first dispatch, whatever they hold and whatever
+    /// the profile says (the fuzzer's blocks); the profile then chooses nothing.
+    pub tier_ranges: Vec<(u64, u64)>,
 }
 
 impl Default for RunOptions {
@@ -80,6 +83,7 @@ impl Default for RunOptions {
             shared: false,
             trace: None,
             trace_limit: 100_000,
+            tier_ranges: Vec::new(),
             tier: std::env::var("GARM_TIER")
                 .ok()
                 .and_then(|v| v.parse().ok())
@@ -87,6 +91,33 @@ impl Default for RunOptions {
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
+}
+
+/// Translates `ranges` of the first instance's code now (split at page boundaries: a region
+/// lies in one page), compiling before the first dispatch.
+fn force_regions(m: &mut Machine, ranges: &[(u64, u64)]) -> Result<(), RunError> {
+    let mut regions = Vec::new();
+    for &(start, end) in ranges {
+        let mut a = start;
+        while a < end {
+            let page = a & !0xfff;
+            let b = end.min(page + 0x1000);
+            if m.code_slot(0, page) == layout::NO_CODE {
+                m.decode_page_at(0, page)?;
+            }
+            regions.push(crate::tier::Region {
+                start: a,
+                end: b,
+                samples: 1,
+                slot: m.code_slot(0, page),
+            });
+            a = b;
+        }
+    }
+    m.tier.sync = true;
+    m.tier.force = true;
+    m.translate_regions(&regions)?;
+    Ok(())
 }
 
 /// How one instance ended.
@@ -298,6 +329,10 @@ pub fn run_shared(
     };
     let mut tiering = crate::tier::Policy::new(opts.tier);
     m.tier.sync = opts.tier == crate::tier::Mode::Translate;
+    if !opts.tier_ranges.is_empty() {
+        force_regions(&mut m, &opts.tier_ranges)?;
+        tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
+    }
     let mut out = Output::new(n as usize, mode);
     let streaming = mode != OutputMode::Keep;
     let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];

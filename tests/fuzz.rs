@@ -32,6 +32,35 @@ fn bounded_fuzz_matches_qemu_in_every_class() {
     }
 }
 
+/// The same blocks through the translation tier (`garm fuzz --translate`): every block is a
+/// region translated before the first dispatch, so what the translator takes runs translated
+/// and is compared with qemu-aarch64 (the rest runs interpreted around it).
+#[test]
+fn bounded_fuzz_through_the_translator_matches_qemu() {
+    let cfg = FuzzConfig {
+        instances: 8,
+        blocks_per_instance: 4,
+        block_len: 32,
+        translate: true,
+        ..FuzzConfig::default()
+    };
+    let (mut insns, mut translated) = (0, 0);
+    for seed in [11, 12, 13] {
+        let r = fuzz_seed(&cfg, seed, None).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        if let Some(d) = r.divergence {
+            panic!("translated code diverges from qemu-aarch64:\n{d}");
+        }
+        insns += r.instructions;
+        translated += r.translated;
+    }
+    assert!(insns >= 2_000, "only {insns} instructions fuzzed");
+    // Each block runs once per instance it belongs to; the translator takes most of them.
+    assert!(
+        translated * 2 >= insns,
+        "only {translated} of {insns} ran translated"
+    );
+}
+
 /// Tier 2 alone (`garm fuzz --tier2`): FP/SIMD rows with special FP operands and random FPCR
 /// modes, so the soft-float and SIMD units see far more than in the mixed run.
 #[test]

@@ -64,6 +64,8 @@ pub struct TierPipes {
     /// The installed regions ran too few instructions per entry to pay for the dispatches
     /// around them: they were dropped, and no more are tried.
     pub unprofitable: bool,
+    /// Take regions whatever they hold (the fuzzer's blocks run once each: nothing bounces).
+    pub force: bool,
     /// Regions the translator could not take whole (start, slot): not chosen again.
     pub refused: std::collections::HashSet<(u64, u32)>,
     /// Tier dispatches with work and the instructions they ran, since the last install.
@@ -118,7 +120,7 @@ impl Machine {
             let t = translate::translate(translations.len(), &src, target);
             // A region with an instruction the translator leaves to the interpreter would send
             // its lanes back and forth between two dispatches on every pass.
-            if t.translated as u64 == r.instructions() {
+            if self.tier.force || t.translated as u64 == r.instructions() {
                 translations.push(t);
             } else {
                 self.stats.tier_refused += 1;
