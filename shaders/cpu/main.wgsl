@@ -38,15 +38,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_brk = sreg(S_BRK);
     g_out_len = sreg(S_OUT_LEN);
     g_code_base = sreg64(S_CODE_BASE);
-    g_rct0 = sreg(S_RC);
-    g_rcb0 = sreg(S_RC + 1u);
-    g_rct1 = sreg(S_RC + 2u);
-    g_rcb1 = sreg(S_RC + 3u);
-    g_walk = sreg(S_WALK);
-    g_wptr = sreg(S_WALK + 1u);
-    g_ptroot = sreg(S_PTROOT);
-    g_xtag = sreg(S_XPAGE);
-    g_xf = sreg(S_XPAGE + 1u);
+    load_xlat();
     g_fastfd = sreg(S_FASTFD);
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
@@ -92,14 +84,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset(S_BRK, g_brk);
     sset(S_OUT_LEN, g_out_len);
     sset(S_EXIT_CODE, g_exit_code);
-    sset(S_RC, g_rct0);
-    sset(S_RC + 1u, g_rcb0);
-    sset(S_RC + 2u, g_rct1);
-    sset(S_RC + 3u, g_rcb1);
-    sset(S_WALK, g_walk);
-    sset(S_WALK + 1u, g_wptr);
-    sset(S_XPAGE, g_xtag);
-    sset(S_XPAGE + 1u, g_xf);
+    store_xlat();
     if g_used != 0u { sset(S_USED, sreg(S_USED) | g_used); }
     if g_status == ST_MEMFAULT || g_status == ST_FETCHFAULT || g_status == ST_ILLEGAL || g_status == ST_BRK
         || g_status == ST_CODEMOD || g_status == ST_DCZVA || g_status == ST_VARIANT {

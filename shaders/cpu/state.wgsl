@@ -182,6 +182,30 @@ fn funnel(x: u32, y: u32, sh: u32) -> u32 {
     return select((x >> sh) | (y << ((32u - sh) & 31u)), x, sh == 0u);
 }
 
+// The translation state a dispatch keeps in private variables (both pipelines carry it).
+fn load_xlat() {
+    g_rct0 = sreg(S_RC);
+    g_rcb0 = sreg(S_RC + 1u);
+    g_rct1 = sreg(S_RC + 2u);
+    g_rcb1 = sreg(S_RC + 3u);
+    g_walk = sreg(S_WALK);
+    g_wptr = sreg(S_WALK + 1u);
+    g_ptroot = sreg(S_PTROOT);
+    g_xtag = sreg(S_XPAGE);
+    g_xf = sreg(S_XPAGE + 1u);
+}
+
+fn store_xlat() {
+    sset(S_RC, g_rct0);
+    sset(S_RC + 1u, g_rcb0);
+    sset(S_RC + 2u, g_rct1);
+    sset(S_RC + 3u, g_rcb1);
+    sset(S_WALK, g_walk);
+    sset(S_WALK + 1u, g_wptr);
+    sset(S_XPAGE, g_xtag);
+    sset(S_XPAGE + 1u, g_xf);
+}
+
 fn sreg(i: u32) -> u32 { return state[g_base + i]; }
 fn sset(i: u32, v: u32) { state[g_base + i] = v; }
 fn sreg64(i: u32) -> V { return vw(state[g_base + i], state[g_base + i + 1u]); }

@@ -36,15 +36,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_tmp_addr = sreg64(S_TMP_ADDR);
     g_tmp_wb = sreg64(S_TMP_WB);
     g_code_base = sreg64(S_CODE_BASE);
-    g_rct0 = sreg(S_RC);
-    g_rcb0 = sreg(S_RC + 1u);
-    g_rct1 = sreg(S_RC + 2u);
-    g_rcb1 = sreg(S_RC + 3u);
-    g_walk = sreg(S_WALK);
-    g_wptr = sreg(S_WALK + 1u);
-    g_ptroot = sreg(S_PTROOT);
-    g_xtag = sreg(S_XPAGE);
-    g_xf = sreg(S_XPAGE + 1u);
+    load_xlat();
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
     let limit = sreg64(S_LIMIT);
@@ -72,14 +64,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset64(S_COUNT, total);
     sset64(S_TMP_ADDR, g_tmp_addr);
     sset64(S_TMP_WB, g_tmp_wb);
-    sset(S_RC, g_rct0);
-    sset(S_RC + 1u, g_rcb0);
-    sset(S_RC + 2u, g_rct1);
-    sset(S_RC + 3u, g_rcb1);
-    sset(S_WALK, g_walk);
-    sset(S_WALK + 1u, g_wptr);
-    sset(S_XPAGE, g_xtag);
-    sset(S_XPAGE + 1u, g_xf);
+    store_xlat();
     if g_status == ST_MEMFAULT || g_status == ST_CODEMOD {
         sset64(S_FAULT_ADDR, g_fault_addr);
         sset(S_FAULT_KIND, g_fault_kind);
