@@ -128,15 +128,14 @@ pub fn choose(mut all: Vec<Region>, n: usize) -> Vec<Region> {
 /// `--tier`: which tiers run guest code.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
-    /// The interpreter only (the default until translated code gains on lavapipe: see
-    /// docs/translation-tier.md).
-    #[default]
+    /// The interpreter only.
     Interp,
     /// Translate hot regions as soon as the profile names any, compiling before the next
     /// submit (the tests' mode: translated code runs from the first dispatches on).
     Translate,
     /// Translate hot regions of programs that run long enough to gain, compiling on a worker
     /// thread while the interpreter goes on.
+    #[default]
     Auto,
 }
 
