@@ -531,15 +531,21 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             .map(|(a, b, n)| format!("{a:#x}..{b:#x} ({n} of {} translated)", (b - a) / 4))
             .collect();
         garm::elog!(
-            "garm: stats: translation tier: {} regions translated ({} refused: an instruction left to the interpreter), {} pipelines swapped in, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
+            "garm: stats: translation tier: {} regions translated ({} refused: an instruction left to the interpreter), {} pipelines swapped in{}, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
             s.tier_translated,
             s.tier_refused,
             s.tier_swaps,
+            s.tier_first
+                .map(|d| format!(" (the first {:.2} s after the start)", d.as_secs_f64()))
+                .unwrap_or_default(),
             s.tier_failed,
-            if s.tier_dropped {
-                ", dropped (too few instructions per entry to pay for its dispatches)"
+            if s.tier_dropped > 0 {
+                format!(
+                    ", {} dropped (too few instructions per entry to pay for its dispatches)",
+                    s.tier_dropped
+                )
             } else {
-                ""
+                String::new()
             },
             s.tier_compile.as_secs_f64(),
             s.tier_insns,

@@ -379,7 +379,10 @@ pub fn run_shared(
         let ts = Instant::now();
         let rings = m.submit(batch, false)?;
         // A traced run steps one instruction per dispatch in the interpreter.
-        let tier_ok = !m.tier.failed && !m.tier.unprofitable && !m.tier.busy();
+        if std::mem::take(&mut m.tier.dropped) {
+            tiering.soon();
+        }
+        let tier_ok = !m.tier.failed && !m.tier.busy();
         if tracer.is_none() && tier_ok && tiering.due(m.profile.samples) {
             let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
             if let Some(r) = tiering.pick(m.profile.samples, hot, &m.tier.regions()) {
@@ -651,6 +654,10 @@ pub fn run_shared(
             samples: m.profile.samples,
             hot: m.hot_code(5),
             regions: m.hot_regions(3),
+            tier_first: m
+                .stats
+                .tier_first_at
+                .map(|at| at.saturating_duration_since(t0)),
             ..m.stats.clone()
         },
         host_syscalls: k.round_trips,

@@ -52,18 +52,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     // every step were the dispatch's first, they never yield.
     g_fresh = true;
     g_yield = false;
+    // The profile's pc sample is taken at a pseudo-random step of the dispatch, if the lane
+    // gets that far: sampling in proportion to the time spent interpreting (a dispatch that
+    // ends early, at a syscall or a translated region's entry, is less likely to take one).
+    let ns = sreg(S_SAMPLE_N);
+    let at = (ns * 2654435761u + inst * 40503u) % P.iters;
+    var spc = g_pc;
+    var sampled = false;
     for (var i = 0u; i < budget; i = i + 1u) {
         if g_status != ST_RUNNING || g_yield { break; }
+        if i == at { spc = g_pc; sampled = true; }
         step();
         g_fresh = turns;
     }
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
-    // One pc sample per dispatch, for the host's profile of hot code.
-    let ns = sreg(S_SAMPLE_N);
-    let rel = vsub(g_pc, g_code_base);
-    sset(S_SAMPLES + ns % SAMPLES, select(~0u, vlo(rel) >> 2u, vhi(rel) == 0u));
-    sset(S_SAMPLE_N, ns + 1u);
+    if sampled { take_sample(ns, spc); }
 
     // Unrolled, like the load: the main loop may have spent the loop limiter's budget.
 {{STORE_REGS}}

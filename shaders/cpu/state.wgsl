@@ -206,6 +206,13 @@ fn store_xlat() {
     sset(S_XPAGE + 1u, g_xf);
 }
 
+// One pc sample into the ring the host reads (the instruction index from the code map's base).
+fn take_sample(ns: u32, pc: V) {
+    let rel = vsub(pc, g_code_base);
+    sset(S_SAMPLES + ns % SAMPLES, select(~0u, vlo(rel) >> 2u, vhi(rel) == 0u));
+    sset(S_SAMPLE_N, ns + 1u);
+}
+
 fn sreg(i: u32) -> u32 { return state[g_base + i]; }
 fn sset(i: u32, v: u32) { state[g_base + i] = v; }
 fn sreg64(i: u32) -> V { return vw(state[g_base + i], state[g_base + i + 1u]); }

@@ -13,11 +13,35 @@ fn txlat(addr: V, n: u32, write: bool) -> u32 {
     let ah = vhi(addr);
     let r = ((ah << 11u) | (al >> 21u)) + 1u;
     let h0 = r == g_rct0;
+    let hit = h0 || r == g_rct1;
     let e = ptab[select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + ((al >> 12u) & 511u)];
-    let bad = (al & min(n - 1u, 3u)) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu
-        || !(h0 || r == g_rct1) || (e & PTE_PRESENT) == 0u
-        || (write && ((e & PTE_WRITE) == 0u || (e & PTE_CODE) != 0u));
+    let bad = (al & min(n - 1u, 3u)) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu || !hit
+        || (e & PTE_PRESENT) == 0u || (write && ((e & PTE_WRITE) == 0u || (e & PTE_CODE) != 0u));
+    // A region the cache lacks: the entry loop walks to it and the region runs on (a loop over
+    // stack, heap and data would otherwise bounce to the interpreter at every pass).
+    if !hit && ah <= 0xffffu { g_twalk = r; }
     return select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad);
+}
+
+// The 2 MiB region a translated access missed (its number + 1; 0: none).
+var<private> g_twalk: u32;
+
+// Walks the tables to region `r` (number + 1) and caches its last-level table as the
+// interpreter's walk would (the older entry goes); false where a level is missing (the
+// interpreter then raises the fault).
+fn tier_walk(r: u32) -> bool {
+    let th = (r - 1u) >> 11u;
+    let tl = (r - 1u) << 21u;
+    let e0 = ptab[g_ptroot * PT_ENTRIES + ((th >> 7u) & 511u)];
+    let e1 = ptab[(e0 & PTE_FRAME) * PT_ENTRIES + (((th & 127u) << 2u) | (tl >> 30u))];
+    let e2 = ptab[(e1 & PTE_FRAME) * PT_ENTRIES + ((tl >> 21u) & 511u)];
+    if (e0 & e1 & e2 & PTE_PRESENT) == 0u { return false; }
+    g_walk = 0u;
+    g_rct1 = g_rct0;
+    g_rcb1 = g_rcb0;
+    g_rct0 = r;
+    g_rcb0 = e2 & PTE_FRAME;
+    return true;
 }
 
 @compute @workgroup_size(WORKGROUP)
@@ -29,7 +53,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_status = sreg(S_STATUS);
     if g_status != ST_RUNNING || (sreg(S_TURN) & 0xffffu) > 1u || sreg(S_USTEP) != 0u { return; }
     g_pc = sreg64(S_PC);
-    if !({{IN_REGIONS}}) { return; }
+    let entry = {{ENTRY}};
+    if entry == ~0u { return; }
 {{LOAD_REGS}}
     g_nzcv = sreg(S_NZCV);
     g_ustep = 0u;
@@ -50,10 +75,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         g_ticks = g_ticks + {{REGIONS}}u;
         let pc0 = g_pc;
         let n0 = g_executed;
+        g_twalk = 0u;
 {{REGION_CALLS}}
-        if veq(g_pc, pc0) && g_executed == n0 { break; }
+        let walked = g_twalk != 0u && g_ustep == 0u && tier_walk(g_twalk);
+        if veq(g_pc, pc0) && g_executed == n0 && !walked { break; }
     }
-    if g_executed == 0u && g_status == ST_RUNNING { return; }
+    if g_executed == 0u && g_status == ST_RUNNING && g_twalk == 0u { return; }
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
 {{STORE_REGS}}
@@ -70,11 +97,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         sset(S_FAULT_KIND, g_fault_kind);
     }
     sset64(S_TIERED, vadd(sreg64(S_TIERED), vw(g_tier_n, 0u)));
-    sset(S_TIER_RUNS, sreg(S_TIER_RUNS) + 1u);
-    // A pc sample, as the interpreter's dispatches take: the profile keeps seeing the time
-    // spent in translated code.
+    // Counted by the region entered, so the host can judge each.
+    let slot = min(entry, TIER_SLOTS - 1u);
+    sset(S_TIER_RUNS + slot, sreg(S_TIER_RUNS + slot) + 1u);
+    sset(S_TIER_INSNS + slot, sreg(S_TIER_INSNS + slot) + g_tier_n);
+    // A pc sample with a chance in proportion to the instructions run (one for a full
+    // budget), so the profile keeps seeing translated code without drowning the rest.
     let ns = sreg(S_SAMPLE_N);
-    let rel = vsub(g_pc, g_code_base);
-    sset(S_SAMPLES + ns % SAMPLES, select(~0u, vlo(rel) >> 2u, vhi(rel) == 0u));
-    sset(S_SAMPLE_N, ns + 1u);
+    if (ns * 2654435761u + inst * 40503u) % ib < g_executed { take_sample(ns, g_pc); }
 }

@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 128;
+pub const STATE_WORDS: usize = 134;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -83,9 +83,15 @@ state_words! {
     S_SAMPLES = 116 x 8,
     /// Instructions retired in translated regions since the host last read it (64-bit).
     S_TIERED = 124 x 2,
-    /// Tier dispatches in which the instance ran translated code, since the host last read it.
-    S_TIER_RUNS = 126 x 1,
+    /// Per installed region (by the region the lane entered, the last slot for any beyond):
+    /// tier dispatches in which the instance ran translated code, and the instructions they
+    /// ran, since the host last read them.
+    S_TIER_RUNS = 126 x 4,
+    S_TIER_INSNS = 130 x 4,
 }
+
+/// Regions the tier's per-region counters distinguish (`S_TIER_RUNS`, `S_TIER_INSNS`).
+pub const TIER_SLOTS: usize = 4;
 
 /// pc samples an instance keeps between two readbacks.
 pub const SAMPLES: u32 = 8;
@@ -332,6 +338,7 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
     c("PTE_CODE", PTE_CODE as u64);
     c("PT_ENTRIES", PT_ENTRIES as u64);
     c("XLAT_RETRY", XLAT_RETRY as u64);
+    c("TIER_SLOTS", TIER_SLOTS as u64);
     c("XPAGE_VALID", XPAGE_VALID as u64);
     c("FASTFD_HOST_BRK", FASTFD_HOST_BRK as u64);
     c("LOCK_WORDS", LOCK_WORDS as u64);

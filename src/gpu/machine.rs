@@ -71,9 +71,13 @@ pub struct MachineStats {
     pub tier_compile: Duration,
     pub tier_insns: u64,
     /// Regions not taken (an instruction the translator leaves to the interpreter), and
-    /// whether the tier was dropped as unprofitable.
+    /// regions dropped as unprofitable (too few instructions per entry).
     pub tier_refused: u64,
-    pub tier_dropped: bool,
+    pub tier_dropped: u64,
+    /// When the first pipeline of translated code was swapped in, and (in a run's report) how
+    /// long after the run's start that was.
+    pub tier_first_at: Option<Instant>,
+    pub tier_first: Option<Duration>,
     /// The regions running at the end: (start, end, instructions translated).
     pub tier_regions: Vec<(u64, u64, usize)>,
 }

@@ -265,25 +265,21 @@ pub fn tier_source(
     let calls: String = (0..tier.functions.len())
         .map(|k| format!("        region_{k}(ib);\n"))
         .collect();
-    let inside: Vec<String> = tier
-        .ranges
-        .iter()
-        .map(|(a, b)| {
-            let r = format!("vsub(g_pc, vw({}u, {}u))", *a as u32, (a >> 32) as u32);
-            format!("(vhi({r}) == 0u && vlo({r}) < {}u)", b - a)
-        })
-        .collect();
-    let inside = if inside.is_empty() {
-        "false".to_string()
-    } else {
-        inside.join(" || ")
-    };
+    // The region a lane enters by (the first whose range holds its pc), ~0u for none.
+    let mut entry = "~0u".to_string();
+    for (k, (a, b)) in tier.ranges.iter().enumerate().rev() {
+        let r = format!("vsub(g_pc, vw({}u, {}u))", *a as u32, (a >> 32) as u32);
+        entry = format!(
+            "select({entry}, {k}u, vhi({r}) == 0u && vlo({r}) < {}u)",
+            b - a
+        );
+    }
     s.push('\n');
     s.push_str(
         &TIER_MAIN
             .replace("{{LOAD_REGS}}", load.trim_end_matches('\n'))
             .replace("{{STORE_REGS}}", store.trim_end_matches('\n'))
-            .replace("{{IN_REGIONS}}", &inside)
+            .replace("{{ENTRY}}", &entry)
             .replace("{{REGIONS}}", &tier.functions.len().max(1).to_string())
             .replace("{{REGION_CALLS}}", calls.trim_end_matches('\n')),
     );

@@ -3,7 +3,10 @@
 //! swapped in at a submit boundary, whose dispatch follows each of the interpreter's. Lanes
 //! reach it by yielding at region entries, which the host marks in the shared decoded pages.
 
-use super::{Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_TIERED, S_TIER_RUNS};
+use super::{
+    Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_TIERED, S_TIER_INSNS, S_TIER_RUNS,
+    TIER_SLOTS,
+};
 use crate::gpu::shader::Tier;
 use crate::gpu::GpuError;
 use crate::isa::form::f;
@@ -35,9 +38,10 @@ pub fn compiling() -> bool {
 type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 
 /// Tier dispatches with work after which the installed regions are judged, and the
-/// instructions per such dispatch below which they are dropped.
-const UNPROFITABLE_RUNS: u64 = 256;
-const MIN_INSNS_PER_RUN: u64 = 2000;
+/// instructions per such dispatch below which they are dropped (and not chosen again): about
+/// what the interpreter runs in the time of the two dispatches an entry costs on lavapipe.
+const UNPROFITABLE_RUNS: u64 = 64;
+const MIN_INSNS_PER_RUN: u64 = 400;
 
 /// The installed regions and their pipeline.
 struct Installed {
@@ -61,16 +65,16 @@ pub struct TierPipes {
     pub sync: bool,
     /// A compile failed: the guests stay interpreted, and no more are tried.
     pub failed: bool,
-    /// The installed regions ran too few instructions per entry to pay for the dispatches
-    /// around them: they were dropped, and no more are tried.
-    pub unprofitable: bool,
     /// Take regions whatever they hold (the fuzzer's blocks run once each: nothing bounces).
     pub force: bool,
     /// Regions the translator could not take whole (start, slot): not chosen again.
     pub refused: std::collections::HashSet<(u64, u32)>,
-    /// Tier dispatches with work and the instructions they ran, since the last install.
-    runs: u64,
-    run_insns: u64,
+    /// Per installed region: tier dispatches entered by it and the instructions they ran,
+    /// since the last install.
+    runs: [u64; TIER_SLOTS],
+    run_insns: [u64; TIER_SLOTS],
+    /// Regions were dropped since the run loop last asked.
+    pub dropped: bool,
     twin: Twin,
 }
 
@@ -204,7 +208,20 @@ impl Machine {
                     self.mark(&old.translations, false);
                 }
                 self.mark(&p.translations, true);
+                if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                    let r: Vec<String> = p
+                        .translations
+                        .iter()
+                        .map(|t| format!("{:#x}", t.start))
+                        .collect();
+                    eprintln!(
+                        "garm: tier: swapped in {} (samples {})",
+                        r.join(" "),
+                        self.profile.samples
+                    );
+                }
                 self.stats.tier_swaps += 1;
+                self.stats.tier_first_at.get_or_insert_with(Instant::now);
                 self.stats.tier_regions = p
                     .translations
                     .iter()
@@ -214,8 +231,8 @@ impl Machine {
                     translations: p.translations,
                     pipe,
                 });
-                self.tier.runs = 0;
-                self.tier.run_insns = 0;
+                self.tier.runs = [0; TIER_SLOTS];
+                self.tier.run_insns = [0; TIER_SLOTS];
             }
             Err(e) => {
                 self.stats.tier_failed += 1;
@@ -230,7 +247,8 @@ impl Machine {
     /// Sets or clears the entry marks of translated regions in their decoded pages (shared by
     /// every process running that code; slots never change their bytes).
     fn mark(&mut self, ts: &[Translation], on: bool) {
-        for t in ts {
+        let force = self.tier.force;
+        for t in ts.iter().filter(|t| t.loops || force) {
             let page = t.start & !0xfff;
             for &(pc, w0) in &t.entries {
                 let i = t.slot as u64 * INSNS_PER_PAGE + (pc - page) / 4;
@@ -249,30 +267,54 @@ impl Machine {
             return;
         }
         for i in 0..self.instances() {
-            let b = i * STATE_WORDS + S_TIERED;
-            let n = self.state[b] as u64 | (self.state[b + 1] as u64) << 32;
-            let r = i * STATE_WORDS + S_TIER_RUNS;
-            if n != 0 || self.state[r] != 0 {
-                self.stats.tier_insns += n;
-                self.tier.run_insns += n;
-                self.tier.runs += self.state[r] as u64;
-                self.state[b] = 0;
-                self.state[b + 1] = 0;
-                self.state[r] = 0;
-                self.state_dirty = true;
+            let b = i * STATE_WORDS;
+            let n = self.state[b + S_TIERED] as u64 | (self.state[b + S_TIERED + 1] as u64) << 32;
+            self.stats.tier_insns += n;
+            for k in 0..TIER_SLOTS {
+                self.tier.runs[k] += self.state[b + S_TIER_RUNS + k] as u64;
+                self.tier.run_insns[k] += self.state[b + S_TIER_INSNS + k] as u64;
+            }
+            let words = [
+                S_TIERED..S_TIERED + 2,
+                S_TIER_RUNS..S_TIER_INSNS + TIER_SLOTS,
+            ];
+            for w in words {
+                if self.state[b + w.start..b + w.end].iter().any(|&x| x != 0) {
+                    self.state[b + w.start..b + w.end].fill(0);
+                    self.state_dirty = true;
+                }
             }
         }
-        // Each entry costs a dispatch of each pipeline (tens of microseconds on lavapipe):
-        // regions that run fewer instructions than that would take interpreted lose.
-        if self.tier.runs >= UNPROFITABLE_RUNS
-            && self.tier.run_insns < self.tier.runs * MIN_INSNS_PER_RUN
-        {
-            if let Some(old) = self.tier.installed.take() {
-                self.mark(&old.translations, false);
-            }
-            self.tier.unprofitable = true;
-            self.stats.tier_dropped = true;
+        // Each entry costs a dispatch of each pipeline (tens of microseconds on lavapipe): a
+        // region whose entries run fewer instructions than the interpreter would in that time
+        // loses. It is dropped (and not chosen again); the rest are translated again without it.
+        let Some(inst) = &self.tier.installed else {
+            return;
+        };
+        let bad: Vec<usize> = (0..inst.translations.len().min(TIER_SLOTS))
+            .filter(|&k| {
+                self.tier.runs[k] >= UNPROFITABLE_RUNS
+                    && self.tier.run_insns[k] < self.tier.runs[k] * MIN_INSNS_PER_RUN
+            })
+            .collect();
+        if bad.is_empty() || self.tier.force {
+            return;
         }
+        let old = self.tier.installed.take().expect("installed");
+        self.mark(&old.translations, false);
+        for &k in &bad {
+            let t = &old.translations[k];
+            self.tier.refused.insert((t.start, t.slot));
+            if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                eprintln!(
+                    "garm: tier: dropped {:#x} after {} runs of {} instructions",
+                    t.start, self.tier.runs[k], self.tier.run_insns[k]
+                );
+            }
+        }
+        self.stats.tier_dropped += bad.len() as u64;
+        self.stats.tier_regions.clear();
+        self.tier.dropped = true;
     }
 }
 

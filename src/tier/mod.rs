@@ -153,7 +153,7 @@ impl std::str::FromStr for Mode {
 
 /// Regions a pipeline carries at most: lavapipe runs every region's code on every step of
 /// every lane, so each one costs the interpreter too.
-pub const MAX_REGIONS: usize = 4;
+pub const MAX_REGIONS: usize = crate::gpu::layout::TIER_SLOTS;
 /// Instructions a region holds at most: a pipeline's compile time grows with its code, and a
 /// larger function's loops are regions of their own.
 pub const MAX_REGION_INSNS: u64 = 192;
@@ -181,6 +181,11 @@ impl Policy {
             at: 0,
             start: std::time::Instant::now(),
         }
+    }
+
+    /// Looks again at the next submit (regions were dropped).
+    pub fn soon(&mut self) {
+        self.at = 0;
     }
 
     /// Whether to look at the profile now (it has `samples`).

@@ -33,6 +33,10 @@ pub struct Translation {
     pub entries: Vec<(u64, u32)>,
     /// The `k` of its `fn region_k`.
     pub index: usize,
+    /// It has a loop or calls itself: worth a lane's trip from the interpreter (a region
+    /// without runs a few hundred instructions per entry at most, less than the two dispatches
+    /// an entry costs; it runs when another region calls it).
+    pub loops: bool,
 }
 
 /// What the translator needs to know of the shader it goes into.
@@ -481,11 +485,14 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     // loops of their own: a trip of an inner loop then runs only its blocks (lavapipe runs
     // every block of a loop's body on each trip, under a mask).
     let mut inner: Vec<(usize, usize)> = Vec::new();
+    // Whether the region can run long per entry: a loop, or a call to itself (recursion).
+    let mut loops = false;
     for (i, d) in code.iter().enumerate() {
         let x = fields(d);
-        if x.unit == unit::BR && takes(d, t) && x.opn != op::BL {
+        if x.unit == unit::BR && takes(d, t) {
             if let Some(tj) = inside(src, x.imm, x.opn) {
-                if tj <= i && (tj, i + 1) != (0, len) {
+                loops |= tj <= i;
+                if tj <= i && x.opn != op::BL && (tj, i + 1) != (0, len) {
                     inner.push((tj, i + 1));
                 }
             }
@@ -549,6 +556,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         translated,
         entries,
         index: k,
+        loops,
     }
 }
 
