@@ -840,8 +840,20 @@ impl Machine {
         let mut all = Vec::new();
         for (addr, code, slot) in &pages {
             if let Some(c) = self.profile.counts.get(slot) {
-                let mut found = crate::tier::loops(*addr, code, c);
-                found.extend(crate::tier::functions(*addr, code, c, &entries));
+                let loops = crate::tier::loops(*addr, code, c);
+                // A function whose samples lie mostly (80%) in one loop of it is taken as that loop:
+                // entered from the interpreter, a loop nested in a larger region ran only some
+                // 40 trips per tier dispatch on lavapipe (sha256's buffer fill inside main),
+                // while the same loop as its own region runs to the dispatch's budget.
+                let funcs = crate::tier::functions(*addr, code, c, &entries)
+                    .into_iter()
+                    .filter(|f| {
+                        !loops.iter().any(|l| {
+                            f.start <= l.start && l.end <= f.end && 5 * l.samples >= 4 * f.samples
+                        })
+                    });
+                let mut found = loops.clone();
+                found.extend(funcs);
                 all.extend(
                     found
                         .into_iter()

@@ -315,6 +315,22 @@ impl Machine {
         self.stats.tier_dropped += bad.len() as u64;
         self.stats.tier_regions.clear();
         self.tier.dropped = true;
+        // The others run on, in a pipeline without the dropped ones.
+        let keep: Vec<Region> = old
+            .translations
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !bad.contains(k))
+            .map(|(_, t)| Region {
+                start: t.start,
+                end: t.end,
+                samples: 1,
+                slot: t.slot,
+            })
+            .collect();
+        if !keep.is_empty() {
+            let _ = self.translate_regions(&keep);
+        }
     }
 }
 
