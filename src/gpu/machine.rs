@@ -845,11 +845,26 @@ impl Machine {
                 // entered from the interpreter, a loop nested in a larger region ran only some
                 // 40 trips per tier dispatch on lavapipe (sha256's buffer fill inside main),
                 // while the same loop as its own region runs to the dispatch's budget.
+                // A loop that calls (queens' recursion) stays inside its function, and so does
+                // one found unprofitable on its own.
+                let calls_in = |r: &crate::tier::Region| {
+                    let (a, b) = (
+                        ((r.start - addr) / 4) as usize,
+                        ((r.end - addr) / 4) as usize,
+                    );
+                    code[a..b].iter().any(|d| {
+                        d.unit() == crate::isa::form::unit::BR && d.op() == crate::isa::form::op::BL
+                    })
+                };
                 let funcs = crate::tier::functions(*addr, code, c, &entries)
                     .into_iter()
                     .filter(|f| {
                         !loops.iter().any(|l| {
-                            f.start <= l.start && l.end <= f.end && 5 * l.samples >= 4 * f.samples
+                            f.start <= l.start
+                                && l.end <= f.end
+                                && 5 * l.samples >= 4 * f.samples
+                                && !calls_in(l)
+                                && !self.tier.refused.contains(&(l.start, *slot))
                         })
                     });
                 let mut found = loops.clone();
@@ -870,7 +885,39 @@ impl Machine {
         {
             all.retain(|r| r.start == only);
         }
-        crate::tier::choose(all, n)
+        let mut chosen = crate::tier::choose(all.clone(), n);
+        // The callers of chosen functions come too, where there is room: a call from
+        // interpreted code into a translated function costs two dispatches, a call between
+        // regions nothing (sha256_update calling compress).
+        let mut k = 0;
+        while k < chosen.len() && chosen.len() < n {
+            let callee = chosen[k].start;
+            let caller = all
+                .iter()
+                .filter(|g| entries.contains(&g.start))
+                .filter(|g| chosen.iter().all(|c| g.end <= c.start || c.end <= g.start))
+                .filter(|g| {
+                    pages.iter().any(|(addr, code, slot)| {
+                        *slot == g.slot
+                            && code[((g.start - addr) / 4) as usize..((g.end - addr) / 4) as usize]
+                                .iter()
+                                .any(|d| {
+                                    d.unit() == crate::isa::form::unit::BR
+                                        && d.op() == crate::isa::form::op::BL
+                                        && d.imm() & 0xffff_ffff == callee
+                                })
+                    })
+                })
+                .max_by_key(|g| g.samples)
+                .cloned();
+            if let Some(g) = caller {
+                // Worth what it lets run translated.
+                let samples = g.samples.max(chosen[k].samples);
+                chosen.push(crate::tier::Region { samples, ..g });
+            }
+            k += 1;
+        }
+        chosen
     }
 
     /// The `n` hottest 16-instruction windows of guest code by samples: (address, samples).
