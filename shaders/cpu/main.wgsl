@@ -4,9 +4,7 @@
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let inst = gid.x;
     if inst >= P.n_instances { return; }
-    g_inst = inst;
-    g_base = inst * STATE_WORDS;
-    g_status = sreg(S_STATUS);
+    enter(inst);
     if g_status == ST_LIMIT_RETRY { g_status = ST_RUNNING; }
     if g_status != ST_RUNNING && g_status != ST_WRITE { return; }
     // Threads of one address space run one per dispatch (their atomics and exclusives are then

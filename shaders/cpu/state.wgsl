@@ -182,6 +182,13 @@ fn funnel(x: u32, y: u32, sh: u32) -> u32 {
     return select((x >> sh) | (y << ((32u - sh) & 31u)), x, sh == 0u);
 }
 
+// Both entry points begin here: this invocation's instance and its stop word.
+fn enter(inst: u32) {
+    g_inst = inst;
+    g_base = inst * STATE_WORDS;
+    g_status = sreg(S_STATUS);
+}
+
 // The translation state a dispatch keeps in private variables (both pipelines carry it).
 fn load_xlat() {
     g_rct0 = sreg(S_RC);

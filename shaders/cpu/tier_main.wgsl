@@ -48,9 +48,7 @@ fn tier_walk(r: u32) -> bool {
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let inst = gid.x;
     if inst >= P.n_instances { return; }
-    g_inst = inst;
-    g_base = inst * STATE_WORDS;
-    g_status = sreg(S_STATUS);
+    enter(inst);
     if g_status != ST_RUNNING || (sreg(S_TURN) & 0xffffu) > 1u || sreg(S_USTEP) != 0u { return; }
     g_pc = sreg64(S_PC);
     let entry = {{ENTRY}};

@@ -121,6 +121,7 @@ impl Machine {
                 start: r.start,
                 end: r.end,
             };
+            // Numbered by the translations kept so far, so the functions are dense.
             let t = translate::translate(translations.len(), &src, target);
             // A region with an instruction the translator leaves to the interpreter would send
             // its lanes back and forth between two dispatches on every pass.
@@ -134,20 +135,6 @@ impl Machine {
         if translations.is_empty() {
             return Ok(());
         }
-        // Re-number the functions densely.
-        let translations: Vec<Translation> = translations
-            .into_iter()
-            .enumerate()
-            .map(|(k, t)| Translation {
-                wgsl: t.wgsl.replacen(
-                    &format!("fn region_{}(", t.index),
-                    &format!("fn region_{k}("),
-                    1,
-                ),
-                index: k,
-                ..t
-            })
-            .collect();
         if let Some(dir) = std::env::var_os("GARM_TIER_DUMP") {
             for t in &translations {
                 let path = std::path::Path::new(&dir).join(format!("region-{:x}.wgsl", t.start));
@@ -171,7 +158,9 @@ impl Machine {
             let _busy = Busy::new();
             let t0 = Instant::now();
             if let Some((twin, adapter)) = twin {
-                let t = twin.get_or_init(|| twin_device(&adapter, device.features(), &limits));
+                let t = twin.get_or_init(|| {
+                    crate::gpu::device::request(&adapter, device.features(), &limits).ok()
+                });
                 if let Some((d, q)) = t {
                     // A failed warm-up only means the first dispatch compiles.
                     let _ = warm(d, q, &cfg, pool, &tier);
@@ -332,14 +321,6 @@ impl Machine {
             let _ = self.translate_regions(&keep);
         }
     }
-}
-
-fn twin_device(
-    adapter: &wgpu::Adapter,
-    features: wgpu::Features,
-    limits: &wgpu::Limits,
-) -> Option<(wgpu::Device, wgpu::Queue)> {
-    crate::gpu::device::request(adapter, features, limits).ok()
 }
 
 /// Compiles the tier pipeline on the twin device and dispatches it once over no instances.

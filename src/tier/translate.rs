@@ -31,8 +31,6 @@ pub struct Translation {
     /// Where lanes enter: the block starts the translator takes, with their decoded word 0
     /// (the host marks them [`crate::isa::form::f::TIER`] so the interpreter yields there).
     pub entries: Vec<(u64, u32)>,
-    /// The `k` of its `fn region_k`.
-    pub index: usize,
     /// It has a loop or calls itself: worth a lane's trip from the interpreter (a region
     /// without runs a few hundred instructions per entry at most, less than the two dispatches
     /// an entry costs; it runs when another region calls it).
@@ -68,9 +66,8 @@ fn v64(x: u64) -> String {
 pub fn takes(d: &Decoded, t: Target) -> bool {
     let a = d.aux();
     match d.unit() {
-        unit::ALU | unit::CSEL | unit::CCMP | unit::BFM | unit::MUL | unit::BR => true,
+        unit::ALU | unit::CSEL | unit::CCMP | unit::BFM | unit::MUL | unit::BR | unit::ONE => true,
         unit::DIV => t.native64,
-        unit::ONE => (d.op()) <= op::CLS,
         unit::MEM => a & mem::EXCL == 0 && (a & mem::PRFM == 0 || sinks(d)),
         unit::SYS => d.op() == op::NOP,
         _ => false,
@@ -555,7 +552,6 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         wgsl: s,
         translated,
         entries,
-        index: k,
         loops,
     }
 }
