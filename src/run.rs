@@ -329,8 +329,24 @@ pub fn run_shared(
     };
     let mut tiering = crate::tier::Policy::new(opts.tier);
     m.tier.sync = opts.tier == crate::tier::Mode::Translate;
-    if !opts.tier_ranges.is_empty() {
-        force_regions(&mut m, &opts.tier_ranges)?;
+    // GARM_TIER_RANGES=START-END,... (hex): regions forced as the fuzzer forces them, for
+    // measuring a choice of regions by hand.
+    let env_ranges: Vec<(u64, u64)> = std::env::var("GARM_TIER_RANGES")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|r| {
+            let (a, b) = r.split_once('-')?;
+            let hex = |x: &str| u64::from_str_radix(x.trim().trim_start_matches("0x"), 16).ok();
+            Some((hex(a)?, hex(b)?))
+        })
+        .collect();
+    let ranges = if opts.tier_ranges.is_empty() {
+        &env_ranges
+    } else {
+        &opts.tier_ranges
+    };
+    if !ranges.is_empty() {
+        force_regions(&mut m, ranges)?;
         tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
     }
     let mut out = Output::new(n as usize, mode);
@@ -380,12 +396,27 @@ pub fn run_shared(
         let rings = m.submit(batch, false)?;
         // A traced run steps one instruction per dispatch in the interpreter.
         if std::mem::take(&mut m.tier.dropped) {
-            tiering.soon();
+            m.profile.decay();
+            m.profile.decay();
+            tiering.soon(m.profile.samples);
         }
         let tier_ok = !m.tier.failed && !m.tier.busy();
         if tracer.is_none() && tier_ok && tiering.due(m.profile.samples) {
             let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
-            if let Some(r) = tiering.pick(m.profile.samples, hot, &m.tier.regions()) {
+            if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                let list: Vec<String> = hot
+                    .iter()
+                    .map(|r| format!("{:#x}..{:#x}:{}", r.start, r.end, r.samples))
+                    .collect();
+                eprintln!(
+                    "garm: tier: plan at {} samples: {}",
+                    m.profile.samples,
+                    list.join(" ")
+                );
+            }
+            let picked = tiering.pick(m.profile.samples, hot, &m.tier.regions());
+            m.profile.decay();
+            if let Some(r) = picked {
                 m.translate_regions(&r)?;
             }
         }

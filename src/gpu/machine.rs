@@ -95,6 +95,16 @@ pub struct Profile {
     pub samples: u64,
 }
 
+impl Profile {
+    /// Halves every count (keeping the total taken): the profile then follows a program's
+    /// phases (sha256's buffer fill, then its hashing) instead of its whole history.
+    pub fn decay(&mut self) {
+        for c in self.counts.values_mut() {
+            c.iter_mut().for_each(|x| *x >>= 1);
+        }
+    }
+}
+
 /// Instructions per window of [`Machine::hot_code`] (64 bytes).
 const HOT_WINDOW: usize = 16;
 
@@ -828,94 +838,32 @@ impl Machine {
     /// The hottest regions (loops and called functions) of the profiled pages
     /// ([`crate::tier::choose`]), at most `n`.
     pub fn hot_regions(&self, n: usize) -> Vec<crate::tier::Region> {
-        let pages: Vec<(u64, Vec<crate::isa::Decoded>, u32)> = self
+        let zeros = vec![0u32; 1024];
+        let mut decoded: Vec<(u64, Vec<crate::isa::Decoded>, u32)> = self
             .code_pages
             .iter()
             .map(|((addr, bytes), &slot)| (*addr, crate::isa::decode_page(bytes, *addr), slot))
             .collect();
-        let entries: Vec<u64> = pages
+        // Oldest slot first: where code was rewritten, the planner takes the newest.
+        decoded.sort_by_key(|p| p.2);
+        let pages: Vec<crate::tier::Page> = decoded
             .iter()
-            .flat_map(|(_, code, _)| crate::tier::calls(code))
+            .map(|(addr, code, slot)| crate::tier::Page {
+                addr: *addr,
+                code,
+                counts: self.profile.counts.get(slot).map_or(&zeros[..], |c| &c[..]),
+                slot: *slot,
+            })
             .collect();
-        let mut all = Vec::new();
-        for (addr, code, slot) in &pages {
-            if let Some(c) = self.profile.counts.get(slot) {
-                let loops = crate::tier::loops(*addr, code, c);
-                // A function whose samples lie mostly (80%) in one loop of it is taken as that loop:
-                // entered from the interpreter, a loop nested in a larger region ran only some
-                // 40 trips per tier dispatch on lavapipe (sha256's buffer fill inside main),
-                // while the same loop as its own region runs to the dispatch's budget.
-                // A loop that calls (queens' recursion) stays inside its function, and so does
-                // one found unprofitable on its own.
-                let calls_in = |r: &crate::tier::Region| {
-                    let (a, b) = (
-                        ((r.start - addr) / 4) as usize,
-                        ((r.end - addr) / 4) as usize,
-                    );
-                    code[a..b].iter().any(|d| {
-                        d.unit() == crate::isa::form::unit::BR && d.op() == crate::isa::form::op::BL
-                    })
-                };
-                let funcs = crate::tier::functions(*addr, code, c, &entries)
-                    .into_iter()
-                    .filter(|f| {
-                        !loops.iter().any(|l| {
-                            f.start <= l.start
-                                && l.end <= f.end
-                                && 5 * l.samples >= 4 * f.samples
-                                && !calls_in(l)
-                                && !self.tier.refused.contains(&(l.start, *slot))
-                        })
-                    });
-                let mut found = loops.clone();
-                found.extend(funcs);
-                all.extend(
-                    found
-                        .into_iter()
-                        .filter(|r| r.instructions() <= crate::tier::MAX_REGION_INSNS)
-                        .map(|r| crate::tier::Region { slot: *slot, ..r }),
-                );
-            }
-        }
-        all.retain(|r| !self.tier.refused.contains(&(r.start, r.slot)));
+        let refused = |start: u64, slot: u32| self.tier.refused.contains(&(start, slot));
+        let dropped = |start: u64, slot: u32| self.tier.dropped_once.contains(&(start, slot));
+        let mut chosen = crate::tier::plan(&pages, &refused, &dropped, n);
         // GARM_TIER_ONLY=ADDR (hex) keeps the region starting there only: for measuring one.
         if let Some(only) = std::env::var("GARM_TIER_ONLY")
             .ok()
             .and_then(|v| u64::from_str_radix(v.trim_start_matches("0x"), 16).ok())
         {
-            all.retain(|r| r.start == only);
-        }
-        let mut chosen = crate::tier::choose(all.clone(), n);
-        // The callers of chosen functions come too, where there is room: a call from
-        // interpreted code into a translated function costs two dispatches, a call between
-        // regions nothing (sha256_update calling compress).
-        let mut k = 0;
-        while k < chosen.len() && chosen.len() < n {
-            let callee = chosen[k].start;
-            let caller = all
-                .iter()
-                .filter(|g| entries.contains(&g.start))
-                .filter(|g| chosen.iter().all(|c| g.end <= c.start || c.end <= g.start))
-                .filter(|g| {
-                    pages.iter().any(|(addr, code, slot)| {
-                        *slot == g.slot
-                            && code[((g.start - addr) / 4) as usize..((g.end - addr) / 4) as usize]
-                                .iter()
-                                .any(|d| {
-                                    d.unit() == crate::isa::form::unit::BR
-                                        && d.op() == crate::isa::form::op::BL
-                                        && d.imm() & 0xffff_ffff == callee
-                                })
-                    })
-                })
-                .max_by_key(|g| g.samples)
-                .cloned();
-            if let Some(g) = caller {
-                // Worth what it lets run translated.
-                let samples = g.samples.max(chosen[k].samples);
-                chosen.push(crate::tier::Region { samples, ..g });
-            }
-            k += 1;
+            chosen.retain(|r| r.start == only);
         }
         chosen
     }

@@ -69,6 +69,9 @@ pub struct TierPipes {
     pub force: bool,
     /// Regions the translator could not take whole (start, slot): not chosen again.
     pub refused: std::collections::HashSet<(u64, u32)>,
+    /// Regions dropped as unprofitable once (start, slot): chosen again only with a region
+    /// they call (the bouncing may have been that callee's); dropped again, they are refused.
+    pub dropped_once: std::collections::HashSet<(u64, u32)>,
     /// Per installed region: tier dispatches entered by it and the instructions they ran,
     /// since the last install.
     runs: [u64; TIER_SLOTS],
@@ -108,7 +111,11 @@ impl Machine {
             native64: self.cfg.prelude == crate::gpu::shader::Prelude::U64,
         };
         let mut translations = Vec::new();
-        for r in regions {
+        // In address order: the same regions make the same shader text, which Mesa's disk
+        // cache then compiles once for every later run.
+        let mut regions = regions.to_vec();
+        regions.sort_by_key(|r| (r.start, r.slot));
+        for r in &regions {
             let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == r.slot)
             else {
                 continue;
@@ -204,9 +211,10 @@ impl Machine {
                         .map(|t| format!("{:#x}", t.start))
                         .collect();
                     eprintln!(
-                        "garm: tier: swapped in {} (samples {})",
+                        "garm: tier: swapped in {} (samples {}, {:.2} s)",
                         r.join(" "),
-                        self.profile.samples
+                        self.profile.samples,
+                        crate::tier::elapsed()
                     );
                 }
                 self.stats.tier_swaps += 1;
@@ -286,6 +294,14 @@ impl Machine {
                     && self.tier.run_insns[k] < self.tier.runs[k] * MIN_INSNS_PER_RUN
             })
             .collect();
+        // Judged over windows of entries: a region that ran long at first (main's fill loop)
+        // and then bounces (main's loop calling an interpreted compress) is caught.
+        for k in 0..TIER_SLOTS {
+            if self.tier.runs[k] >= UNPROFITABLE_RUNS && !bad.contains(&k) {
+                self.tier.runs[k] = 0;
+                self.tier.run_insns[k] = 0;
+            }
+        }
         if bad.is_empty() || self.tier.force {
             return;
         }
@@ -293,7 +309,9 @@ impl Machine {
         self.mark(&old.translations, false);
         for &k in &bad {
             let t = &old.translations[k];
-            self.tier.refused.insert((t.start, t.slot));
+            if !self.tier.dropped_once.insert((t.start, t.slot)) {
+                self.tier.refused.insert((t.start, t.slot));
+            }
             if std::env::var_os("GARM_TIER_DEBUG").is_some() {
                 eprintln!(
                     "garm: tier: dropped {:#x} after {} runs of {} instructions",
@@ -304,22 +322,8 @@ impl Machine {
         self.stats.tier_dropped += bad.len() as u64;
         self.stats.tier_regions.clear();
         self.tier.dropped = true;
-        // The others run on, in a pipeline without the dropped ones.
-        let keep: Vec<Region> = old
-            .translations
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| !bad.contains(k))
-            .map(|(_, t)| Region {
-                start: t.start,
-                end: t.end,
-                samples: 1,
-                slot: t.slot,
-            })
-            .collect();
-        if !keep.is_empty() {
-            let _ = self.translate_regions(&keep);
-        }
+        // The run loop plans again from the profile at its next look (the others come back if
+        // they are still hot, with what the dropped ones were waiting on: one compile, not two).
     }
 }
 

@@ -64,9 +64,60 @@ pub fn calls(code: &[Decoded]) -> Vec<u64> {
         .collect()
 }
 
+/// Whether `d` is a RET (BR x30: the register selector's rn field, bits 6-11 of w1).
+fn is_ret(d: &Decoded) -> bool {
+    d.unit() == unit::BR && d.op() == op::BREG && (d.w[1] >> 6) & 63 == 30
+}
+
+/// Where a direct branch goes, if it is one that stays in a function (not BL).
+fn local_target(d: &Decoded) -> Option<u64> {
+    let direct = matches!(
+        d.op(),
+        op::B | op::BCOND | op::BZERO | op::BNONZERO | op::BTZ | op::BTNZ
+    );
+    (d.unit() == unit::BR && direct).then(|| d.imm() & 0xffff_ffff)
+}
+
+/// Whether control never falls through `d` (B, RET, BR).
+fn ends_block(d: &Decoded) -> bool {
+    d.unit() == unit::BR && matches!(d.op(), op::B | op::BREG)
+}
+
+/// `[first, end)` of the page at `page` grown to hold the code its direct branches (and those
+/// of `more`, the function's part in the page before) reach before `next`: a compiler places
+/// cold paths and loops after the RET (primes' counting loop after main's RET, reached by a
+/// branch back).
+fn close(
+    page: u64,
+    code: &[Decoded],
+    first: usize,
+    mut end: usize,
+    next: usize,
+    more: &[u64],
+) -> usize {
+    loop {
+        let reach = code[first..end]
+            .iter()
+            .filter_map(local_target)
+            .chain(more.iter().copied())
+            .filter(|&t| t >= page + 4 * end as u64 && t < page + 4 * next as u64 && t & 3 == 0)
+            .map(|t| ((t - page) / 4) as usize)
+            .max();
+        let Some(t) = reach else {
+            return end;
+        };
+        let stop = (t..next)
+            .find(|&k| ends_block(&code[k]))
+            .unwrap_or(next - 1);
+        end = stop + 1;
+    }
+}
+
 /// The functions of the page at `page` that start at one of `entries`: from the entry to its
-/// first RET in the page, or to just before the next entry (a function that does not return
-/// ends where the next one starts), or to the page's end; with the samples inside.
+/// last RET before the next entry (early returns stay inside), or its first where that would
+/// make it larger than a region may be; without a RET, to just before the next entry (a
+/// function that does not return ends where the next one starts) or to the page's end (the
+/// function goes on in the next page: [`tail`]); with the samples inside.
 pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -> Vec<Region> {
     let mut v = Vec::new();
     for &e in entries {
@@ -80,13 +131,18 @@ pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -
             .map(|&x| ((x - page) / 4) as usize)
             .min()
             .unwrap_or(code.len());
-        // RET is BR x30 (the register selector's rn field, bits 6-11 of w1).
-        let last = (first..next)
-            .find(|&j| {
-                let d = &code[j];
-                d.unit() == unit::BR && d.op() == op::BREG && (d.w[1] >> 6) & 63 == 30
-            })
-            .unwrap_or(next - 1);
+        let rets = || (first..next).filter(|&j| is_ret(&code[j]));
+        let last = match (rets().next(), rets().next_back()) {
+            (Some(a), Some(b)) => {
+                if (b - first) as u64 >= MAX_REGION_INSNS {
+                    a
+                } else {
+                    b
+                }
+            }
+            _ => next - 1,
+        };
+        let last = close(page, code, first, last + 1, next, &[]) - 1;
         let samples = counts
             .get(first..=last)
             .map_or(0, |c| c.iter().map(|&x| x as u64).sum());
@@ -101,6 +157,193 @@ pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -
         }
     }
     v
+}
+
+/// The rest of a function that runs off the end of its page, in the next page (`page`): from
+/// the page's start to its last RET before the first entry there (or that entry, or the page's
+/// end), with the samples inside.
+pub fn tail(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64], more: &[u64]) -> Region {
+    let next = entries
+        .iter()
+        .filter(|&&x| x >= page && x < page + 4 * code.len() as u64)
+        .map(|&x| ((x - page) / 4) as usize)
+        .min()
+        .unwrap_or(code.len());
+    let end = (0..next)
+        .rev()
+        .find(|&j| is_ret(&code[j]))
+        .map_or(next, |j| j + 1)
+        .max(1);
+    let end = close(page, code, 0, end, next, more);
+    Region {
+        start: page,
+        end: page + 4 * end as u64,
+        samples: counts
+            .get(..end)
+            .map_or(0, |c| c.iter().map(|&x| x as u64).sum()),
+        slot: 0,
+    }
+}
+
+/// One decoded page of code as the region planner sees it.
+pub struct Page<'a> {
+    pub addr: u64,
+    pub code: &'a [Decoded],
+    /// Samples per instruction.
+    pub counts: &'a [u32],
+    pub slot: u32,
+}
+
+/// The regions worth translating, in the order to take them (a region and the regions that
+/// keep it from bouncing through the interpreter next to each other), at most `n`.
+///
+/// Whole functions are preferred over the loops inside them: a call or a return between
+/// translated regions costs nothing, while one between a region and interpreted code costs a
+/// dispatch each way (sha256's compress called from the loop inlined into main: 2 dispatches
+/// per 64-byte block). A function that runs off its page's end brings its tail in the next
+/// page, and the callers of a chosen function come after it (taking the place of chosen
+/// regions they hold), where there is room: a caller that runs code of its own (has samples;
+/// not the start-up code waiting in main). `refused(start, slot)`: regions the translator
+/// could not take; `dropped`: regions found unprofitable alone, which come back only with a
+/// region they call.
+pub fn plan(
+    pages: &[Page],
+    refused: &dyn Fn(u64, u32) -> bool,
+    dropped: &dyn Fn(u64, u32) -> bool,
+    n: usize,
+) -> Vec<Region> {
+    let entries: Vec<u64> = pages.iter().flat_map(|p| calls(p.code)).collect();
+    let mut all: Vec<Region> = Vec::new();
+    for p in pages {
+        let loops = loops(p.addr, p.code, p.counts);
+        let funcs: Vec<Region> = functions(p.addr, p.code, p.counts, &entries)
+            .into_iter()
+            .filter(|f| {
+                f.instructions() <= MAX_REGION_INSNS
+                    && !refused(f.start, p.slot)
+                    && !dropped(f.start, p.slot)
+            })
+            .collect();
+        // A loop inside a function that is itself a region is left to the function.
+        let loose = loops.into_iter().filter(|l| {
+            l.instructions() <= MAX_REGION_INSNS
+                && !funcs.iter().any(|f| f.start <= l.start && l.end <= f.end)
+        });
+        all.extend(
+            loose
+                .chain(functions(p.addr, p.code, p.counts, &entries))
+                .filter(|r| r.instructions() <= MAX_REGION_INSNS)
+                .map(|r| Region { slot: p.slot, ..r })
+                .filter(|r| !refused(r.start, r.slot)),
+        );
+    }
+    all.dedup();
+    let disjoint =
+        |r: &Region, v: &[Region]| v.iter().all(|c| r.end <= c.start || c.end <= r.start);
+    let mut chosen: Vec<Region> = Vec::new();
+    let mut hot = choose(
+        all.iter()
+            .filter(|r| !dropped(r.start, r.slot))
+            .cloned()
+            .collect(),
+        n,
+    )
+    .into_iter();
+    // Takes `r` with what belongs with it: its tail, then its callers (and theirs).
+    let mut queue: std::collections::VecDeque<Region> = Default::default();
+    while chosen.len() < n {
+        let (r, belongs) = match queue.pop_front() {
+            Some(r) => (r, true),
+            None => match hot.next() {
+                Some(r) => (r, false),
+                None => break,
+            },
+        };
+        if !disjoint(&r, &chosen) {
+            // A caller or tail holding chosen regions (and overlapping no other) takes their
+            // place.
+            let holds = |c: &Region| r.start <= c.start && c.end <= r.end;
+            if !belongs
+                || !chosen
+                    .iter()
+                    .all(|c| disjoint(c, std::slice::from_ref(&r)) || holds(c))
+            {
+                continue;
+            }
+            chosen.retain(|c| !holds(c));
+        }
+        let at = chosen.len();
+        chosen.push(r.clone());
+        if r.end & 0xfff == 0 {
+            if let Some(p) = pages.iter().rev().find(|p| p.addr == r.end) {
+                // Branches from the function's part before into this page.
+                let more: Vec<u64> = pages
+                    .iter()
+                    .filter(|q| q.slot == r.slot)
+                    .flat_map(|q| {
+                        let (a, b) = (
+                            ((r.start - q.addr) / 4) as usize,
+                            ((r.end - q.addr) / 4) as usize,
+                        );
+                        q.code[a..b]
+                            .iter()
+                            .filter_map(local_target)
+                            .collect::<Vec<u64>>()
+                    })
+                    .collect();
+                let t = Region {
+                    slot: p.slot,
+                    samples: r.samples,
+                    ..tail(p.addr, p.code, p.counts, &entries, &more)
+                };
+                if t.instructions() <= MAX_REGION_INSNS && !refused(t.start, t.slot) {
+                    queue.push_front(t);
+                }
+            }
+        }
+        // The function `r` starts, if it is one: the callers that call it from a loop (each
+        // trip would bounce; start-up code calling main once would not) and run code of their
+        // own (sha256's main; not check(), which calls it three times) come next.
+        if entries.contains(&r.start) {
+            let calls_in_loop = |g: &Region| {
+                pages.iter().any(|p| {
+                    let (a, b) = (
+                        ((g.start - p.addr) / 4) as usize,
+                        ((g.end - p.addr) / 4) as usize,
+                    );
+                    p.slot == g.slot
+                        && loops(p.addr, p.code, p.counts).iter().any(|l| {
+                            let (la, lb) = (
+                                ((l.start - p.addr) / 4) as usize,
+                                ((l.end - p.addr) / 4) as usize,
+                            );
+                            a <= la
+                                && lb <= b
+                                && p.code[la..lb].iter().any(|d| {
+                                    d.unit() == unit::BR
+                                        && d.op() == op::BL
+                                        && d.imm() & 0xffff_ffff == r.start
+                                })
+                        })
+                })
+            };
+            let mut callers: Vec<&Region> = all
+                .iter()
+                .filter(|g| entries.contains(&g.start) && g.start != r.start)
+                .filter(|g| g.samples > 0 && !chosen.contains(g) && calls_in_loop(g))
+                .collect();
+            callers.sort_by_key(|g| std::cmp::Reverse(g.samples));
+            for g in callers {
+                // Worth what it lets run translated.
+                let samples = g.samples.max(chosen[at].samples);
+                queue.push_back(Region {
+                    samples,
+                    ..g.clone()
+                });
+            }
+        }
+    }
+    chosen
 }
 
 /// The `n` hottest regions with samples, none overlapping a hotter one (an inner loop hotter
@@ -170,22 +413,41 @@ pub struct Policy {
     pub mode: Mode,
     installs: u32,
     at: u64,
+    /// After a drop: the samples to wait for.
+    fresh: Option<u64>,
     start: std::time::Instant,
+}
+
+/// Fresh samples a plan waits for after a drop.
+const FRESH: u64 = 16;
+
+static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Seconds since the run's policy was made (for GARM_TIER_DEBUG's lines).
+pub fn elapsed() -> f64 {
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
 }
 
 impl Policy {
     pub fn new(mode: Mode) -> Policy {
+        elapsed();
         Policy {
             mode,
             installs: 0,
             at: 0,
+            fresh: None,
             start: std::time::Instant::now(),
         }
     }
 
-    /// Looks again at the next submit (regions were dropped).
-    pub fn soon(&mut self) {
+    /// Looks again once `FRESH` samples more than `samples` are in (regions were dropped and
+    /// the profile decayed: a plan from a handful of samples would be noise).
+    pub fn soon(&mut self, samples: u64) {
         self.at = 0;
+        self.fresh = Some(samples + FRESH);
     }
 
     /// Whether to look at the profile now (it has `samples`).
@@ -195,7 +457,8 @@ impl Policy {
             Mode::Translate => samples >= 1,
             Mode::Auto => samples >= AUTO_SAMPLES && self.start.elapsed() >= AUTO_DELAY,
         };
-        ready && self.installs < MAX_INSTALLS && samples >= 2 * self.at
+        let fresh = self.fresh.is_none_or(|f| samples >= f);
+        ready && fresh && self.installs < MAX_INSTALLS && samples >= 2 * self.at
     }
 
     /// The regions to translate from the hottest (`hot`, hottest first), or `None` to keep
@@ -207,6 +470,7 @@ impl Policy {
         installed: &[(u64, u32)],
     ) -> Option<Vec<Region>> {
         self.at = samples;
+        self.fresh = None;
         let min = if self.mode == Mode::Translate {
             1
         } else {
@@ -279,22 +543,42 @@ mod tests {
         assert_eq!(l[0].instructions(), 11);
     }
 
+    /// `bl` from instruction `at` to instruction `to`.
+    fn bl(at: usize, to: usize) -> (usize, u32) {
+        (
+            at,
+            0x9400_0000 | ((to as i64 - at as i64) as u32 & 0x3ff_ffff),
+        )
+    }
+
+    /// `b` from instruction `at` to instruction `to`.
+    fn b(at: usize, to: usize) -> (usize, u32) {
+        (
+            at,
+            0x1400_0000 | ((to as i64 - at as i64) as u32 & 0x3ff_ffff),
+        )
+    }
+
+    const RET: u32 = 0xd65f_03c0;
+
     #[test]
-    fn a_called_function_runs_to_its_first_ret() {
-        // bl +40 (to instruction 50) at 10; ret at 60 and 70.
-        let code = page(&[(10, 0x9400_0028), (60, 0xd65f_03c0), (70, 0xd65f_03c0)]);
+    fn a_called_function_runs_to_its_last_ret_and_the_code_it_branches_to() {
+        // bl at 10 to 50; ret at 60 and 70; a branch at 65 to 80, whose block ends with a
+        // branch back at 85 (a path the compiler placed after the last ret).
+        let code = page(&[bl(10, 50), (60, RET), bne(65, 80), (70, RET), b(85, 66)]);
         let entries = calls(&code);
         assert_eq!(entries, vec![PAGE + 200]);
         let mut counts = vec![0u32; 1024];
         counts[55] = 3;
         counts[65] = 9;
+        counts[82] = 1;
         let f = functions(PAGE, &code, &counts, &entries);
         assert_eq!(
             f,
             vec![Region {
                 start: PAGE + 200,
-                end: PAGE + 244,
-                samples: 3,
+                end: PAGE + 4 * 86,
+                samples: 13,
                 slot: 0
             }]
         );
@@ -305,6 +589,54 @@ mod tests {
         // With another function starting at 58, the first ends before it.
         let f = functions(PAGE, &code, &counts, &[PAGE + 200, PAGE + 232]);
         assert_eq!((f[0].end, f[0].samples), (PAGE + 232, 3));
+    }
+
+    #[test]
+    fn a_hot_function_brings_the_caller_that_calls_it_in_a_loop() {
+        // Start-up code calls main (100) once; main calls f (300) in its loop 105..=120; f's
+        // loop 305..=320 is where the time goes.
+        let code = page(&[
+            bl(0, 100),
+            (2, RET),
+            bl(110, 300),
+            bne(120, 105),
+            (130, RET),
+            bne(320, 305),
+            (330, RET),
+        ]);
+        let mut counts = vec![0u32; 1024];
+        counts[310] = 50;
+        counts[112] = 3;
+        let pages = [Page {
+            addr: PAGE,
+            code: &code,
+            counts: &counts,
+            slot: 7,
+        }];
+        let none = |_: u64, _: u32| false;
+        let spans = |v: Vec<Region>| -> Vec<(u64, u64, u64, u32)> {
+            v.iter()
+                .map(|r| ((r.start - PAGE) / 4, (r.end - PAGE) / 4, r.samples, r.slot))
+                .collect()
+        };
+        // f whole (not its loop), then main (as hot as what it lets run translated).
+        assert_eq!(
+            spans(plan(&pages, &none, &none, 4)),
+            vec![(300, 331, 50, 7), (100, 131, 50, 7)]
+        );
+        // f refused: its loop; main still calls it from its loop but f is no longer a
+        // function region, so main stays out.
+        let refused = |s: u64, _: u32| s == PAGE + 1200;
+        assert_eq!(
+            spans(plan(&pages, &refused, &none, 4)),
+            vec![(305, 321, 50, 7), (100, 131, 3, 7)]
+        );
+        // main dropped once: not chosen for itself, but still as f's caller.
+        let dropped = |s: u64, _: u32| s == PAGE + 400;
+        assert_eq!(
+            spans(plan(&pages, &none, &dropped, 4)),
+            vec![(300, 331, 50, 7), (100, 131, 50, 7)]
+        );
     }
 
     #[test]

@@ -747,9 +747,24 @@ fn block(
                 s.push_str(&count);
                 s.push('\n');
                 if matches!(x.opn, op::BREG | op::BLREG) {
-                    let _ = writeln!(s, "let t{i} = {a};");
+                    // A return (or any indirect branch) into the region stays in it: a
+                    // recursive function's returns land after its own calls. A target inside
+                    // a block matches no block and leaves at that pc.
+                    let (lo, hi) = (src.start as u32, (src.start >> 32) as u32);
+                    let _ = writeln!(
+                        s,
+                        "let t{i} = {a};
+let q{i} = vsub(t{i}, vw({lo}u, {hi}u));"
+                    );
                     link(s);
+                    let _ = writeln!(
+                        s,
+                        "if vhi(q{i}) == 0u && vlo(q{i}) < {}u && (vlo(q{i}) & 3u) == 0u {{ \
+                         o = vlo(q{i}) >> 2u; }} else {{",
+                        4 * code.len()
+                    );
                     leave_to(s, format!("t{i}"));
+                    s.push_str("}\n");
                 } else {
                     let go = |s: &mut String| match inside(src, x.imm, x.opn) {
                         Some(tj) => {
