@@ -116,7 +116,7 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
         // The tiers alternate within each size, next to one qemu and one native measurement.
         for (n, tier) in [1u32, 64]
             .into_iter()
-            .flat_map(|n| [crate::tier::Mode::Interp, crate::tier::Mode::Translate].map(|t| (n, t)))
+            .flat_map(|n| [crate::tier::Mode::Interp, crate::tier::Mode::Auto].map(|t| (n, t)))
         {
             let opts = RunOptions {
                 instances: n,
@@ -165,8 +165,9 @@ pub fn bench(full: bool, adapter: Option<String>) -> Result<(), Error> {
                 s.dispatches,
                 if s.tier_insns > 0 {
                     format!(
-                        "; {:.1}% translated, tier compile {:.2} s",
+                        "; {:.1}% translated, the first at {:.2} s, tier compile {:.2} s",
                         100.0 * s.tier_insns as f64 / insns.max(1) as f64,
+                        rep.stats.tier_first.map_or(0.0, |d| d.as_secs_f64()),
                         s.tier_compile.as_secs_f64()
                     )
                 } else {

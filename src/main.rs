@@ -496,7 +496,7 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         let hot: Vec<String> = s
             .hot
             .iter()
-            .map(|(a, n)| format!("{a:#x} {:.0}%", *n as f64 * 100.0 / s.samples as f64))
+            .map(|(a, n)| format!("{a:#x} {:.0}%", *n as f64 * 100.0 / s.weight.max(1) as f64))
             .collect();
         garm::elog!(
             "garm: stats: hottest code (64-byte windows, by {} pc samples at dispatch ends): {}",
@@ -512,7 +512,7 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
                     r.start,
                     r.end,
                     r.instructions(),
-                    r.samples as f64 * 100.0 / s.samples as f64
+                    r.samples as f64 * 100.0 / s.weight.max(1) as f64
                 )
             })
             .collect();

@@ -414,7 +414,12 @@ pub fn run_shared(
                     list.join(" ")
                 );
             }
-            let picked = tiering.pick(m.profile.samples, hot, &m.tier.regions());
+            let picked = tiering.pick(
+                m.profile.samples,
+                m.profile.weight(),
+                hot,
+                &m.tier.regions(),
+            );
             m.profile.decay();
             if let Some(r) = picked {
                 m.translate_regions(&r)?;
@@ -683,6 +688,7 @@ pub fn run_shared(
             zero_faults: m.spaces().zero_faults,
             frames_shared: m.spaces().shared_frames(),
             samples: m.profile.samples,
+            weight: m.profile.weight(),
             hot: m.hot_code(5),
             regions: m.hot_regions(3),
             tier_first: m

@@ -59,6 +59,9 @@ pub struct MachineStats {
     /// pc samples taken ([`Profile`]) and the hottest code: (first address of a 16-instruction
     /// window, its samples), hottest first.
     pub samples: u64,
+    /// The profile's weight at the end, in samples (less than `samples` where it decayed):
+    /// what `hot` and `regions` are shares of.
+    pub weight: u64,
     pub hot: Vec<(u64, u64)>,
     /// The hottest regions (loops, functions): what the translation tier would take.
     pub regions: Vec<crate::tier::Region>,
@@ -95,7 +98,21 @@ pub struct Profile {
     pub samples: u64,
 }
 
+/// What one sample adds to a count: counts are fixed-point, so halving keeps what a single
+/// sample left for a few plans instead of rounding it away.
+const SAMPLE_WEIGHT: u32 = 16;
+
 impl Profile {
+    /// The counts' sum, in samples: the profile's weight now (decay lowers it).
+    pub fn weight(&self) -> u64 {
+        self.counts
+            .values()
+            .flat_map(|c| c.iter())
+            .map(|&x| x as u64)
+            .sum::<u64>()
+            .div_ceil(SAMPLE_WEIGHT as u64)
+    }
+
     /// Halves every count (keeping the total taken): the profile then follows a program's
     /// phases (sha256's buffer fill, then its hashing) instead of its whole history.
     pub fn decay(&mut self) {
@@ -829,7 +846,8 @@ impl Machine {
                 self.profile
                     .counts
                     .entry(slot)
-                    .or_insert_with(|| vec![0; 1024].into_boxed_slice())[(v & 1023) as usize] += 1;
+                    .or_insert_with(|| vec![0; 1024].into_boxed_slice())[(v & 1023) as usize] +=
+                    SAMPLE_WEIGHT;
                 self.profile.samples += 1;
             }
         }
@@ -865,6 +883,9 @@ impl Machine {
         {
             chosen.retain(|r| r.start == only);
         }
+        for r in &mut chosen {
+            r.samples = r.samples.div_ceil(SAMPLE_WEIGHT as u64);
+        }
         chosen
     }
 
@@ -880,7 +901,10 @@ impl Machine {
                     .enumerate()
                     .filter_map(move |(k, win)| {
                         let s: u64 = win.iter().map(|&x| x as u64).sum();
-                        (s > 0).then_some((page + (k * HOT_WINDOW * 4) as u64, s))
+                        (s > 0).then_some((
+                            page + (k * HOT_WINDOW * 4) as u64,
+                            s.div_ceil(SAMPLE_WEIGHT as u64),
+                        ))
                     })
             })
             .collect();

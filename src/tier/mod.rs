@@ -408,7 +408,7 @@ const AUTO_DELAY: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// When to choose regions and which: at the first samples (translate) or once a program has
 /// run a while (auto), then again each time the profile has doubled, while the hottest regions
-/// change; a region below 1/32 of the samples is not worth its cost to every step.
+/// change; a region below 1/8 of the samples is not worth its compile and its cost to every step.
 pub struct Policy {
     pub mode: Mode,
     installs: u32,
@@ -462,19 +462,23 @@ impl Policy {
     }
 
     /// The regions to translate from the hottest (`hot`, hottest first), or `None` to keep
-    /// the installed ones (`installed`: start and slot).
+    /// the installed ones (`installed`: start and slot); `samples` taken so far, `weight` what the
+    /// decayed profile holds now.
     pub fn pick(
         &mut self,
         samples: u64,
+        weight: u64,
         hot: Vec<Region>,
         installed: &[(u64, u32)],
     ) -> Option<Vec<Region>> {
         self.at = samples;
         self.fresh = None;
+        // Each region costs its compile (~0.5 s per 100 instructions on lavapipe) and its
+        // share of every tier step: in auto mode only those with an eighth of the weight.
         let min = if self.mode == Mode::Translate {
             1
         } else {
-            samples / 32
+            weight / 8
         };
         // What the installed regions are worth now (`hot` lists more than a pipeline takes).
         let worth = |keys: &[(u64, u32)]| -> u64 {
