@@ -531,8 +531,13 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             .map(|(a, b, n)| format!("{a:#x}..{b:#x} ({n} of {} translated)", (b - a) / 4))
             .collect();
         garm::elog!(
-            "garm: stats: translation tier: {} regions translated ({} refused: an instruction left to the interpreter), {} pipelines swapped in{}, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
+            "garm: stats: translation tier: {} regions translated ({}{} refused: an instruction left to the interpreter), {} pipelines swapped in{}, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
             s.tier_translated,
+            if s.tier_saved > 0 {
+                format!("{} from the plan an earlier run saved, ", s.tier_saved)
+            } else {
+                String::new()
+            },
             s.tier_refused,
             s.tier_swaps,
             s.tier_first

@@ -93,9 +93,12 @@ impl Default for RunOptions {
     }
 }
 
-/// Translates `ranges` of the first instance's code now (split at page boundaries: a region
-/// lies in one page), compiling before the first dispatch.
-fn force_regions(m: &mut Machine, ranges: &[(u64, u64)]) -> Result<(), RunError> {
+/// `ranges` of the first instance's code as regions (split at page boundaries: a region lies
+/// in one page), their pages decoded.
+fn regions_at(
+    m: &mut Machine,
+    ranges: &[(u64, u64)],
+) -> Result<Vec<crate::tier::Region>, RunError> {
     let mut regions = Vec::new();
     for &(start, end) in ranges {
         let mut a = start;
@@ -114,6 +117,13 @@ fn force_regions(m: &mut Machine, ranges: &[(u64, u64)]) -> Result<(), RunError>
             a = b;
         }
     }
+    Ok(regions)
+}
+
+/// Translates `ranges` of the first instance's code now, whatever they hold, compiling before
+/// the first dispatch.
+fn force_regions(m: &mut Machine, ranges: &[(u64, u64)]) -> Result<(), RunError> {
+    let regions = regions_at(m, ranges)?;
     m.tier.sync = true;
     m.tier.force = true;
     m.translate_regions(&regions)?;
@@ -295,6 +305,9 @@ pub fn run_shared(
     if let Some(l) = opts.fs_limit {
         k.vfs.limit = l;
     }
+    // The program's digest keys the plan of regions its runs save (before garm's one copy goes
+    // to the guest's /proc/self/exe).
+    let elf_sha = crate::toolchain::cache::sha(&elf);
     k.vfs.set_exe(elf);
     for spec in &opts.mounts {
         let parts: Vec<&str> = spec.split(':').collect();
@@ -345,9 +358,41 @@ pub fn run_shared(
     } else {
         &opts.tier_ranges
     };
+    // The plan an earlier run of this program ended with: translated from the first dispatch
+    // (compiled on the worker in auto mode), then judged and changed like any other.
+    let plan_key = (ranges.is_empty()
+        && opts.tier != crate::tier::Mode::Interp
+        && opts.trace.is_none())
+    .then(|| {
+        let prelude = match m.cfg.prelude {
+            crate::gpu::shader::Prelude::U64 => "u64",
+            crate::gpu::shader::Prelude::Vec2 => "vec2",
+        };
+        crate::tier::saved::key(&elf_sha, prelude)
+    });
+    let mut saved = crate::tier::saved::Plan::default();
     if !ranges.is_empty() {
         force_regions(&mut m, ranges)?;
         tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
+    } else if let Some(key) = &plan_key {
+        saved = crate::tier::saved::load(key);
+        // A range the program does not map is left out (the plan is only a hint).
+        let mapped: Vec<(u64, u64)> = saved
+            .ranges
+            .iter()
+            .copied()
+            .filter(|&(a, _)| {
+                m.code_slot(0, a & !0xfff) != layout::NO_CODE
+                    || m.decode_page_at(0, a & !0xfff).is_ok()
+            })
+            .collect();
+        let regions = regions_at(&mut m, &mapped)?;
+        if !regions.is_empty() {
+            let sync = std::mem::replace(&mut m.tier.sync, saved.compiled);
+            m.translate_regions(&regions)?;
+            m.tier.sync = sync;
+            m.stats.tier_saved = regions.len() as u64;
+        }
     }
     let mut out = Output::new(n as usize, mode);
     let streaming = mode != OutputMode::Keep;
@@ -675,6 +720,18 @@ pub fn run_shared(
     drop(progress);
     out.finish();
     let exec_time = t0.elapsed();
+    // The regions this run ended with (or was compiling) are the next run's start.
+    if let Some(key) = &plan_key {
+        let now = crate::tier::saved::Plan {
+            ranges: m.tier.ranges(),
+            compiled: !m.tier.busy(),
+        };
+        // A compiled set that never ran (a short run's late pick) is no plan to start from.
+        let ran = !now.compiled || m.stats.tier_insns > 0;
+        if !now.ranges.is_empty() && ran && now != saved {
+            crate::tier::saved::store(key, &now);
+        }
+    }
     k.account(&m);
     let instructions = k.executed.clone();
     Ok(RunReport {

@@ -219,3 +219,23 @@ fn code_rewritten_after_translation_never_runs_translated() {
     assert!(n > 100_000, "jitloop: only {n} instructions translated");
     tiers_agree(&build("demos/selfmod"), &[], &[]);
 }
+
+#[test]
+fn a_plan_saved_by_one_run_starts_the_next_one_translated() {
+    // The first run (compiling before it goes on) saves the regions it ended with under the
+    // program's digest; the next run in the default mode takes them before its first dispatch
+    // (which regions: whichever run of this program saved last, other tests run it too).
+    let elf = build("demos/queens");
+    let e = elf.to_string_lossy().into_owned();
+    let first = garm(&["--stats", "--tier", "translate", &e, "8"], b"");
+    assert!(translated(&first.stderr) > 0, "{}", first.stderr);
+    let next = garm(&["--stats", &e, "8"], b"");
+    assert!(
+        next.stderr.contains("from the plan an earlier run saved"),
+        "{}",
+        next.stderr
+    );
+    let q = qemu(&elf, &["8"], &[], b"");
+    assert_eq!(next.out(), q.out());
+    assert_eq!(next.status, q.status);
+}

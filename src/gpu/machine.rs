@@ -77,6 +77,8 @@ pub struct MachineStats {
     /// regions dropped as unprofitable (too few instructions per entry).
     pub tier_refused: u64,
     pub tier_dropped: u64,
+    /// Regions taken from the plan an earlier run of the program saved.
+    pub tier_saved: u64,
     /// When the first pipeline of translated code was swapped in, and (in a run's report) how
     /// long after the run's start that was.
     pub tier_first_at: Option<Instant>,

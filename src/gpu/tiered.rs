@@ -87,14 +87,23 @@ impl TierPipes {
         self.installed.as_ref().map(|i| &i.pipe)
     }
 
-    /// The regions installed or being compiled: (start, slot).
-    pub fn regions(&self) -> Vec<(u64, u32)> {
-        let t = match (&self.pending, &self.installed) {
+    /// The regions being compiled, else those installed.
+    fn current(&self) -> &[translate::Translation] {
+        match (&self.pending, &self.installed) {
             (Some(p), _) => &p.translations,
             (None, Some(i)) => &i.translations,
-            _ => return Vec::new(),
-        };
-        t.iter().map(|t| (t.start, t.slot)).collect()
+            _ => &[],
+        }
+    }
+
+    /// The regions installed or being compiled: (start, slot).
+    pub fn regions(&self) -> Vec<(u64, u32)> {
+        self.current().iter().map(|t| (t.start, t.slot)).collect()
+    }
+
+    /// The address ranges of the regions being compiled, else of those installed.
+    pub fn ranges(&self) -> Vec<(u64, u64)> {
+        self.current().iter().map(|t| (t.start, t.end)).collect()
     }
 
     pub fn busy(&self) -> bool {
@@ -173,7 +182,16 @@ impl Machine {
                     let _ = warm(d, q, &cfg, pool, &tier);
                 }
             }
+            let warmed = t0.elapsed();
             let p = Machine::build_pipeline(&device, &cfg, &bgl, 0, pool, Some(&tier));
+            if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                eprintln!(
+                    "garm: tier: built in {:.2} s (warm-up {:.2} s), at {:.2} s",
+                    t0.elapsed().as_secs_f64(),
+                    warmed.as_secs_f64(),
+                    crate::tier::elapsed()
+                );
+            }
             let _ = tx.send((p, t0.elapsed()));
         };
         if sync {
@@ -384,7 +402,20 @@ fn warm(
         pass.set_bind_group(0, &bg, &[]);
         pass.dispatch_workgroups(1, 1, 1);
     }
+    let dbg = std::env::var_os("GARM_TIER_DEBUG").is_some();
+    if dbg {
+        eprintln!(
+            "garm: tier: warm-up built at {:.2} s",
+            crate::tier::elapsed()
+        );
+    }
     let _llvm = llvm_lock();
+    if dbg {
+        eprintln!(
+            "garm: tier: warm-up locked at {:.2} s",
+            crate::tier::elapsed()
+        );
+    }
     queue.submit([enc.finish()]);
     device
         .poll(wgpu::PollType::wait_indefinitely())
