@@ -91,3 +91,24 @@ fn corpus_is_complete() {
     );
     assert!(files.len() >= 40, "corpus has {} programs", files.len());
 }
+
+/// A program started by a relative name still finds `/proc/self/exe` absolute, as Linux gives
+/// it: glibc's static start-up asserts it (`_dl_get_origin`) and aborted before main.
+#[test]
+fn a_glibc_program_started_by_a_relative_name_runs() {
+    let elf = build_with("tests/corpus/md5_kat", &["--libc", "glibc"]);
+    let out = std::process::Command::new(garm_bin())
+        .args(["run", "--tier", "interp"])
+        .arg(elf.file_name().unwrap())
+        .current_dir(elf.parent().unwrap())
+        .output()
+        .expect("garm runs");
+    let q = qemu(&elf, &[], &[], b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        q.out(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success());
+}

@@ -196,7 +196,10 @@ impl Kernel {
                 cwd: "/".into(),
                 state: PState::Running,
                 image,
-                exe_path: exe_path.into(),
+                // Absolute, as Linux's readlink gives it (glibc's static start-up asserts a
+                // leading '/' for $ORIGIN): a relative program name is taken from the guest's
+                // cwd, /.
+                exe_path: normalize("/", exe_path),
                 umask: 0o022,
                 mmap_low,
                 sigactions: BTreeMap::new(),
