@@ -144,6 +144,24 @@ impl Machine {
             if self.tier.force || t.translated as u64 == r.instructions() {
                 translations.push(t);
             } else {
+                if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                    let first = ((r.start - page) / 4) as usize;
+                    let why = code[first..((r.end - page) / 4) as usize]
+                        .iter()
+                        .enumerate()
+                        .find(|(_, d)| !translate::takes(d, target))
+                        .map(|(j, _)| {
+                            let pc = r.start + 4 * j as u64;
+                            let at = (pc - page) as usize;
+                            let w = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+                            format!(
+                                "{pc:#x}: {w:08x} {}",
+                                crate::isa::lookup(w, pc).map_or("?", |(e, _)| e.name)
+                            )
+                        })
+                        .unwrap_or_default();
+                    eprintln!("garm: tier: refused {:#x}..{:#x} at {why}", r.start, r.end);
+                }
                 self.stats.tier_refused += 1;
                 self.tier.refused.insert((r.start, r.slot));
             }
