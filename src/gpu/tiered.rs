@@ -420,20 +420,7 @@ fn warm(
         pass.set_bind_group(0, &bg, &[]);
         pass.dispatch_workgroups(1, 1, 1);
     }
-    let dbg = std::env::var_os("GARM_TIER_DEBUG").is_some();
-    if dbg {
-        eprintln!(
-            "garm: tier: warm-up built at {:.2} s",
-            crate::tier::elapsed()
-        );
-    }
     let _llvm = llvm_lock();
-    if dbg {
-        eprintln!(
-            "garm: tier: warm-up locked at {:.2} s",
-            crate::tier::elapsed()
-        );
-    }
     queue.submit([enc.finish()]);
     device
         .poll(wgpu::PollType::wait_indefinitely())
