@@ -368,7 +368,9 @@ pub fn run_shared(
             crate::gpu::shader::Prelude::U64 => "u64",
             crate::gpu::shader::Prelude::Vec2 => "vec2",
         };
-        crate::tier::saved::key(&elf_sha, prelude)
+        let gpu = &m.gpu.info;
+        let prelude = format!("{prelude} {} {}", gpu.name, gpu.driver_info);
+        crate::tier::saved::key(&elf_sha, &prelude)
     });
     let mut saved = crate::tier::saved::Plan::default();
     if !ranges.is_empty() {

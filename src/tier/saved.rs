@@ -1,18 +1,19 @@
 //! Plans saved across runs: the regions a run of a program ended with, kept in the compile
-//! cache under the digest of the program's bytes, the translator's version and the prelude, so
-//! the next run of the same program translates them from its first dispatch (and Mesa's shader
-//! cache has their machine code). A plan only names address ranges: each is translated from the
-//! bytes the guest holds then, so a stale or damaged plan costs a compile, never a wrong result.
-//! A plan whose pipeline the run saw compiled (swapped in) is installed before the first
-//! dispatch (Mesa's cache has it: a fraction of a second); one still compiling when its run
-//! ended goes to the worker, as the run's exit does not wait for a compile.
+//! cache under the digest of the program's bytes, the translator's version, the prelude and the
+//! adapter (a plan is compiled for one driver), so the next run of the same program translates
+//! them from its first dispatch (and Mesa's shader cache has their machine code). A plan only
+//! names address ranges: each is translated from the bytes the guest holds then, so a stale or
+//! damaged plan costs a compile, never a wrong result. A plan whose pipeline the run saw
+//! compiled (swapped in) is installed before the first dispatch (Mesa's cache has it: a fraction
+//! of a second); one still compiling when its run ended goes to the worker, as the run's exit
+//! does not wait for a compile.
 
 use crate::toolchain::cache::{sha, Cache};
 
 const KIND: &str = "tier-plan";
 
-/// The cache key of the plan for the program whose SHA-256 is `elf_sha`, under `prelude`
-/// ("u64" or "vec2").
+/// The cache key of the plan for the program whose SHA-256 is `elf_sha`, under `target` (the
+/// prelude and the adapter).
 pub fn key(elf_sha: &str, prelude: &str) -> String {
     sha(format!(
         "garm tier plan {} {prelude} {elf_sha}",
