@@ -90,6 +90,11 @@ struct RunArgs {
     /// Remove a guest environment variable (repeatable).
     #[arg(short = 'U', value_name = "VAR")]
     unset_env: Vec<String>,
+    /// The sysroot of a dynamically linked program (its loader and libraries, seen read-only at
+    /// the guest's /lib, /usr, /etc), as qemu-user's -L. Also env GARM_LD_PREFIX; default
+    /// /usr/aarch64-linux-gnu where installed.
+    #[arg(short = 'L', value_name = "DIR")]
+    ld_prefix: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -272,6 +277,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         trace: a.trace.clone(),
         trace_limit: a.trace_limit,
         tier_ranges: Vec::new(),
+        ld_prefix: a.ld_prefix.clone(),
         tier: match a.tier.as_deref() {
             Some(t) => t.parse().map_err(Error::Usage)?,
             None => RunOptions::default().tier,

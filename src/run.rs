@@ -62,6 +62,9 @@ pub struct RunOptions {
     /// Address ranges translated before the first dispatch, whatever they hold and whatever
     /// the profile says (the fuzzer's blocks); the profile then chooses nothing.
     pub tier_ranges: Vec<(u64, u64)>,
+    /// The sysroot a dynamically linked program's loader and libraries come from (qemu-user's
+    /// `-L`); `None`: env GARM_LD_PREFIX, else /usr/aarch64-linux-gnu where installed.
+    pub ld_prefix: Option<std::path::PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -84,6 +87,7 @@ impl Default for RunOptions {
             trace: None,
             trace_limit: 100_000,
             tier_ranges: Vec::new(),
+            ld_prefix: None,
             tier: std::env::var("GARM_TIER")
                 .ok()
                 .and_then(|v| v.parse().ok())
@@ -91,6 +95,25 @@ impl Default for RunOptions {
             env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
         }
     }
+}
+
+/// Code window bytes beyond `--mem` for a dynamically linked program: its loader and libraries.
+const DYNAMIC_WINDOW: u64 = 64 << 20;
+
+/// The sysroot for dynamically linked programs: `-L`, GARM_LD_PREFIX, or the installed cross
+/// sysroot.
+fn sysroot(opts: &RunOptions) -> Option<std::path::PathBuf> {
+    opts.ld_prefix
+        .clone()
+        .or_else(|| {
+            std::env::var_os("GARM_LD_PREFIX")
+                .filter(|v| !v.is_empty())
+                .map(Into::into)
+        })
+        .or_else(|| {
+            let d = std::path::PathBuf::from("/usr/aarch64-linux-gnu");
+            d.join("lib").is_dir().then_some(d)
+        })
 }
 
 /// `ranges` of the first instance's code as regions (split at page boundaries: a region lies
@@ -284,14 +307,22 @@ pub fn run_shared(
         mem,
         crate::gpu::machine::pool_limit(&gpu).1,
     );
-    let image = Rc::new(loader::load_elf(&elf, mem)?);
+    // A dynamically linked program: its loader from the sysroot, and a code window wide enough
+    // for the libraries it maps (garm's code map covers one window per process).
+    let sysroot = sysroot(opts);
+    let window = (mem + DYNAMIC_WINDOW).min(3 << 30);
+    let image = Rc::new(loader::load_dynamic(&elf, mem, window, &mut |p| {
+        let root = sysroot.as_ref()?;
+        crate::loader::read_program(&root.join(p.trim_start_matches('/'))).ok()
+    })?);
+    let dynamic = image.base != 0;
     let adapter_name = gpu.info.name.clone();
     let mut m = Machine::new(
         gpu,
         MachineConfig {
             instances: slots,
             mem_bytes: mem,
-            code_bytes: mem.min(1 << 30) as u32,
+            code_bytes: if dynamic { window } else { mem.min(1 << 30) } as u32,
             pool_frames: (pool / 4096) as u32,
             prelude,
             abi: &crate::os::syscalls::SHADER_HANDLED,
@@ -309,6 +340,16 @@ pub fn run_shared(
     // to the guest's /proc/self/exe).
     let elf_sha = crate::toolchain::cache::sha(&elf);
     k.vfs.set_exe(elf);
+    // The sysroot's directories appear at the guest's root, read-only (the loader finds the
+    // libraries in /lib and /usr/lib), under the user's mounts.
+    if let (true, Some(root)) = (dynamic, &sysroot) {
+        for dir in ["lib", "lib64", "usr", "etc"] {
+            let host = root.join(dir);
+            if host.is_dir() {
+                k.vfs.mount(&host, &format!("/{dir}"), true)?;
+            }
+        }
+    }
     for spec in &opts.mounts {
         let parts: Vec<&str> = spec.split(':').collect();
         let (host, guest, ro) = match parts.as_slice() {

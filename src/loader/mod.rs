@@ -42,6 +42,10 @@ pub struct Image {
     pub phnum: u64,
     /// First byte past the highest segment, page aligned: where brk starts.
     pub brk_start: u64,
+    /// Where the dynamic loader was placed (AT_BASE), 0 for a static program.
+    pub base: u64,
+    /// The first instruction: the dynamic loader's entry, else the program's.
+    pub start: u64,
 }
 
 impl Image {
@@ -107,8 +111,12 @@ pub enum ElfError {
     Machine { name: &'static str, number: u16 },
     #[error("ELF type {0} is not an executable (ET_EXEC, or ET_DYN for a static PIE); relocatable files and core dumps cannot run")]
     NotExecutable(u16),
-    #[error("{what} (PT_INTERP): garm has no dynamic loader; link it statically (-static, or -static-pie)")]
+    #[error("{what} (PT_INTERP): garm runs dynamically linked programs with a sysroot (-L DIR, GARM_LD_PREFIX; default /usr/aarch64-linux-gnu where installed), and a process's exec takes static programs only")]
     Dynamic { what: &'static str },
+    #[error("the program's dynamic loader {0:?} is not in the sysroot (-L DIR, GARM_LD_PREFIX)")]
+    NoInterp(String),
+    #[error("the program's dynamic loader {0:?}: {1}")]
+    Interp(String, String),
     #[error("segment at {vaddr:#x}: file size exceeds memory size")]
     FileSizeOverMemSize { vaddr: u64 },
     #[error("segment at {vaddr:#x} wraps the address space")]
@@ -137,6 +145,59 @@ pub enum ElfError {
 /// Parses an AArch64 static executable (ET_EXEC, or a static PIE: ET_DYN without PT_INTERP),
 /// refusing anything garm cannot run with a clear message.
 pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, ElfError> {
+    parse(data, mem_bytes, LO_BOUND as u64, false).map(|(img, _)| img)
+}
+
+/// Loads a program that may name a dynamic loader (PT_INTERP): the loader's file comes from
+/// `read_interp` (given the path the program names) and goes at the top of the `window` bytes
+/// from the program's lowest executable page, whence the process's mmap area grows down (so the
+/// libraries it maps lie in the same code window as the program: garm's code map covers one
+/// window). A static program loads as [`load_elf`].
+pub fn load_dynamic(
+    data: &[u8],
+    mem_bytes: u64,
+    window: u64,
+    read_interp: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+) -> Result<Image, ElfError> {
+    let (mut img, interp) = parse(data, mem_bytes, LO_BOUND as u64, true)?;
+    let Some(path) = interp else {
+        return Ok(img);
+    };
+    let low = img
+        .segments
+        .iter()
+        .filter(|s| s.exec)
+        .map(|s| s.vaddr & !(PAGE - 1))
+        .min()
+        .unwrap_or(LO_BOUND as u64);
+    let window_top = low + window;
+    let bytes = read_interp(&path).ok_or_else(|| ElfError::NoInterp(path.clone()))?;
+    let probe =
+        load_elf(&bytes, mem_bytes).map_err(|e| ElfError::Interp(path.clone(), e.to_string()))?;
+    let span = probe.brk_start - LO_BOUND as u64;
+    let base = window_top.saturating_sub(span) & !0xffff;
+    if base < img.brk_start + mem_bytes {
+        return Err(ElfError::Interp(
+            path,
+            "no room for it above the heap".into(),
+        ));
+    }
+    let (ld, _) = parse(&bytes, mem_bytes, base, false)
+        .map_err(|e| ElfError::Interp(path.clone(), e.to_string()))?;
+    img.segments.extend(ld.segments);
+    img.base = base;
+    img.start = ld.entry;
+    Ok(img)
+}
+
+/// [`load_elf`] with a position-independent program's lowest page at `pie_base`, and its
+/// PT_INTERP path where `dynamic` allows one.
+fn parse(
+    data: &[u8],
+    mem_bytes: u64,
+    pie_base: u64,
+    dynamic: bool,
+) -> Result<(Image, Option<String>), ElfError> {
     if data.len() < 4 || &data[..4] != b"\x7fELF" {
         return Err(ElfError::NotElf);
     }
@@ -174,7 +235,18 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, ElfError> {
             part: "program headers",
             detail: e.to_string(),
         })?;
-    if phdrs.iter().any(|ph| ph.p_type(en) == elf::PT_INTERP) {
+    let interp = phdrs
+        .iter()
+        .find(|ph| ph.p_type(en) == elf::PT_INTERP)
+        .map(|ph| {
+            let (off, n) = (ph.p_offset(en) as usize, ph.p_filesz(en) as usize);
+            let raw = off
+                .checked_add(n)
+                .and_then(|e| data.get(off..e))
+                .unwrap_or_default();
+            String::from_utf8_lossy(raw.split(|&b| b == 0).next().unwrap_or_default()).into_owned()
+        });
+    if interp.is_some() && !dynamic {
         let what = if ty == elf::ET_DYN {
             "dynamically linked PIE"
         } else {
@@ -191,7 +263,7 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, ElfError> {
             .map(|ph| ph.p_vaddr(en))
             .min()
             .unwrap_or(0);
-        (LO_BOUND as u64).wrapping_sub(low & !(PAGE - 1))
+        pie_base.wrapping_sub(low & !(PAGE - 1))
     } else {
         0
     };
@@ -268,13 +340,18 @@ pub fn load_elf(data: &[u8], mem_bytes: u64) -> Result<Image, ElfError> {
     let brk_start = top
         .checked_next_multiple_of(PAGE)
         .ok_or(ElfError::NoHeap(top))?;
-    Ok(Image {
-        entry,
-        phdr_addr,
-        phnum: hdr.e_phnum(en) as u64,
-        brk_start,
-        segments,
-    })
+    Ok((
+        Image {
+            entry,
+            phdr_addr,
+            phnum: hdr.e_phnum(en) as u64,
+            brk_start,
+            segments,
+            base: 0,
+            start: entry,
+        },
+        interp,
+    ))
 }
 
 fn machine_name(m: elf::Machine) -> &'static str {
@@ -346,7 +423,7 @@ pub fn build_stack(
         (at::PHENT, 56),
         (at::PHNUM, img.phnum),
         (at::PAGESZ, PAGE),
-        (at::BASE, 0),
+        (at::BASE, img.base),
         (at::FLAGS, 0),
         (at::ENTRY, img.entry),
         (at::UID, 0),
@@ -436,12 +513,48 @@ mod tests {
     }
 
     #[test]
+    fn a_dynamic_program_gets_its_loader_at_the_top_of_the_window() {
+        let prog = tiny_elf(elf::ET_DYN, 0, true);
+        let ld = tiny_elf(elf::ET_DYN, 0, false);
+        let window = 32 << 20;
+        let img = load_dynamic(&prog, 1 << 20, window, &mut |_| Some(ld.clone())).unwrap();
+        let alone = load_elf(&ld, 1 << 20).unwrap();
+        let span = alone.brk_start - LO_BOUND as u64;
+        assert_eq!(img.base, (0x10000 + window - span) & !0xffff);
+        assert_eq!(
+            img.start,
+            alone.entry - LO_BOUND as u64 + img.base,
+            "the loader's entry"
+        );
+        assert_eq!(
+            img.entry,
+            0x10000 + (alone.entry - 0x10000),
+            "AT_ENTRY: the program's"
+        );
+        assert!(img.brk_start < img.base, "the heap stays the program's");
+        let stack = build_stack(&img, 1 << 30, &["p".into()], &[], [0; 16]);
+        let words: Vec<u64> = stack
+            .bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let at_base = words.windows(2).find(|w| w[0] == at::BASE).unwrap()[1];
+        assert_eq!(at_base, img.base);
+        let e = load_dynamic(&prog, 1 << 20, window, &mut |_| None).unwrap_err();
+        assert!(matches!(e, ElfError::NoInterp(_)), "{e}");
+        // A static program loads as load_elf does.
+        let st = tiny_elf(elf::ET_EXEC, 0x10000, false);
+        let img = load_dynamic(&st, 1 << 20, window, &mut |_| None).unwrap();
+        assert_eq!((img.base, img.start), (0, img.entry));
+    }
+
+    #[test]
     fn interpreter_is_refused_for_pie_and_exec() {
         let e = load_elf(&tiny_elf(elf::ET_DYN, 0, true), 1 << 20)
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("dynamically linked PIE (PT_INTERP)") && e.contains("link it statically"),
+            e.contains("dynamically linked PIE (PT_INTERP)") && e.contains("-L DIR"),
             "{e}"
         );
         let e = load_elf(&tiny_elf(elf::ET_EXEC, 0x10000, true), 1 << 20).unwrap_err();

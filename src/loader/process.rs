@@ -203,7 +203,7 @@ pub fn load_process(
         layout::S_LIMIT,
         if limit == 0 { u64::MAX } else { limit },
     );
-    g.set_pc(slot, image.entry);
+    g.set_pc(slot, image.start);
     g.set_reg(slot, 31, stack.sp);
     // The code map starts at the lowest executable page.
     let code_base = segs
@@ -228,7 +228,12 @@ pub fn load_process(
             p += 4096;
         }
     }
-    Ok(mmap_top(mem))
+    // With a dynamic loader, the mmap area grows down from just below it (in the code window).
+    Ok(if image.base != 0 {
+        image.base
+    } else {
+        mmap_top(mem)
+    })
 }
 
 #[cfg(test)]
@@ -249,6 +254,8 @@ mod tests {
 
     fn image(segments: Vec<Segment>) -> Image {
         Image {
+            base: 0,
+            start: 0x10000,
             entry: 0x10000,
             segments,
             phdr_addr: 0x10040,

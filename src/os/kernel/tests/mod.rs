@@ -31,6 +31,8 @@ pub struct T {
 pub fn image() -> Rc<Image> {
     Rc::new(Image {
         entry: 0x10000,
+        start: 0x10000,
+        base: 0,
         segments: vec![Segment {
             vaddr: 0x10000,
             memsz: 0x1000,
