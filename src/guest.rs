@@ -52,6 +52,11 @@ impl From<GpuError> for MemError {
 pub trait Guest {
     /// The cap on a process's memory (`--mem`): its mappings, and separately its heap.
     fn mem_bytes(&self) -> u64;
+    /// Bytes of the code window from a process's lowest executable page (where its code may
+    /// run); a dynamically linked program's loader and libraries must fit in it too.
+    fn code_window(&self) -> u64 {
+        self.mem_bytes()
+    }
     fn slots(&self) -> usize;
     fn st(&self, slot: usize) -> &[u32];
     fn st_mut(&mut self, slot: usize) -> &mut [u32];
@@ -232,6 +237,9 @@ impl dyn Guest + '_ {
 impl Guest for Machine {
     fn mem_bytes(&self) -> u64 {
         self.cfg.mem_bytes
+    }
+    fn code_window(&self) -> u64 {
+        self.cfg.code_bytes as u64
     }
     fn slots(&self) -> usize {
         self.instances()

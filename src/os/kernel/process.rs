@@ -232,19 +232,16 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
         envp.push(c.cstr(p)?);
     }
     let cwd = k.process(pid).cwd.clone();
-    let bytes = match k.vfs.resolve(&cwd, &path, true)? {
-        Target::Mem(i) => match &k.vfs.inodes[i].node {
-            Node::File(d) => d.clone(),
-            _ => return Err(EACCES.into()),
-        },
-        Target::Host(p, _) => Rc::new(loader::read_program(&p).map_err(|e| match e {
-            loader::ProgramFileError::Io(e) => Errno::from_io(&e),
-            loader::ProgramFileError::NotRegular => EACCES,
-            loader::ProgramFileError::TooBig(_) => ENOMEM,
-        })?),
-    };
+    let bytes = program_bytes(k, &cwd, &path)?;
     let mem = c.g.mem_bytes();
-    let image = Rc::new(loader::load_elf(&bytes, mem).map_err(|_| ENOEXEC)?);
+    // A dynamically linked program's loader comes from the guest's own file system (the
+    // sysroot's /lib); it must fit the code window the run started with (a run started with a
+    // static program has no room for one: ENOEXEC).
+    let window = c.g.code_window();
+    let image = loader::load_dynamic(&bytes, mem, window, &mut |p| {
+        program_bytes(k, "/", p).ok().map(|b| b.to_vec())
+    });
+    let image = Rc::new(image.map_err(|_| ENOEXEC)?);
     if loader::process::check_fits(&image, mem, &argv, &envp).is_err() {
         return Err(E2BIG.into());
     }
@@ -294,6 +291,21 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
         k.wake(c.g, vp);
     }
     Ok(Sys::NoReturn)
+}
+
+/// The bytes of the program file at `path` in the guest's file system.
+fn program_bytes(k: &Kernel, cwd: &str, path: &str) -> Result<Rc<Vec<u8>>, Errno> {
+    Ok(match k.vfs.resolve(cwd, path, true)? {
+        Target::Mem(i) => match &k.vfs.inodes[i].node {
+            Node::File(d) => d.clone(),
+            _ => return Err(EACCES),
+        },
+        Target::Host(p, _) => Rc::new(loader::read_program(&p).map_err(|e| match e {
+            loader::ProgramFileError::Io(e) => Errno::from_io(&e),
+            loader::ProgramFileError::NotRegular => EACCES,
+            loader::ProgramFileError::TooBig(_) => ENOMEM,
+        })?),
+    })
 }
 
 /// Whether the wait4/waitid that `pid` is blocked in (its arguments still in x0, x1) would
