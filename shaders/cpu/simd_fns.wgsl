@@ -204,9 +204,11 @@ fn pidx(i: u32, c: PCfg, tbl: u32) -> u32 {
     if c.kind == VP_DUP { idx = c.k1 * es + b; }
     if c.kind == VP_INS { idx = select(64u, c.k2 * es + b, j == c.k1); }
     if c.kind == VP_TBL { idx = select(64u, tbl, tbl < 16u * (c.k2 + 1u)); }
-    if c.kind == VP_NARROW {
-        // Elements of es bytes from the low halves of elements of 2*es: part 0 fills bytes 0-7.
-        idx = select(64u, ((i & 7u) >> c.pesz) * 2u * es + b, (i >> 3u) == c.part);
+    if c.kind == VP_NARROW || c.kind == VP_NARROWH {
+        // Elements of es bytes from the low (NARROWH: high) halves of elements of 2*es: part 0
+        // fills bytes 0-7.
+        let hi = select(0u, es, c.kind == VP_NARROWH);
+        idx = select(64u, ((i & 7u) >> c.pesz) * 2u * es + hi + b, (i >> 3u) == c.part);
     }
     if c.kind == VP_WIDEN {
         // Elements of es bytes from elements of es/2 in half `part` of the source.

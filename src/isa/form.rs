@@ -306,6 +306,8 @@ pub mod vec {
     pub const P_TBL: u32 = 7;
     pub const P_NARROW: u32 = 8;
     pub const P_WIDEN: u32 = 9;
+    /// As P_NARROW, from the high halves (ADDHN, SUBHN).
+    pub const P_NARROWH: u32 = 10;
 
     // Lane operations.
     pub const L_ADD: u32 = 0;
@@ -392,6 +394,7 @@ pub mod vec {
         ("VP_TBL", P_TBL),
         ("VP_NARROW", P_NARROW),
         ("VP_WIDEN", P_WIDEN),
+        ("VP_NARROWH", P_NARROWH),
         ("VL_ADD", L_ADD),
         ("VL_SUB", L_SUB),
         ("VL_AND", L_AND),

@@ -911,7 +911,7 @@ encodings! {
         "SIMD scalar two-register misc (CM* zero, ABS, NEG D)", "SIMD integer"
         => simd::dec_simd_scalar_2misc;
     Simd3Diff: [0 Q:1 U:1 01110 size:2 1 Rm:5 opcode:4 00 Rn:5 Rd:5]
-        "SADDL/UADDL/SADDW/UADDW/SSUBL/USUBL/SSUBW/USUBW/SMULL/UMULL{2}", "SIMD integer"
+        "SADDL/UADDL/SADDW/UADDW/SSUBL/USUBL/SSUBW/USUBW/SMULL/UMULL/ADDHN/SUBHN{2}", "SIMD integer"
         => simd::dec_simd_3diff;
     SimdScalarPair: [01 U:1 11110 size:2 11000 opcode:5 10 Rn:5 Rd:5]
         "ADDP (scalar)", "SIMD integer" => simd::dec_simd_scalar_pair;
@@ -1069,7 +1069,7 @@ mod tests {
         (0x6e31_a820, "ADDV/SMAXV/UMAXV/SMINV/UMINV/SADDLV/UADDLV/FMAXV/FMINV/FMAXNMV/FMINNMV"), // uminv b0, v1.16b
         (
             0x0ea2_1000,
-            "SADDL/UADDL/SADDW/UADDW/SSUBL/USUBL/SSUBW/USUBW/SMULL/UMULL{2}",
+            "SADDL/UADDL/SADDW/UADDW/SSUBL/USUBL/SSUBW/USUBW/SMULL/UMULL/ADDHN/SUBHN{2}",
         ), // saddw v0.2d, v0.2d, v2.2s
         (0x5ef1_b841, "ADDP (scalar)"),                // addp d1, v2.2d
         (0x5e18_0401, "DUP (element, scalar)"),        // mov d1, v0.d[1]

@@ -194,6 +194,14 @@ int main(void)
         T("shrn2 v0.16b, v1.8h, #4");
         T("shrn v0.4h, v1.4s, #16");
         T("shrn v0.2s, v1.2d, #1");
+        T("addhn v0.8b, v1.8h, v2.8h");
+        T("addhn2 v0.16b, v1.8h, v2.8h");
+        T("addhn v0.4h, v1.4s, v2.4s");
+        T("addhn2 v0.4s, v1.2d, v2.2d");
+        T("subhn v0.8b, v1.8h, v2.8h");
+        T("subhn2 v0.8h, v1.4s, v2.4s");
+        T("subhn v0.2s, v1.2d, v2.2d");
+        T("addhn v1.8b, v1.8h, v1.8h");
         T("ushll v0.8h, v1.8b, #0");
         T("ushll2 v0.8h, v1.16b, #3");
         T("sshll v0.4s, v1.4h, #0");

@@ -1053,7 +1053,15 @@ pub(super) fn dec_simd_3diff(i: Simd3Diff, _pc: u64) -> Option<Form> {
         0b0010 => (R_LONG, L_SUB),
         0b0011 => (R_WADD, L_SUB),
         0b1100 => (R_LONG, L_MUL),
-        _ => return None, // the accumulating, saturating and high-narrowing forms: not yet
+        0b0100 | 0b0110 if !i.U => {
+            // ADDHN, SUBHN{2}: the wide elements added (subtracted), then the high half of each
+            // narrowed into the low (high) half of Vd (glibc's string functions test bytes so).
+            let lop = if i.opcode == 0b0100 { L_ADD } else { L_SUB };
+            let keep = if i.Q { KEEP | PART } else { 0 };
+            let c = cfg(i.size + 1, i.Q, P_NARROWH, i.size, lop, B_VM) | keep;
+            return Some(vf(R_LP, c, i.Rd, i.Rn, i.Rm));
+        }
+        _ => return None, // the accumulating, saturating and rounding forms: not yet
     };
     let wide = i.size + 1;
     let sign = if i.U { 0 } else { SIGNED };
