@@ -11,6 +11,9 @@ cache="${XDG_CACHE_HOME:-$HOME/.cache}/garm"
 root="${GARM_SYSROOT:-$cache/sysroot-arm64}"
 work="$cache/debs-arm64"
 mkdir -p "$root/.garm-pkgs" "$work/lists/partial"
+# One at a time: test processes fetch into the same cache.
+exec 9>"$work/.lock"
+flock 9
 o=(-oAPT::Architecture=arm64 -oAPT::Architectures=arm64 -oDir::State::Lists="$work/lists"
    -oDir::Cache::archives="$work" -qq)
 missing=()
@@ -24,7 +27,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     for p in "${missing[@]}"; do
         (cd "$work" && apt-get "${o[@]}" download "$p:arm64" >&2 2>/dev/null) \
             || { echo "sysroot.sh: cannot download $p:arm64" >&2; exit 1; }
-        deb=$(ls -t "$work"/"${p}"_*_arm64.deb | head -1)
+        # Architecture-independent packages (readline-common) end in _all.
+        deb=$( (ls -t "$work"/"${p}"_*_arm64.deb "$work"/"${p}"_*_all.deb 2>/dev/null || true) | head -1)
         dpkg -x "$deb" "$root"
         touch "$root/.garm-pkgs/$p"
     done
