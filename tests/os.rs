@@ -300,3 +300,12 @@ fn mmap_patterns_at_high_addresses_match_qemu() {
         r.out()
     );
 }
+
+#[test]
+fn a_socketpair_between_parent_and_child() {
+    // Built against glibc (the runtime has no socket calls): requests and replies both ways,
+    // MSG_DONTWAIT, MSG_NOSIGNAL, poll, shutdown's end of file, EPIPE, ENOTSOCK.
+    let elf = build_with("tests/os/socketpair", &["--libc", "glibc"]);
+    let r = same_as_qemu(&elf, &[], &[], b"");
+    assert!(r.out().contains("pong<ping 3>") && r.out().contains("after shutdown: bye"));
+}

@@ -54,6 +54,10 @@ errnos! {
     ENOSYS = 38,
     ENOTEMPTY = 39,
     ELOOP = 40,
+    ENOTSOCK = 88,
+    EPROTONOSUPPORT = 93,
+    EOPNOTSUPP = 95,
+    EAFNOSUPPORT = 97,
     ETIMEDOUT = 110,
 }
 

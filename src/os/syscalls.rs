@@ -108,6 +108,10 @@ syscalls! {
     177 GETEGID "getegid" "" Some(misc::id_zero);
     178 GETTID "gettid" "" Some(process::gettid);
     179 SYSINFO "sysinfo" "x" Some(misc::sysinfo);
+    199 SOCKETPAIR "socketpair" "ddxx" Some(io::socketpair);
+    206 SENDTO "sendto" "dxdxxd" Some(io::sendto);
+    207 RECVFROM "recvfrom" "dxdxxx" Some(io::recvfrom);
+    210 SHUTDOWN "shutdown" "dd" Some(io::shutdown);
     214 BRK "brk" "x" Some(memory::brk);
     215 MUNMAP "munmap" "xd" Some(memory::munmap);
     216 MREMAP "mremap" "xddx" Some(memory::mremap);

@@ -74,6 +74,7 @@ pub const S_IFDIR: u32 = 0o040000;
 pub const S_IFLNK: u32 = 0o120000;
 pub const S_IFCHR: u32 = 0o020000;
 pub const S_IFIFO: u32 = 0o010000;
+pub const S_IFSOCK: u32 = 0o140000;
 
 /// Largest file garm keeps in memory (a guest cannot make the host allocate without bound).
 pub const MAX_FILE: u64 = 256 << 20;

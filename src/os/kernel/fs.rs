@@ -175,6 +175,7 @@ fn stat_of_file(k: &Kernel, of: &OpenFile) -> Stat {
             stat_target(k, t).unwrap_or_else(|_| Stat::new(0, vfs::S_IFDIR | 0o755, 0, 1))
         }
         Kind::PipeR(p) | Kind::PipeW(p) => Stat::new(1000 + *p as u64, vfs::S_IFIFO | 0o600, 0, 1),
+        Kind::Sock(rx, _) => Stat::new(1_000_000 + *rx as u64, vfs::S_IFSOCK | 0o777, 0, 1),
         _ => Stat::new(2, vfs::S_IFCHR | 0o620, 0, 1),
     }
 }

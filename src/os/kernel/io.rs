@@ -114,7 +114,9 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             b
         }
         Kind::Dir(..) => return Err(EISDIR.into()),
-        Kind::PipeR(p) => {
+        // A socket whose reading side was shut down reads end of file.
+        Kind::Sock(SHUT, _) => Vec::new(),
+        Kind::PipeR(p) | Kind::Sock(p, _) => {
             let pipe = &mut k.pipes[*p];
             if pipe.buf.is_empty() {
                 if pipe.writers == 0 {
@@ -187,7 +189,11 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
         return ret(0);
     }
     // Pipes block before anything is read from the guest.
-    if let Kind::PipeW(p) = of.kind {
+    if let Kind::PipeW(p) | Kind::Sock(_, p) = of.kind {
+        if p == SHUT {
+            drop(of);
+            return signal::broken_pipe(k, c.g, pid);
+        }
         let pipe = &k.pipes[p];
         if pipe.readers == 0 {
             drop(of);
@@ -202,7 +208,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
         }
     }
     let len = match of.kind {
-        Kind::PipeW(p) => len.min(PIPE_CAP - k.pipes[p].buf.len()),
+        Kind::PipeW(p) | Kind::Sock(_, p) => len.min(PIPE_CAP - k.pipes[p].buf.len()),
         _ => len.min(1 << 24),
     };
     let data = c.read(buf, len)?;
@@ -231,7 +237,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
                 of.offset = p + data.len() as u64;
             }
         }
-        Kind::PipeW(p) => k.pipes[*p].buf.extend(&data),
+        Kind::PipeW(p) | Kind::Sock(_, p) => k.pipes[*p].buf.extend(&data),
         Kind::Out(inst, hfd) => {
             if c.out.emit(*inst, *hfd, &data).is_err() {
                 drop(of);
@@ -354,17 +360,15 @@ pub fn ioctl(k: &mut Kernel, c: &mut Call) -> SysResult {
     Err(ENOTTY.into())
 }
 
-pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
-    if c.a[1] & !(O_CLOEXEC | O_NONBLOCK) != 0 {
-        return Err(EINVAL.into());
-    }
-    // A pipe both of whose ends are closed is free for reuse (nothing refers to its number).
+/// A new pipe with one reader and one writer; a pipe both of whose ends are closed is free for
+/// reuse (nothing refers to its number).
+fn fresh_pipe(k: &mut Kernel) -> usize {
     let fresh = Pipe {
         buf: VecDeque::new(),
         readers: 1,
         writers: 1,
     };
-    let id = match k
+    match k
         .pipes
         .iter()
         .position(|p| p.readers == 0 && p.writers == 0)
@@ -377,10 +381,54 @@ pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
             k.pipes.push(fresh);
             k.pipes.len() - 1
         }
-    };
+    }
+}
+
+pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
+    if c.a[1] & !(O_CLOEXEC | O_NONBLOCK) != 0 {
+        return Err(EINVAL.into());
+    }
+    let id = fresh_pipe(k);
     let fl = c.a[1];
-    let r = k.install_fd(c.pid, k.new_fd(Kind::PipeR(id), fl), 0);
-    let w = k.install_fd(c.pid, k.new_fd(Kind::PipeW(id), fl | O_WRONLY), 0);
+    let (r, w) = (Kind::PipeR(id), Kind::PipeW(id));
+    install_pair(k, c, c.a[0], (r, fl), (w, fl | O_WRONLY))
+}
+
+/// socketpair(AF_UNIX, SOCK_STREAM[|SOCK_NONBLOCK|SOCK_CLOEXEC], 0, sv): two connected ends,
+/// each reading the pipe the other writes.
+pub fn socketpair(k: &mut Kernel, c: &mut Call) -> SysResult {
+    const AF_UNIX: u64 = 1;
+    const SOCK_STREAM: u64 = 1;
+    let (domain, ty, proto) = (c.a[0], c.a[1], c.a[2]);
+    if domain != AF_UNIX {
+        return Err(EAFNOSUPPORT.into());
+    }
+    if ty & !(0xf | O_NONBLOCK | O_CLOEXEC) != 0 {
+        return Err(EINVAL.into());
+    }
+    // Datagram and sequenced-packet pairs keep message boundaries: not yet.
+    if ty & 0xf != SOCK_STREAM {
+        return Err(EOPNOTSUPP.into());
+    }
+    if proto != 0 {
+        return Err(EPROTONOSUPPORT.into());
+    }
+    let (a, b) = (fresh_pipe(k), fresh_pipe(k));
+    let fl = (ty & (O_NONBLOCK | O_CLOEXEC)) | O_RDWR;
+    install_pair(k, c, c.a[3], (Kind::Sock(a, b), fl), (Kind::Sock(b, a), fl))
+}
+
+/// Installs two new descriptions and writes their fds as two ints at `at` (pipe2, socketpair);
+/// neither stays open when either cannot be had or written.
+fn install_pair(
+    k: &mut Kernel,
+    c: &mut Call,
+    at: u64,
+    (ka, fa): (Kind, u64),
+    (kb, fb): (Kind, u64),
+) -> SysResult {
+    let r = k.install_fd(c.pid, k.new_fd(ka, fa), 0);
+    let w = k.install_fd(c.pid, k.new_fd(kb, fb), 0);
     let (r, w) = match (r, w) {
         (Ok(r), Ok(w)) => (r, w),
         (r, w) => {
@@ -392,12 +440,95 @@ pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
         }
     };
     let fds = [r as i32, w as i32];
-    if let Err(e) = c.write_obj(c.a[0], &fds) {
+    if let Err(e) = c.write_obj(at, &fds) {
         for i in [r, w] {
             k.process_mut(c.pid).fds[i] = None;
         }
         return Err(e);
     }
+    ret(0)
+}
+
+/// The socket end open as `fd`, or ENOTSOCK (EBADF for no fd).
+fn socket_of(k: &Kernel, c: &Call, fd: i64) -> Result<(usize, usize), Errno> {
+    match k.fd(c.pid, fd)?.file.borrow().kind {
+        Kind::Sock(rx, tx) => Ok((rx, tx)),
+        _ => Err(ENOTSOCK),
+    }
+}
+
+const MSG_DONTWAIT: u64 = 0x40;
+const MSG_NOSIGNAL: u64 = 0x4000;
+
+/// sendto(fd, buf, len, flags, NULL, 0) on a connected socket: a write; MSG_DONTWAIT does not
+/// block, MSG_NOSIGNAL answers EPIPE without SIGPIPE.
+pub fn sendto(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let (_, tx) = socket_of(k, c, c.i(0))?;
+    let flags = c.a[3];
+    if c.a[4] != 0 {
+        // A connected stream socket takes no address (Linux: EISCONN, or ignores it).
+        return Err(EOPNOTSUPP.into());
+    }
+    if flags & !(MSG_DONTWAIT | MSG_NOSIGNAL) != 0 {
+        return Err(EOPNOTSUPP.into());
+    }
+    if flags & MSG_NOSIGNAL != 0 && (tx == SHUT || k.pipes[tx].readers == 0) {
+        return Err(EPIPE.into());
+    }
+    with_dontwait(k, c, flags, do_write)
+}
+
+/// recvfrom(fd, buf, len, flags, NULL, NULL) on a connected socket: a read.
+pub fn recvfrom(k: &mut Kernel, c: &mut Call) -> SysResult {
+    socket_of(k, c, c.i(0))?;
+    let flags = c.a[3];
+    if flags & !MSG_DONTWAIT != 0 {
+        return Err(EOPNOTSUPP.into());
+    }
+    if c.a[4] != 0 {
+        // The peer of a socketpair has no address: the length written is 0.
+        c.write_obj(c.a[5], &0u32)?;
+    }
+    with_dontwait(k, c, flags, do_read)
+}
+
+/// Runs `op` on the call's (fd, buf, len), as non-blocking for this call under MSG_DONTWAIT.
+fn with_dontwait(
+    k: &mut Kernel,
+    c: &mut Call,
+    flags: u64,
+    op: fn(&mut Kernel, &mut Call, Io) -> SysResult,
+) -> SysResult {
+    let io = Io::of(c, None);
+    let f = k.fd(c.pid, io.fd)?;
+    let before = f.file.borrow().flags;
+    if flags & MSG_DONTWAIT != 0 {
+        f.file.borrow_mut().flags |= O_NONBLOCK;
+    }
+    let r = op(k, c, io);
+    f.file.borrow_mut().flags = before;
+    r
+}
+
+/// shutdown(fd, SHUT_RD|SHUT_WR|SHUT_RDWR): the peer reads end of file once this end stops
+/// writing; this end reads end of file once it stops reading.
+pub fn shutdown(k: &mut Kernel, c: &mut Call) -> SysResult {
+    let (rx, tx) = socket_of(k, c, c.i(0))?;
+    let how = c.a[1];
+    if how > 2 {
+        return Err(EINVAL.into());
+    }
+    let f = k.fd(c.pid, c.i(0))?;
+    let (mut rx2, mut tx2) = (rx, tx);
+    if how != 1 && rx != SHUT {
+        k.pipes[rx].readers = k.pipes[rx].readers.saturating_sub(1);
+        rx2 = SHUT;
+    }
+    if how != 0 && tx != SHUT {
+        k.pipes[tx].writers = k.pipes[tx].writers.saturating_sub(1);
+        tx2 = SHUT;
+    }
+    f.file.borrow_mut().kind = Kind::Sock(rx2, tx2);
     ret(0)
 }
 

@@ -39,6 +39,23 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
             }
             r
         }
+        Kind::Sock(rx, tx) => {
+            // A shut direction: reading gives end of file at once, writing an error.
+            let mut r = 0;
+            match k.pipes.get(*rx) {
+                Some(p) if !p.buf.is_empty() => r |= ev::IN,
+                Some(p) if p.writers == 0 => r |= ev::IN | ev::HUP,
+                None => r |= ev::IN,
+                _ => {}
+            }
+            match k.pipes.get(*tx) {
+                Some(p) if p.readers == 0 => r |= ev::OUT | ev::ERR,
+                Some(p) if p.buf.len() < PIPE_CAP => r |= ev::OUT,
+                None => r |= ev::OUT | ev::ERR,
+                _ => {}
+            }
+            r
+        }
         Kind::PipeW(p) => {
             let pipe = &k.pipes[*p];
             if pipe.readers == 0 {

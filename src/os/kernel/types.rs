@@ -11,6 +11,9 @@ pub enum Kind {
     Dir(Target, String),
     PipeR(usize),
     PipeW(usize),
+    /// One end of a socketpair: the pipe it reads and the pipe it writes (its peer's reverse);
+    /// [`SHUT`] for a direction shut down.
+    Sock(usize, usize),
     Dev(Dev),
     Stdin,
     /// Console output of a root instance: (instance, host fd 1 or 2).
@@ -31,8 +34,21 @@ pub struct OpenFile {
 /// two kernels in one thread (runs one after another, tests) never see each other's.
 pub type Closes = Rc<RefCell<Vec<Closed>>>;
 
+/// A socket direction that was shut down (no pipe).
+pub const SHUT: usize = usize::MAX;
+
 impl Drop for OpenFile {
     fn drop(&mut self) {
+        if let Kind::Sock(rx, tx) = self.kind {
+            let mut q = self.closes.borrow_mut();
+            if rx != SHUT {
+                q.push(Closed::PipeReader(rx));
+            }
+            if tx != SHUT {
+                q.push(Closed::PipeWriter(tx));
+            }
+            return;
+        }
         let c = match self.kind {
             Kind::PipeR(p) => Closed::PipeReader(p),
             Kind::PipeW(p) => Closed::PipeWriter(p),
