@@ -770,7 +770,9 @@ pub fn run_shared(
             compiled: !m.tier.busy(),
         };
         // A compiled set that never ran (a short run's late pick) is no plan to start from.
-        let ran = !now.compiled || m.stats.tier_insns > 0;
+        // Nor is one whose regions bounce (a set that suited one instance count may not
+        // suit another).
+        let ran = !now.compiled || (m.stats.tier_insns > 0 && !m.tier.bouncing());
         if !now.ranges.is_empty() && ran && now != saved {
             crate::tier::saved::store(key, &now);
         }

@@ -101,6 +101,16 @@ impl TierPipes {
         self.current().iter().map(|t| (t.start, t.slot)).collect()
     }
 
+    /// Whether an installed region's entries ran too few instructions each in the judging
+    /// window so far (its lanes bounce between the dispatches): no plan to save.
+    pub fn bouncing(&self) -> bool {
+        let n = self.installed.as_ref().map_or(0, |i| i.translations.len());
+        (0..n.min(TIER_SLOTS)).any(|k| {
+            self.runs[k] >= UNPROFITABLE_RUNS / 8
+                && self.run_insns[k] < self.runs[k] * MIN_INSNS_PER_RUN
+        })
+    }
+
     /// The address ranges of the regions being compiled, else of those installed.
     pub fn ranges(&self) -> Vec<(u64, u64)> {
         self.current().iter().map(|t| (t.start, t.end)).collect()
