@@ -401,7 +401,10 @@ pub fn run_shared(
     };
     // The plan an earlier run of this program ended with: translated from the first dispatch
     // (compiled on the worker in auto mode), then judged and changed like any other.
+    // GARM_TIER_PLANS=0: neither read nor write plans (a run judged from its own profile).
+    let plans = std::env::var("GARM_TIER_PLANS").map_or(true, |v| v != "0");
     let plan_key = (ranges.is_empty()
+        && plans
         && opts.tier != crate::tier::Mode::Interp
         && opts.trace.is_none())
     .then(|| {

@@ -100,8 +100,13 @@ fn run_cmd(mut cmd: Command, stdin: &[u8]) -> Ran {
 
 /// Runs garm with `args` (options, program, guest args).
 pub fn garm<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8]) -> Ran {
+    garm_env(args, &[], stdin)
+}
+
+/// [`garm`] with environment variables set for garm itself.
+pub fn garm_env<S: AsRef<std::ffi::OsStr>>(args: &[S], env: &[(&str, &str)], stdin: &[u8]) -> Ran {
     let mut cmd = Command::new(garm_bin());
-    cmd.arg("run").args(args);
+    cmd.arg("run").args(args).envs(env.iter().copied());
     let r = run_cmd(cmd, stdin);
     assert!(
         !r.stderr.contains("panicked"),
