@@ -309,3 +309,18 @@ fn a_socketpair_between_parent_and_child() {
     let r = same_as_qemu(&elf, &[], &[], b"");
     assert!(r.out().contains("pong<ping 3>") && r.out().contains("after shutdown: bye"));
 }
+
+#[test]
+fn a_program_counts_one_cpu_every_way() {
+    // Known answers (qemu-user shows the host's CPUs): garm is one CPU to each process, and
+    // /proc/cpuinfo lists the features AT_HWCAP claims.
+    let elf = build_with("tests/os/cpus", &["--libc", "glibc"]);
+    let r = garm(&[elf.to_str().unwrap()], b"");
+    assert_eq!(
+        r.out(),
+        "affinity 1\nonline 1 conf 1\ncpuinfo processors 1\nFeatures\t: fp asimd atomics cpuid lrcpc\n",
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.status, 0);
+}

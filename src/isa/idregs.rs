@@ -52,6 +52,32 @@ pub const HWCAP: u64 = HWCAP_FP | HWCAP_ASIMD | HWCAP_ATOMICS | HWCAP_CPUID | HW
 /// AT_HWCAP2: none of the later features.
 pub const HWCAP2: u64 = 0;
 
+/// Linux's names for the AT_HWCAP bits (arch/arm64/kernel/cpuinfo.c), in bit order.
+const HWCAP_NAMES: &[&str] = &[
+    "fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2", "crc32", "atomics", "fphp",
+    "asimdhp", "cpuid", "asimdrdm", "jscvt", "fcma", "lrcpc",
+];
+
+/// `/proc/cpuinfo` as Linux writes it for the CPU garm claims (one: each process sees one CPU,
+/// as sched_getaffinity and /sys/devices/system/cpu/online say).
+pub fn cpuinfo() -> String {
+    let features: Vec<&str> = HWCAP_NAMES
+        .iter()
+        .enumerate()
+        .filter(|&(b, _)| HWCAP >> b & 1 != 0)
+        .map(|(_, n)| *n)
+        .collect();
+    format!(
+        "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: {}\nCPU implementer\t: {:#04x}\n\
+         CPU architecture: 8\nCPU variant\t: {:#x}\nCPU part\t: {:#05x}\nCPU revision\t: {}\n\n",
+        features.join(" "),
+        MIDR_EL1 >> 24 & 0xff,
+        MIDR_EL1 >> 20 & 0xf,
+        MIDR_EL1 >> 4 & 0xfff,
+        MIDR_EL1 & 0xf
+    )
+}
+
 fn features(reg: Reg) -> u64 {
     FEATURES
         .iter()

@@ -125,7 +125,8 @@ pub enum MountError {
 }
 
 impl Vfs {
-    /// The initial tree: `/`, `/tmp`, `/dev/{null,zero,urandom,tty}`, `/proc/self`.
+    /// The initial tree: `/`, `/tmp`, `/dev/{null,zero,urandom,tty}`, `/proc/self`,
+    /// `/proc/cpuinfo`, `/sys/devices/system/cpu/{online,possible,present}`.
     pub fn new() -> Vfs {
         let mut v = Vfs {
             inodes: vec![Inode {
@@ -157,6 +158,18 @@ impl Vfs {
             v.add(dev, n, Node::Dev(d), S_IFCHR | 0o666);
         }
         let proc_ = v.child(0, "proc").unwrap();
+        let info = crate::isa::idregs::cpuinfo().into_bytes();
+        v.used += info.len() as u64;
+        v.add(proc_, "cpuinfo", Node::File(Rc::new(info)), S_IFREG | 0o444);
+        // One CPU, as sched_getaffinity says (glibc's sysconf reads `online` first).
+        let mut at = 0;
+        for d in ["sys", "devices", "system", "cpu"] {
+            at = v.add(at, d, Node::Dir(BTreeMap::new()), S_IFDIR | 0o555);
+        }
+        for f in ["online", "possible", "present"] {
+            v.used += 2;
+            v.add(at, f, Node::File(Rc::new(b"0\n".to_vec())), S_IFREG | 0o444);
+        }
         let this = v.add(proc_, "self", Node::Dir(BTreeMap::new()), S_IFDIR | 0o555);
         v.exe_ino = v.add(this, "exe", Node::File(Default::default()), S_IFREG | 0o755);
         v
