@@ -108,6 +108,7 @@ syscalls! {
     177 GETEGID "getegid" "" Some(misc::id_zero);
     178 GETTID "gettid" "" Some(process::gettid);
     179 SYSINFO "sysinfo" "x" Some(misc::sysinfo);
+    198 SOCKET "socket" "ddd" Some(io::socket);
     199 SOCKETPAIR "socketpair" "ddxx" Some(io::socketpair);
     206 SENDTO "sendto" "dxdxxd" Some(io::sendto);
     207 RECVFROM "recvfrom" "dxdxxx" Some(io::recvfrom);

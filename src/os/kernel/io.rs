@@ -449,6 +449,30 @@ fn install_pair(
     ret(0)
 }
 
+/// socket(): no socket is reachable by address yet. AF_INET/AF_INET6 get EACCES (garm has no
+/// `--net` yet: the network is off), the rest EAFNOSUPPORT; each reported once under
+/// `--strace`, as an unimplemented call is.
+pub fn socket(k: &mut Kernel, c: &mut Call) -> SysResult {
+    const AF_INET: u64 = 2;
+    const AF_INET6: u64 = 10;
+    let domain = c.a[0];
+    let (e, why) = match domain {
+        AF_INET | AF_INET6 => (EACCES, "the network is off (garm has no --net yet)"),
+        1 => (
+            EAFNOSUPPORT,
+            "AF_UNIX sockets by path are not implemented yet (socketpair is)",
+        ),
+        _ => (EAFNOSUPPORT, "only AF_UNIX socketpairs are implemented"),
+    };
+    if k.strace
+        && k.reported
+            .insert(crate::os::syscalls::nr::SOCKET << 32 | domain.min(255))
+    {
+        crate::elog!("garm: socket(domain {domain}): {why}: -{}", e.name());
+    }
+    Err(e.into())
+}
+
 /// The socket end open as `fd`, or ENOTSOCK (EBADF for no fd).
 fn socket_of(k: &Kernel, c: &Call, fd: i64) -> Result<(usize, usize), Errno> {
     match k.fd(c.pid, fd)?.file.borrow().kind {

@@ -639,3 +639,58 @@ fn a_read_into_read_only_memory_consumes_nothing() {
     assert_eq!(t.call(nr::READ, &[3, 0x10000, 4]), EFAULT.ret());
     assert_eq!(t.read_fd(3, 10).unwrap(), b"kept");
 }
+
+#[test]
+fn a_socketpair_carries_bytes_both_ways_until_shutdown() {
+    let mut t = T::new();
+    assert_eq!(t.call(nr::SOCKETPAIR, &[1, 1, 0, BUF]), 0);
+    let [a, b]: [i32; 2] = t.get_obj(BUF);
+    let (a, b) = (a as i64, b as i64);
+    assert_eq!(t.write_fd(a, b"ping"), 4);
+    assert_eq!(t.read_fd(b, 16).unwrap(), b"ping");
+    assert_eq!(t.write_fd(b, b"pong"), 4);
+    assert_eq!(t.read_fd(a, 16).unwrap(), b"pong");
+    // SHUT_WR: the peer reads end of file; this end still reads.
+    assert_eq!(t.call(nr::SHUTDOWN, &[a as u64, 1]), 0);
+    assert_eq!(t.read_fd(b, 16).unwrap(), b"");
+    assert_eq!(t.write_fd(b, b"late"), 4);
+    assert_eq!(t.read_fd(a, 16).unwrap(), b"late");
+    assert_eq!(t.call(nr::SHUTDOWN, &[a as u64, 3]), EINVAL.ret());
+    assert_eq!(t.call(nr::SHUTDOWN, &[1, 1]), ENOTSOCK.ret());
+}
+
+#[test]
+fn sockets_garm_has_not_are_refused_with_their_errno() {
+    let mut t = T::new();
+    assert_eq!(
+        t.call(nr::SOCKETPAIR, &[2, 1, 0, BUF]),
+        EAFNOSUPPORT.ret(),
+        "AF_INET pair"
+    );
+    assert_eq!(
+        t.call(nr::SOCKETPAIR, &[1, 2, 0, BUF]),
+        EOPNOTSUPP.ret(),
+        "datagrams"
+    );
+    assert_eq!(
+        t.call(nr::SOCKETPAIR, &[1, 1, 6, BUF]),
+        EPROTONOSUPPORT.ret()
+    );
+    assert_eq!(
+        t.call(nr::SOCKETPAIR, &[1, 1 | 0x100, 0, BUF]),
+        EINVAL.ret(),
+        "bad flags"
+    );
+    assert_eq!(
+        t.call(nr::SOCKET, &[2, 1, 0]),
+        EACCES.ret(),
+        "AF_INET: the network is off"
+    );
+    assert_eq!(t.call(nr::SOCKET, &[10, 2, 0]), EACCES.ret(), "AF_INET6");
+    assert_eq!(
+        t.call(nr::SOCKET, &[1, 1, 0]),
+        EAFNOSUPPORT.ret(),
+        "AF_UNIX by path"
+    );
+    assert_eq!(t.call(nr::SENDTO, &[1, BUF, 1, 0, 0, 0]), ENOTSOCK.ret());
+}
