@@ -513,6 +513,11 @@ mod tests {
 
     /// A page of NOPs with these words placed at their instruction indexes.
     fn page(words: &[(usize, u32)]) -> Vec<Decoded> {
+        page_at(PAGE, words)
+    }
+
+    /// [`page`] decoded at `addr`.
+    fn page_at(addr: u64, words: &[(usize, u32)]) -> Vec<Decoded> {
         let mut bytes = vec![0u8; 4096];
         for i in 0..1024 {
             bytes[i * 4..i * 4 + 4].copy_from_slice(&0xd503_201fu32.to_le_bytes());
@@ -520,7 +525,7 @@ mod tests {
         for &(i, w) in words {
             bytes[i * 4..i * 4 + 4].copy_from_slice(&w.to_le_bytes());
         }
-        crate::isa::decode_page(&bytes, PAGE)
+        crate::isa::decode_page(&bytes, addr)
     }
 
     /// `b.ne` from instruction `at` back to instruction `to`.
@@ -594,6 +599,43 @@ mod tests {
         // With another function starting at 58, the first ends before it.
         let f = functions(PAGE, &code, &counts, &[PAGE + 200, PAGE + 232]);
         assert_eq!((f[0].end, f[0].samples), (PAGE + 232, 3));
+    }
+
+    #[test]
+    fn a_function_that_runs_off_its_page_brings_its_tail() {
+        // Page 1: main from 1000 to its end (no RET: it goes on). Page 2: main's tail up to its
+        // RET at 10, a path after it (20..=24) reached by a branch from page 1, then f at 40.
+        let mut w1 = vec![bl(0, 1000)];
+        w1.push(bne(1010, 1001));
+        // b.ne from 1020 (page 1) to page 2's instruction 20.
+        let off = (1024 + 20 - 1020) as u32 & 0x7ffff;
+        w1.push((1020, 0x5400_0001 | off << 5));
+        let p1 = page(&w1);
+        let p2code = page_at(PAGE + 4096, &[(10, RET), b(24, 5), bl(30, 40), (45, RET)]);
+        let mut hot = vec![0u32; 1024];
+        hot[1005] = 9;
+        let zeros = vec![0u32; 1024];
+        let pages = [
+            Page {
+                addr: PAGE,
+                code: &p1,
+                counts: &hot,
+                slot: 1,
+            },
+            Page {
+                addr: PAGE + 4096,
+                code: &p2code,
+                counts: &zeros,
+                slot: 2,
+            },
+        ];
+        let none = |_: u64, _: u32| false;
+        let got: Vec<(u64, u64, u32)> = plan(&pages, &none, &none, 4)
+            .iter()
+            .map(|r| (r.start - PAGE, r.end - PAGE, r.slot))
+            .collect();
+        // main's part in page 1, then its tail in page 2 through the path at 20..=24.
+        assert_eq!(got, vec![(4000, 4096, 1), (4096, 4096 + 25 * 4, 2)]);
     }
 
     #[test]
