@@ -103,7 +103,7 @@ enum Cmd {
     Run {
         #[command(flatten)]
         args: Box<RunArgs>,
-        /// The program: an AArch64 static ELF or a .c file.
+        /// The program: an AArch64 ELF (static, or dynamically linked with -L) or a .c file.
         program: PathBuf,
         /// Arguments passed to the guest.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
