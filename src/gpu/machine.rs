@@ -170,7 +170,9 @@ pub struct Machine {
     pub(crate) spaces: Spaces,
     /// Host copy of the code maps (instance-major, one entry per 4 KiB page).
     pub codemap: Vec<u32>,
-    codemap_dirty: bool,
+    /// The code map entries changed since the last upload: `[start, end)` (a dynamically linked
+    /// program's window is large, and it decodes a page per stop).
+    codemap_dirty: Option<(usize, usize)>,
     state_dirty: bool,
     dec_slots: u32,
     dec_capacity: u32,
@@ -390,7 +392,7 @@ impl Machine {
             locks,
             spaces,
             codemap: vec![NO_CODE; (n * map_pages as u64) as usize],
-            codemap_dirty: true,
+            codemap_dirty: Some((0, (n * map_pages as u64) as usize)),
             state_dirty: true,
             dec_slots: 0,
             dec_capacity,
@@ -940,7 +942,7 @@ impl Machine {
         self.forget_translations(to);
         let p = self.map_pages as usize;
         self.codemap.copy_within(from * p..(from + 1) * p, to * p);
-        self.codemap_dirty = true;
+        self.dirty_codemap(to * p, (to + 1) * p);
     }
 
     /// The buffer of the pool holding frame `f` and the frame's byte offset in it.
@@ -1021,7 +1023,7 @@ impl Machine {
         self.forget_translations(inst);
         let p = self.map_pages as usize;
         self.codemap[inst * p..(inst + 1) * p].fill(NO_CODE);
-        self.codemap_dirty = true;
+        self.dirty_codemap(inst * p, (inst + 1) * p);
     }
 
     /// An empty address space, zeroed state and V registers, no code (exec).
@@ -1074,12 +1076,20 @@ impl Machine {
     /// Points one instance's page at a decoded slot (or `NO_CODE`), and marks the page in its
     /// tables (a write to it stops the guest, which then drops the decode). Pages outside the
     /// code map stay unmapped (a jump there is a fetch fault).
+    /// Marks code map entries `[a, b)` for the next upload.
+    fn dirty_codemap(&mut self, a: usize, b: usize) {
+        self.codemap_dirty = Some(match self.codemap_dirty {
+            Some((x, y)) => (x.min(a), y.max(b)),
+            None => (a, b),
+        });
+    }
+
     pub fn map_code(&mut self, inst: usize, page_addr: u64, slot: u32) {
         let Some(i) = self.code_index(inst, page_addr) else {
             return;
         };
         self.codemap[i] = slot;
-        self.codemap_dirty = true;
+        self.dirty_codemap(i, i + 1);
         self.spaces.mark_code(inst, page_addr, slot != NO_CODE);
     }
 
@@ -1119,9 +1129,12 @@ impl Machine {
             q.write_buffer(&self.state_buf, 0, bytemuck::cast_slice(&self.state));
             self.state_dirty = false;
         }
-        if self.codemap_dirty {
-            q.write_buffer(&self.codemap_buf, 0, bytemuck::cast_slice(&self.codemap));
-            self.codemap_dirty = false;
+        if let Some((a, b)) = self.codemap_dirty.take() {
+            q.write_buffer(
+                &self.codemap_buf,
+                (a * 4) as u64,
+                bytemuck::cast_slice(&self.codemap[a..b]),
+            );
         }
         self.upload_tables();
         self.poll_tier();
