@@ -143,6 +143,39 @@ fn regions_at(
     Ok(regions)
 }
 
+/// GARM_TIER_RANGES=START-END,... (hex): regions forced as the fuzzer forces them, for
+/// measuring a choice of regions by hand.
+fn env_tier_ranges() -> Vec<(u64, u64)> {
+    std::env::var("GARM_TIER_RANGES")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|r| {
+            let (a, b) = r.split_once('-')?;
+            let hex = |x: &str| u64::from_str_radix(x.trim().trim_start_matches("0x"), 16).ok();
+            Some((hex(a)?, hex(b)?))
+        })
+        .collect()
+}
+
+/// Translates the plan saved under `key` (a range the program does not map is left out: the
+/// plan is only a hint), synchronously where its pipeline was compiled; returns the plan.
+fn install_saved_plan(m: &mut Machine, key: &str) -> Result<crate::tier::saved::Plan, RunError> {
+    let saved = crate::tier::saved::load(key);
+    let regions: Vec<crate::tier::Region> = saved
+        .ranges
+        .iter()
+        .filter_map(|&r| regions_at(m, &[r]).ok())
+        .flatten()
+        .collect();
+    if !regions.is_empty() {
+        let sync = std::mem::replace(&mut m.tier.sync, saved.compiled);
+        m.translate_regions(&regions)?;
+        m.tier.sync = sync;
+        m.stats.tier_saved = regions.len() as u64;
+    }
+    Ok(saved)
+}
+
 /// Translates `ranges` of the first instance's code now, whatever they hold, compiling before
 /// the first dispatch.
 fn force_regions(m: &mut Machine, ranges: &[(u64, u64)]) -> Result<(), RunError> {
@@ -383,17 +416,7 @@ pub fn run_shared(
     };
     let mut tiering = crate::tier::Policy::new(opts.tier);
     m.tier.sync = opts.tier == crate::tier::Mode::Translate;
-    // GARM_TIER_RANGES=START-END,... (hex): regions forced as the fuzzer forces them, for
-    // measuring a choice of regions by hand.
-    let env_ranges: Vec<(u64, u64)> = std::env::var("GARM_TIER_RANGES")
-        .unwrap_or_default()
-        .split(',')
-        .filter_map(|r| {
-            let (a, b) = r.split_once('-')?;
-            let hex = |x: &str| u64::from_str_radix(x.trim().trim_start_matches("0x"), 16).ok();
-            Some((hex(a)?, hex(b)?))
-        })
-        .collect();
+    let env_ranges = env_tier_ranges();
     let ranges = if opts.tier_ranges.is_empty() {
         &env_ranges
     } else {
@@ -408,37 +431,16 @@ pub fn run_shared(
         && opts.tier != crate::tier::Mode::Interp
         && opts.trace.is_none())
     .then(|| {
-        let prelude = match m.cfg.prelude {
-            crate::gpu::shader::Prelude::U64 => "u64",
-            crate::gpu::shader::Prelude::Vec2 => "vec2",
-        };
         let gpu = &m.gpu.info;
-        let prelude = format!("{prelude} {} {}", gpu.name, gpu.driver_info);
-        crate::tier::saved::key(&elf_sha, &prelude)
+        let target = format!("{} {} {}", m.cfg.prelude.name(), gpu.name, gpu.driver_info);
+        crate::tier::saved::key(&elf_sha, &target)
     });
     let mut saved = crate::tier::saved::Plan::default();
     if !ranges.is_empty() {
         force_regions(&mut m, ranges)?;
         tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
     } else if let Some(key) = &plan_key {
-        saved = crate::tier::saved::load(key);
-        // A range the program does not map is left out (the plan is only a hint).
-        let mapped: Vec<(u64, u64)> = saved
-            .ranges
-            .iter()
-            .copied()
-            .filter(|&(a, _)| {
-                m.code_slot(0, a & !0xfff) != layout::NO_CODE
-                    || m.decode_page_at(0, a & !0xfff).is_ok()
-            })
-            .collect();
-        let regions = regions_at(&mut m, &mapped)?;
-        if !regions.is_empty() {
-            let sync = std::mem::replace(&mut m.tier.sync, saved.compiled);
-            m.translate_regions(&regions)?;
-            m.tier.sync = sync;
-            m.stats.tier_saved = regions.len() as u64;
-        }
+        saved = install_saved_plan(&mut m, key)?;
     }
     let mut out = Output::new(n as usize, mode);
     let streaming = mode != OutputMode::Keep;
@@ -494,7 +496,7 @@ pub fn run_shared(
         let tier_ok = !m.tier.failed && !m.tier.busy();
         if tracer.is_none() && tier_ok && tiering.due(m.profile.samples) {
             let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
-            if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+            if crate::tier::debug() {
                 let list: Vec<String> = hot
                     .iter()
                     .map(|r| format!("{:#x}..{:#x}:{}", r.start, r.end, r.samples))

@@ -184,7 +184,10 @@ fn tiers_agree(elf: &std::path::Path, opts: &[&str], args: &[&str]) -> u64 {
 
 #[test]
 fn translated_hot_code_equals_the_interpreter_on_the_bench_programs() {
-    let n = tiers_agree(&build("demos/sha256"), &[], &["64"]);
+    // 128 KiB, as the bench: the plan is made at submit boundaries, whose spacing follows the
+    // machine's load, and 64 KiB left a late plan too little to translate once in a loaded
+    // suite run.
+    let n = tiers_agree(&build("demos/sha256"), &[], &["128"]);
     assert!(n > 1_000_000, "sha256: only {n} instructions translated");
     let n = tiers_agree(&build("demos/primes"), &[], &["30000"]);
     assert!(n > 100_000, "primes: only {n} instructions translated");

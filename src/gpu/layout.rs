@@ -90,8 +90,9 @@ state_words! {
     S_TIER_INSNS = 130 x 4,
 }
 
-/// Regions the tier's per-region counters distinguish (`S_TIER_RUNS`, `S_TIER_INSNS`).
-pub const TIER_SLOTS: usize = 4;
+/// Regions the tier's per-region counters distinguish: the span of `S_TIER_RUNS` (the test
+/// below checks `S_TIER_INSNS` has it too).
+pub const TIER_SLOTS: usize = S_TIER_INSNS - S_TIER_RUNS;
 
 /// pc samples an instance keeps between two readbacks.
 pub const SAMPLES: u32 = 8;
@@ -366,6 +367,14 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tier_counters_have_a_word_per_slot() {
+        for name in ["S_TIER_RUNS", "S_TIER_INSNS"] {
+            let span = STATE_SPANS.iter().find(|s| s.0 == name).unwrap();
+            assert_eq!(span.2, TIER_SLOTS, "{name}");
+        }
+    }
 
     #[test]
     fn state_fields_do_not_overlap_and_fit() {

@@ -1073,9 +1073,6 @@ impl Machine {
         (rel < self.map_pages as u64).then(|| inst * self.map_pages as usize + rel as usize)
     }
 
-    /// Points one instance's page at a decoded slot (or `NO_CODE`), and marks the page in its
-    /// tables (a write to it stops the guest, which then drops the decode). Pages outside the
-    /// code map stay unmapped (a jump there is a fetch fault).
     /// Marks code map entries `[a, b)` for the next upload.
     fn dirty_codemap(&mut self, a: usize, b: usize) {
         self.codemap_dirty = Some(match self.codemap_dirty {
@@ -1084,6 +1081,9 @@ impl Machine {
         });
     }
 
+    /// Points one instance's page at a decoded slot (or `NO_CODE`), and marks the page in its
+    /// tables (a write to it stops the guest, which then drops the decode). Pages outside the
+    /// code map stay unmapped (a jump there is a fetch fault).
     pub fn map_code(&mut self, inst: usize, page_addr: u64, slot: u32) {
         let Some(i) = self.code_index(inst, page_addr) else {
             return;

@@ -37,9 +37,9 @@ pub fn compiling() -> bool {
 /// A second device on the adapter, made once per machine by the first worker that needs it.
 type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 
-/// Tier dispatches with work after which the installed regions are judged, and the
-/// instructions per such dispatch below which they are dropped (and not chosen again): about
-/// what the interpreter runs in the time of the two dispatches an entry costs on lavapipe.
+/// Tier dispatches with work after which an installed region is judged (a window), and the
+/// instructions per such dispatch below which it is dropped: about what the interpreter runs
+/// in the time of the two dispatches an entry costs on lavapipe.
 const UNPROFITABLE_RUNS: u64 = 64;
 const MIN_INSNS_PER_RUN: u64 = 400;
 
@@ -101,14 +101,25 @@ impl TierPipes {
         self.current().iter().map(|t| (t.start, t.slot)).collect()
     }
 
-    /// Whether an installed region's entries ran too few instructions each in the judging
-    /// window so far (its lanes bounce between the dispatches): no plan to save.
+    /// Whether installed region `k` has had at least `runs` entries in the judging window and
+    /// ran too few instructions per entry (its lanes bounce between the dispatches).
+    fn short_entries(&self, k: usize, runs: u64) -> bool {
+        self.runs[k] >= runs && self.run_insns[k] < self.runs[k] * MIN_INSNS_PER_RUN
+    }
+
+    /// The installed regions, by their counters' index.
+    fn installed_slots(&self) -> std::ops::Range<usize> {
+        0..self
+            .installed
+            .as_ref()
+            .map_or(0, |i| i.translations.len().min(TIER_SLOTS))
+    }
+
+    /// Whether an installed region bounces in the window so far (a few entries suffice at
+    /// a run's end): no plan to save.
     pub fn bouncing(&self) -> bool {
-        let n = self.installed.as_ref().map_or(0, |i| i.translations.len());
-        (0..n.min(TIER_SLOTS)).any(|k| {
-            self.runs[k] >= UNPROFITABLE_RUNS / 8
-                && self.run_insns[k] < self.runs[k] * MIN_INSNS_PER_RUN
-        })
+        self.installed_slots()
+            .any(|k| self.short_entries(k, UNPROFITABLE_RUNS / 8))
     }
 
     /// The address ranges of the regions being compiled, else of those installed.
@@ -154,7 +165,7 @@ impl Machine {
             if self.tier.force || t.translated as u64 == r.instructions() {
                 translations.push(t);
             } else {
-                if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                if crate::tier::debug() {
                     let first = ((r.start - page) / 4) as usize;
                     let why = code[first..((r.end - page) / 4) as usize]
                         .iter()
@@ -212,7 +223,7 @@ impl Machine {
             }
             let warmed = t0.elapsed();
             let p = Machine::build_pipeline(&device, &cfg, &bgl, 0, pool, Some(&tier));
-            if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+            if crate::tier::debug() {
                 eprintln!(
                     "garm: tier: built in {:.2} s (warm-up {:.2} s), at {:.2} s",
                     t0.elapsed().as_secs_f64(),
@@ -250,7 +261,7 @@ impl Machine {
                     self.mark(&old.translations, false);
                 }
                 self.mark(&p.translations, true);
-                if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                if crate::tier::debug() {
                     let r: Vec<String> = p
                         .translations
                         .iter()
@@ -280,7 +291,7 @@ impl Machine {
             Err(e) => {
                 self.stats.tier_failed += 1;
                 self.tier.failed = true;
-                if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+                if crate::tier::debug() {
                     eprintln!("garm: a translation did not compile: {e}");
                 }
             }
@@ -330,15 +341,12 @@ impl Machine {
         }
         // Each entry costs a dispatch of each pipeline (tens of microseconds on lavapipe): a
         // region whose entries run fewer instructions than the interpreter would in that time
-        // loses. It is dropped (and not chosen again); the rest are translated again without it.
-        let Some(inst) = &self.tier.installed else {
-            return;
-        };
-        let bad: Vec<usize> = (0..inst.translations.len().min(TIER_SLOTS))
-            .filter(|&k| {
-                self.tier.runs[k] >= UNPROFITABLE_RUNS
-                    && self.tier.run_insns[k] < self.tier.runs[k] * MIN_INSNS_PER_RUN
-            })
+        // loses. It is dropped (once: it may come back as a caller; twice: refused), and the
+        // run loop plans again.
+        let bad: Vec<usize> = self
+            .tier
+            .installed_slots()
+            .filter(|&k| self.tier.short_entries(k, UNPROFITABLE_RUNS))
             .collect();
         // Judged over windows of entries: a region that ran long at first (main's fill loop)
         // and then bounces (main's loop calling an interpreted compress) is caught.
@@ -358,7 +366,7 @@ impl Machine {
             if !self.tier.dropped_once.insert((t.start, t.slot)) {
                 self.tier.refused.insert((t.start, t.slot));
             }
-            if std::env::var_os("GARM_TIER_DEBUG").is_some() {
+            if crate::tier::debug() {
                 eprintln!(
                     "garm: tier: dropped {:#x} after {} runs of {} instructions",
                     t.start, self.tier.runs[k], self.tier.run_insns[k]

@@ -31,15 +31,10 @@ impl Region {
 pub fn loops(page: u64, code: &[Decoded], counts: &[u32]) -> Vec<Region> {
     let mut v = Vec::new();
     for (j, d) in code.iter().enumerate() {
-        let direct = matches!(
-            d.op(),
-            op::B | op::BCOND | op::BZERO | op::BNONZERO | op::BTZ | op::BTNZ
-        );
-        if d.unit() != unit::BR || !direct {
+        let Some(target) = local_target(d) else {
             continue;
-        }
+        };
         let pc = page + 4 * j as u64;
-        let target = d.imm() & 0xffff_ffff;
         if target < page || target > pc {
             continue;
         }
@@ -57,12 +52,14 @@ pub fn loops(page: u64, code: &[Decoded], counts: &[u32]) -> Vec<Region> {
     v
 }
 
+/// Where a BL goes, if `d` is one.
+fn call_target(d: &Decoded) -> Option<u64> {
+    (d.unit() == unit::BR && d.op() == op::BL).then(|| d.imm() & 0xffff_ffff)
+}
+
 /// The targets of the BL instructions of a page of code.
 pub fn calls(code: &[Decoded]) -> Vec<u64> {
-    code.iter()
-        .filter(|d| d.unit() == unit::BR && d.op() == op::BL)
-        .map(|d| d.imm() & 0xffff_ffff)
-        .collect()
+    code.iter().filter_map(call_target).collect()
 }
 
 /// Whether `d` is a RET (BR x30: the register selector's rn field, bits 6-11 of w1).
@@ -132,15 +129,10 @@ pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -
             .map(|&x| ((x - page) / 4) as usize)
             .min()
             .unwrap_or(code.len());
-        let rets = || (first..next).filter(|&j| is_ret(&code[j]));
-        let last = match (rets().next(), rets().next_back()) {
-            (Some(a), Some(b)) => {
-                if (b - first) as u64 >= MAX_REGION_INSNS {
-                    a
-                } else {
-                    b
-                }
-            }
+        let mut rets = (first..next).filter(|&j| is_ret(&code[j]));
+        let last = match (rets.next(), rets.next_back()) {
+            (Some(_), Some(b)) if ((b - first) as u64) < MAX_REGION_INSNS => b,
+            (Some(a), _) => a,
             _ => next - 1,
         };
         let last = close(page, code, first, last + 1, next, &[]) - 1;
@@ -214,27 +206,32 @@ pub fn plan(
     n: usize,
 ) -> Vec<Region> {
     let entries: Vec<u64> = pages.iter().flat_map(|p| calls(p.code)).collect();
+    // Each page's loops, in the page's order (the callers' test below looks at them again).
+    let page_loops: Vec<Vec<Region>> = pages
+        .iter()
+        .map(|p| loops(p.addr, p.code, p.counts))
+        .collect();
     let mut all: Vec<Region> = Vec::new();
-    for p in pages {
-        let loops = loops(p.addr, p.code, p.counts);
-        let funcs: Vec<Region> = functions(p.addr, p.code, p.counts, &entries)
-            .into_iter()
-            .filter(|f| {
-                f.instructions() <= MAX_REGION_INSNS
-                    && !refused(f.start, p.slot)
-                    && !dropped(f.start, p.slot)
-            })
+    for (p, loops) in pages.iter().zip(&page_loops) {
+        let funcs = functions(p.addr, p.code, p.counts, &entries);
+        let fits = |r: &Region| r.instructions() <= MAX_REGION_INSNS;
+        // A loop inside a function that is itself a region (not refused or dropped) is left to
+        // the function.
+        let whole: Vec<&Region> = funcs
+            .iter()
+            .filter(|f| fits(f) && !refused(f.start, p.slot) && !dropped(f.start, p.slot))
             .collect();
-        // A loop inside a function that is itself a region is left to the function.
-        let loose = loops.into_iter().filter(|l| {
-            l.instructions() <= MAX_REGION_INSNS
-                && !funcs.iter().any(|f| f.start <= l.start && l.end <= f.end)
-        });
+        let loose = loops
+            .iter()
+            .filter(|l| !whole.iter().any(|f| f.start <= l.start && l.end <= f.end));
         all.extend(
             loose
-                .chain(functions(p.addr, p.code, p.counts, &entries))
-                .filter(|r| r.instructions() <= MAX_REGION_INSNS)
-                .map(|r| Region { slot: p.slot, ..r })
+                .chain(funcs.iter())
+                .filter(|r| fits(r))
+                .map(|r| Region {
+                    slot: p.slot,
+                    ..r.clone()
+                })
                 .filter(|r| !refused(r.start, r.slot)),
         );
     }
@@ -307,24 +304,18 @@ pub fn plan(
         // own (sha256's main; not check(), which calls it three times) come next.
         if entries.contains(&r.start) {
             let calls_in_loop = |g: &Region| {
-                pages.iter().any(|p| {
-                    let (a, b) = (
-                        ((g.start - p.addr) / 4) as usize,
-                        ((g.end - p.addr) / 4) as usize,
-                    );
+                pages.iter().zip(&page_loops).any(|(p, loops)| {
                     p.slot == g.slot
-                        && loops(p.addr, p.code, p.counts).iter().any(|l| {
+                        && loops.iter().any(|l| {
                             let (la, lb) = (
                                 ((l.start - p.addr) / 4) as usize,
                                 ((l.end - p.addr) / 4) as usize,
                             );
-                            a <= la
-                                && lb <= b
-                                && p.code[la..lb].iter().any(|d| {
-                                    d.unit() == unit::BR
-                                        && d.op() == op::BL
-                                        && d.imm() & 0xffff_ffff == r.start
-                                })
+                            g.start <= l.start
+                                && l.end <= g.end
+                                && p.code[la..lb]
+                                    .iter()
+                                    .any(|d| call_target(d) == Some(r.start))
                         })
                 })
             };
@@ -421,6 +412,13 @@ pub struct Policy {
 
 /// Fresh samples a plan waits for after a drop.
 const FRESH: u64 = 16;
+
+/// Whether GARM_TIER_DEBUG asks for the tier's lines on stderr (plans, builds, swaps, drops,
+/// refusals); read once.
+pub fn debug() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GARM_TIER_DEBUG").is_some())
+}
 
 static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 

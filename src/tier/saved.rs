@@ -14,9 +14,9 @@ const KIND: &str = "tier-plan";
 
 /// The cache key of the plan for the program whose SHA-256 is `elf_sha`, under `target` (the
 /// prelude and the adapter).
-pub fn key(elf_sha: &str, prelude: &str) -> String {
+pub fn key(elf_sha: &str, target: &str) -> String {
     sha(format!(
-        "garm tier plan {} {prelude} {elf_sha}",
+        "garm tier plan {} {target} {elf_sha}",
         super::translate::VERSION
     )
     .as_bytes())

@@ -753,8 +753,7 @@ fn block(
                     let (lo, hi) = (src.start as u32, (src.start >> 32) as u32);
                     let _ = writeln!(
                         s,
-                        "let t{i} = {a};
-let q{i} = vsub(t{i}, vw({lo}u, {hi}u));"
+                        "let t{i} = {a};\nlet q{i} = vsub(t{i}, vw({lo}u, {hi}u));"
                     );
                     link(s);
                     let _ = writeln!(

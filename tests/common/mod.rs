@@ -133,11 +133,22 @@ pub fn qemu(elf: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Ra
 
 /// Runs `elf` on garm (with `opts` before it) and on qemu; asserts equal stdout and status.
 pub fn same_as_qemu(elf: &Path, opts: &[&str], args: &[&str], stdin: &[u8]) -> Ran {
+    same_as_qemu_env(elf, opts, args, &[], stdin)
+}
+
+/// [`same_as_qemu`] with `qemu_env` added to qemu's environment (QEMU_LD_PREFIX, say).
+pub fn same_as_qemu_env(
+    elf: &Path,
+    opts: &[&str],
+    args: &[&str],
+    qemu_env: &[(&str, &str)],
+    stdin: &[u8],
+) -> Ran {
     let mut a: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
     a.push(elf.to_string_lossy().into_owned());
     a.extend(args.iter().map(|s| s.to_string()));
     let g = garm(&a, stdin);
-    let q = qemu(elf, args, &[], stdin);
+    let q = qemu(elf, args, qemu_env, stdin);
     assert_eq!(
         g.out(),
         q.out(),

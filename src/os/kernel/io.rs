@@ -464,12 +464,10 @@ pub fn socket(k: &mut Kernel, c: &mut Call) -> SysResult {
         ),
         _ => (EAFNOSUPPORT, "only AF_UNIX socketpairs are implemented"),
     };
-    if k.strace
-        && k.reported
-            .insert(crate::os::syscalls::nr::SOCKET << 32 | domain.min(255))
-    {
-        crate::elog!("garm: socket(domain {domain}): {why}: -{}", e.name());
-    }
+    let key = crate::os::syscalls::nr::SOCKET << 32 | domain.min(255);
+    k.note_once(key, || {
+        format!("socket(domain {domain}): {why}: -{}", e.name())
+    });
     Err(e.into())
 }
 

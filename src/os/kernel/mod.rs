@@ -591,6 +591,14 @@ impl Kernel {
         Ok(done)
     }
 
+    /// Says `msg` on stderr under `--strace`, once per `key` in a run (an unimplemented call,
+    /// a refused socket family): no silent fallback, and no flood.
+    pub(crate) fn note_once(&mut self, key: u64, msg: impl FnOnce() -> String) {
+        if self.strace && self.reported.insert(key) {
+            crate::elog!("garm: {}", msg());
+        }
+    }
+
     /// Runs the table's handler; an errno becomes `-errno`, an unknown call `-ENOSYS`.
     pub fn dispatch(&mut self, c: &mut Call) -> Result<Sys, MemError> {
         // Paths resolve from the caller's instance's root.
@@ -607,13 +615,13 @@ impl Kernel {
                 .collect();
         }
         let Some(h) = syscalls::lookup(c.nr).and_then(|s| s.handler) else {
-            if self.strace && self.reported.insert(c.nr) {
-                crate::elog!(
-                    "garm: unimplemented syscall {} ({}) returns -ENOSYS",
+            self.note_once(c.nr, || {
+                format!(
+                    "unimplemented syscall {} ({}) returns -ENOSYS",
                     c.nr,
                     syscalls::name(c.nr)
-                );
-            }
+                )
+            });
             return Ok(Sys::Ret(ENOSYS.ret()));
         };
         match h(self, c) {

@@ -6,6 +6,29 @@ use super::*;
 use crate::os::abi::poll as ev;
 use std::time::Instant;
 
+/// What a pipe's reading end is ready for: data to read, and HUP once no writer is left.
+fn pipe_in(p: &Pipe) -> i16 {
+    let mut r = 0;
+    if !p.buf.is_empty() {
+        r |= ev::IN;
+    }
+    if p.writers == 0 {
+        r |= ev::HUP;
+    }
+    r
+}
+
+/// What a pipe's writing end is ready for: room to write, or an error once no reader is left.
+fn pipe_out(p: &Pipe) -> i16 {
+    if p.readers == 0 {
+        ev::OUT | ev::ERR
+    } else if p.buf.len() < PIPE_CAP {
+        ev::OUT
+    } else {
+        0
+    }
+}
+
 /// What `fd` of `pid` is ready for now (POLLIN/POLLOUT/POLLHUP/POLLERR), or POLLNVAL.
 fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
     let Ok(f) = k.fd(pid, fd) else {
@@ -28,43 +51,16 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
             }
             r
         }
-        Kind::PipeR(p) => {
-            let pipe = &k.pipes[*p];
-            let mut r = 0;
-            if !pipe.buf.is_empty() {
-                r |= ev::IN;
-            }
-            if pipe.writers == 0 {
-                r |= ev::HUP;
-            }
-            r
-        }
+        Kind::PipeR(p) => pipe_in(&k.pipes[*p]),
+        Kind::PipeW(p) => pipe_out(&k.pipes[*p]),
+        // A socket reads end of file (readable) once its peer stopped writing or its own
+        // reading side was shut; a shut writing side is an error.
         Kind::Sock(rx, tx) => {
-            // A shut direction: reading gives end of file at once, writing an error.
-            let mut r = 0;
-            match k.pipes.get(*rx) {
-                Some(p) if !p.buf.is_empty() => r |= ev::IN,
-                Some(p) if p.writers == 0 => r |= ev::IN | ev::HUP,
-                None => r |= ev::IN,
-                _ => {}
-            }
-            match k.pipes.get(*tx) {
-                Some(p) if p.readers == 0 => r |= ev::OUT | ev::ERR,
-                Some(p) if p.buf.len() < PIPE_CAP => r |= ev::OUT,
-                None => r |= ev::OUT | ev::ERR,
-                _ => {}
-            }
-            r
-        }
-        Kind::PipeW(p) => {
-            let pipe = &k.pipes[*p];
-            if pipe.readers == 0 {
-                ev::OUT | ev::ERR
-            } else if pipe.buf.len() < PIPE_CAP {
-                ev::OUT
-            } else {
-                0
-            }
+            let r = k.pipes.get(*rx).map_or(ev::IN, |p| match pipe_in(p) {
+                r if r & ev::HUP != 0 => r | ev::IN,
+                r => r,
+            });
+            r | k.pipes.get(*tx).map_or(ev::OUT | ev::ERR, pipe_out)
         }
         // Regular files, directories and the other devices never make a reader wait.
         _ => {
