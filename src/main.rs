@@ -69,6 +69,10 @@ struct RunArgs {
     /// Log each host-handled syscall to stderr.
     #[arg(long)]
     strace: bool,
+    /// Let guests use the host's network: AF_INET/AF_INET6 TCP and UDP sockets become host
+    /// sockets (without it, socket() for them fails with EACCES).
+    #[arg(long)]
+    net: bool,
     /// Execution tiers: interp (the interpreter only), translate (hot loops and functions
     /// translated to WGSL at once, compiled before the next dispatches) or auto (translated on
     /// a worker thread once a program has run a while). Also env GARM_TIER.
@@ -271,6 +275,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         adapter: a.adapter.clone(),
         prelude: a.prelude.as_deref().map(parse_prelude).transpose()?,
         strace: a.strace,
+        net: a.net,
         checked: a.checked || RunOptions::default().checked,
         fs_limit: a.fs_limit.as_deref().map(run::parse_size).transpose()?,
         shared: a.shared,

@@ -39,6 +39,8 @@ pub struct RunOptions {
     pub adapter: Option<String>,
     pub prelude: Option<Prelude>,
     pub strace: bool,
+    /// `--net`: AF_INET/AF_INET6 sockets are host sockets.
+    pub net: bool,
     pub env: Vec<String>,
     /// `--mount HOSTDIR:GUESTDIR[:ro]`.
     pub mounts: Vec<String>,
@@ -80,6 +82,7 @@ impl Default for RunOptions {
             adapter: None,
             prelude: None,
             strace: false,
+            net: false,
             checked: std::env::var_os("GARM_CHECKED").is_some_and(|v| !v.is_empty()),
             timeout: None,
             fs_limit: None,
@@ -363,6 +366,7 @@ pub fn run_shared(
         },
     )?;
     let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
+    k.net = opts.net;
     if let Some(data) = &opts.stdin {
         k.stdin = crate::os::Stdin::fixed(n as usize, data.clone());
     }

@@ -382,6 +382,7 @@ pub const DT_CHR: u8 = 2;
 pub const DT_DIR: u8 = 4;
 pub const DT_REG: u8 = 8;
 pub const DT_LNK: u8 = 10;
+pub const DT_SOCK: u8 = 12;
 
 /// One dirent64 record for `name`.
 pub fn dirent64(ino: u64, off: i64, ty: u8, name: &str) -> Vec<u8> {

@@ -4,7 +4,7 @@
 //!
 //! Argument formats, one letter per argument: `d` decimal, `x` hex, `o` octal, `s` C string.
 
-use super::kernel::{fs, fsmeta, futex, io, memory, misc, poll, process, signal, Handler};
+use super::kernel::{fs, fsmeta, futex, io, memory, misc, net, poll, process, signal, Handler};
 
 /// One syscall garm knows.
 pub struct Syscall {
@@ -108,11 +108,21 @@ syscalls! {
     177 GETEGID "getegid" "" Some(misc::id_zero);
     178 GETTID "gettid" "" Some(process::gettid);
     179 SYSINFO "sysinfo" "x" Some(misc::sysinfo);
-    198 SOCKET "socket" "ddd" Some(io::socket);
-    199 SOCKETPAIR "socketpair" "ddxx" Some(io::socketpair);
-    206 SENDTO "sendto" "dxdxxd" Some(io::sendto);
-    207 RECVFROM "recvfrom" "dxdxxx" Some(io::recvfrom);
-    210 SHUTDOWN "shutdown" "dd" Some(io::shutdown);
+    198 SOCKET "socket" "ddd" Some(net::socket);
+    199 SOCKETPAIR "socketpair" "ddxx" Some(net::socketpair);
+    200 BIND "bind" "dxd" Some(net::bind);
+    201 LISTEN "listen" "dd" Some(net::listen);
+    202 ACCEPT "accept" "dxx" Some(net::accept);
+    203 CONNECT "connect" "dxd" Some(net::connect);
+    204 GETSOCKNAME "getsockname" "dxx" Some(net::getsockname);
+    205 GETPEERNAME "getpeername" "dxx" Some(net::getpeername);
+    206 SENDTO "sendto" "dxdxxd" Some(net::sendto);
+    207 RECVFROM "recvfrom" "dxdxxx" Some(net::recvfrom);
+    208 SETSOCKOPT "setsockopt" "dddxd" Some(net::setsockopt);
+    209 GETSOCKOPT "getsockopt" "dddxx" Some(net::getsockopt);
+    210 SHUTDOWN "shutdown" "dd" Some(net::shutdown);
+    211 SENDMSG "sendmsg" "dxx" Some(net::sendmsg);
+    212 RECVMSG "recvmsg" "dxx" Some(net::recvmsg);
     214 BRK "brk" "x" Some(memory::brk);
     215 MUNMAP "munmap" "xd" Some(memory::munmap);
     216 MREMAP "mremap" "xddx" Some(memory::mremap);
@@ -121,6 +131,7 @@ syscalls! {
     222 MMAP "mmap" "xdxxdx" Some(memory::mmap);
     226 MPROTECT "mprotect" "xdx" Some(memory::mprotect);
     233 MADVISE "madvise" "xdd" Some(misc::nothing);
+    242 ACCEPT4 "accept4" "dxxx" Some(net::accept4);
     260 WAIT4 "wait4" "dxxx" Some(process::wait4);
     261 PRLIMIT64 "prlimit64" "ddxx" Some(misc::prlimit64);
     276 RENAMEAT2 "renameat2" "dsdsx" Some(fs::rename_or_link);

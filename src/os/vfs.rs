@@ -24,6 +24,9 @@ pub enum Node {
     Dir(BTreeMap<String, Ino>),
     Symlink(String),
     Dev(Dev),
+    /// An AF_UNIX socket bound here: its key in the kernel's table (a key no longer there is a
+    /// socket nobody listens on, as a stale socket file on Linux).
+    Socket(u64),
     /// A host directory mounted here; `ro` refuses writes with EROFS.
     Mount {
         host: PathBuf,

@@ -104,6 +104,8 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
                     Node::File(_) if flags & O_TRUNC != 0 && flags & O_ACCMODE != 0 => {
                         k.vfs.resize_file(i, 0)?
                     }
+                    // Sockets are reached with connect, not open (as Linux).
+                    Node::Socket(_) => return Err(ENXIO.into()),
                     Node::Dev(d) => {
                         let f = k.new_fd(
                             Kind::Dev(*d),
@@ -176,6 +178,8 @@ fn stat_of_file(k: &Kernel, of: &OpenFile) -> Stat {
         }
         Kind::PipeR(p) | Kind::PipeW(p) => Stat::new(1000 + *p as u64, vfs::S_IFIFO | 0o600, 0, 1),
         Kind::Sock(rx, _) => Stat::new(1_000_000 + *rx as u64, vfs::S_IFSOCK | 0o777, 0, 1),
+        Kind::Unix(key) => Stat::new(2_000_000 + *key, vfs::S_IFSOCK | 0o777, 0, 1),
+        Kind::Net(_) => Stat::new(3, vfs::S_IFSOCK | 0o777, 0, 1),
         _ => Stat::new(2, vfs::S_IFCHR | 0o620, 0, 1),
     }
 }
@@ -464,6 +468,7 @@ pub fn getdents64(k: &mut Kernel, c: &mut Call) -> SysResult {
                         Node::Dir(_) | Node::Mount { .. } => DT_DIR,
                         Node::Symlink(_) => DT_LNK,
                         Node::Dev(_) => DT_CHR,
+                        Node::Socket(_) => DT_SOCK,
                         Node::File(_) => DT_REG,
                     };
                     entries.push((ch as u64 + 1, ty, name.clone()));

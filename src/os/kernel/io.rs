@@ -1,5 +1,5 @@
 //! File descriptors and data: read/write and their vector and positioned forms, pipes, dup,
-//! fcntl, lseek, ftruncate, close.
+//! fcntl, lseek, ftruncate, close (sockets: [`super::net`]).
 
 use super::*;
 use crate::os::vfs::Node;
@@ -89,6 +89,9 @@ fn vectored(
 
 fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     let Io { fd, buf, len, at } = io;
+    if let Some(r) = net::read_write(k, c, fd, buf, len, false) {
+        return r;
+    }
     let f = k.fd(c.pid, fd)?;
     let len = len.min(1 << 20);
     let mut of = f.file.borrow_mut();
@@ -136,6 +139,8 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             }
         }
         Kind::PipeW(_) | Kind::Out(..) => return Err(EBADF.into()),
+        // Handled by net::read_write.
+        Kind::Unix(_) | Kind::Net(_) => return Err(ENOTCONN.into()),
         Kind::Dev(d) => match d {
             Dev::Null => Vec::new(),
             Dev::Zero => vec![0; len],
@@ -178,6 +183,9 @@ fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Opti
 
 fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     let Io { fd, buf, len, at } = io;
+    if let Some(r) = net::read_write(k, c, fd, buf, len, true) {
+        return r;
+    }
     let pid = c.pid;
     let f = k.fd(pid, fd)?;
     let mut of = f.file.borrow_mut();
@@ -199,7 +207,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             drop(of);
             return signal::broken_pipe(k, c.g, pid);
         }
-        if pipe.buf.len() >= PIPE_CAP {
+        if pipe_room(pipe, len) == 0 {
             return if of.flags & O_NONBLOCK != 0 {
                 Err(EAGAIN.into())
             } else {
@@ -208,7 +216,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
         }
     }
     let len = match of.kind {
-        Kind::PipeW(p) | Kind::Sock(_, p) => len.min(PIPE_CAP - k.pipes[p].buf.len()),
+        Kind::PipeW(p) | Kind::Sock(_, p) => pipe_room(&k.pipes[p], len),
         _ => len.min(1 << 24),
     };
     let data = c.read(buf, len)?;
@@ -360,13 +368,26 @@ pub fn ioctl(k: &mut Kernel, c: &mut Call) -> SysResult {
     Err(ENOTTY.into())
 }
 
+/// How many of `len` bytes a write puts in pipe `p` now (0: it waits, or EAGAIN). Up to
+/// PIPE_BUF bytes go in at once or not at all (POSIX's atomic pipe writes: a blocking writer
+/// waits for room for all of them); a larger write takes what room there is (Linux would go on
+/// blocking for the rest: this write comes back short instead).
+pub(super) fn pipe_room(p: &Pipe, len: usize) -> usize {
+    let room = PIPE_CAP.saturating_sub(p.buf.len());
+    if len <= PIPE_BUF && room < len {
+        0
+    } else {
+        len.min(room)
+    }
+}
+
 /// A new pipe with one reader and one writer; a pipe both of whose ends are closed is free for
 /// reuse (nothing refers to its number).
-fn fresh_pipe(k: &mut Kernel) -> usize {
+pub(super) fn fresh_pipe(k: &mut Kernel) -> usize {
     let fresh = Pipe {
-        buf: VecDeque::new(),
         readers: 1,
         writers: 1,
+        ..Pipe::default()
     };
     match k
         .pipes
@@ -394,33 +415,9 @@ pub fn pipe2(k: &mut Kernel, c: &mut Call) -> SysResult {
     install_pair(k, c, c.a[0], (r, fl), (w, fl | O_WRONLY))
 }
 
-/// socketpair(AF_UNIX, SOCK_STREAM[|SOCK_NONBLOCK|SOCK_CLOEXEC], 0, sv): two connected ends,
-/// each reading the pipe the other writes.
-pub fn socketpair(k: &mut Kernel, c: &mut Call) -> SysResult {
-    const AF_UNIX: u64 = 1;
-    const SOCK_STREAM: u64 = 1;
-    let (domain, ty, proto) = (c.a[0], c.a[1], c.a[2]);
-    if domain != AF_UNIX {
-        return Err(EAFNOSUPPORT.into());
-    }
-    if ty & !(0xf | O_NONBLOCK | O_CLOEXEC) != 0 {
-        return Err(EINVAL.into());
-    }
-    // Datagram and sequenced-packet pairs keep message boundaries: not yet.
-    if ty & 0xf != SOCK_STREAM {
-        return Err(EOPNOTSUPP.into());
-    }
-    if proto != 0 {
-        return Err(EPROTONOSUPPORT.into());
-    }
-    let (a, b) = (fresh_pipe(k), fresh_pipe(k));
-    let fl = (ty & (O_NONBLOCK | O_CLOEXEC)) | O_RDWR;
-    install_pair(k, c, c.a[3], (Kind::Sock(a, b), fl), (Kind::Sock(b, a), fl))
-}
-
 /// Installs two new descriptions and writes their fds as two ints at `at` (pipe2, socketpair);
 /// neither stays open when either cannot be had or written.
-fn install_pair(
+pub(super) fn install_pair(
     k: &mut Kernel,
     c: &mut Call,
     at: u64,
@@ -446,111 +443,6 @@ fn install_pair(
         }
         return Err(e);
     }
-    ret(0)
-}
-
-/// socket(): no socket is reachable by address yet. AF_INET/AF_INET6 get EACCES (garm has no
-/// `--net` yet: the network is off), the rest EAFNOSUPPORT; each reported once under
-/// `--strace`, as an unimplemented call is.
-pub fn socket(k: &mut Kernel, c: &mut Call) -> SysResult {
-    const AF_INET: u64 = 2;
-    const AF_INET6: u64 = 10;
-    let domain = c.a[0];
-    let (e, why) = match domain {
-        AF_INET | AF_INET6 => (EACCES, "the network is off (garm has no --net yet)"),
-        1 => (
-            EAFNOSUPPORT,
-            "AF_UNIX sockets by path are not implemented yet (socketpair is)",
-        ),
-        _ => (EAFNOSUPPORT, "only AF_UNIX socketpairs are implemented"),
-    };
-    let key = crate::os::syscalls::nr::SOCKET << 32 | domain.min(255);
-    k.note_once(key, || {
-        format!("socket(domain {domain}): {why}: -{}", e.name())
-    });
-    Err(e.into())
-}
-
-/// The socket end open as `fd`, or ENOTSOCK (EBADF for no fd).
-fn socket_of(k: &Kernel, c: &Call, fd: i64) -> Result<(usize, usize), Errno> {
-    match k.fd(c.pid, fd)?.file.borrow().kind {
-        Kind::Sock(rx, tx) => Ok((rx, tx)),
-        _ => Err(ENOTSOCK),
-    }
-}
-
-const MSG_DONTWAIT: u64 = 0x40;
-const MSG_NOSIGNAL: u64 = 0x4000;
-
-/// sendto(fd, buf, len, flags, NULL, 0) on a connected socket: a write; MSG_DONTWAIT does not
-/// block, MSG_NOSIGNAL answers EPIPE without SIGPIPE.
-pub fn sendto(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let (_, tx) = socket_of(k, c, c.i(0))?;
-    let flags = c.a[3];
-    if c.a[4] != 0 {
-        // A connected stream socket takes no address (Linux: EISCONN, or ignores it).
-        return Err(EOPNOTSUPP.into());
-    }
-    if flags & !(MSG_DONTWAIT | MSG_NOSIGNAL) != 0 {
-        return Err(EOPNOTSUPP.into());
-    }
-    if flags & MSG_NOSIGNAL != 0 && (tx == SHUT || k.pipes[tx].readers == 0) {
-        return Err(EPIPE.into());
-    }
-    with_dontwait(k, c, flags, do_write)
-}
-
-/// recvfrom(fd, buf, len, flags, NULL, NULL) on a connected socket: a read.
-pub fn recvfrom(k: &mut Kernel, c: &mut Call) -> SysResult {
-    socket_of(k, c, c.i(0))?;
-    let flags = c.a[3];
-    if flags & !MSG_DONTWAIT != 0 {
-        return Err(EOPNOTSUPP.into());
-    }
-    if c.a[4] != 0 {
-        // The peer of a socketpair has no address: the length written is 0.
-        c.write_obj(c.a[5], &0u32)?;
-    }
-    with_dontwait(k, c, flags, do_read)
-}
-
-/// Runs `op` on the call's (fd, buf, len), as non-blocking for this call under MSG_DONTWAIT.
-fn with_dontwait(
-    k: &mut Kernel,
-    c: &mut Call,
-    flags: u64,
-    op: fn(&mut Kernel, &mut Call, Io) -> SysResult,
-) -> SysResult {
-    let io = Io::of(c, None);
-    let f = k.fd(c.pid, io.fd)?;
-    let before = f.file.borrow().flags;
-    if flags & MSG_DONTWAIT != 0 {
-        f.file.borrow_mut().flags |= O_NONBLOCK;
-    }
-    let r = op(k, c, io);
-    f.file.borrow_mut().flags = before;
-    r
-}
-
-/// shutdown(fd, SHUT_RD|SHUT_WR|SHUT_RDWR): the peer reads end of file once this end stops
-/// writing; this end reads end of file once it stops reading.
-pub fn shutdown(k: &mut Kernel, c: &mut Call) -> SysResult {
-    let (rx, tx) = socket_of(k, c, c.i(0))?;
-    let how = c.a[1];
-    if how > 2 {
-        return Err(EINVAL.into());
-    }
-    let f = k.fd(c.pid, c.i(0))?;
-    let (mut rx2, mut tx2) = (rx, tx);
-    if how != 1 && rx != SHUT {
-        k.pipes[rx].readers = k.pipes[rx].readers.saturating_sub(1);
-        rx2 = SHUT;
-    }
-    if how != 0 && tx != SHUT {
-        k.pipes[tx].writers = k.pipes[tx].writers.saturating_sub(1);
-        tx2 = SHUT;
-    }
-    f.file.borrow_mut().kind = Kind::Sock(rx2, tx2);
     ret(0)
 }
 

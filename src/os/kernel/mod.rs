@@ -12,6 +12,7 @@ pub mod futex;
 pub mod io;
 pub mod memory;
 pub mod misc;
+pub mod net;
 pub mod poll;
 pub mod process;
 pub mod signal;
@@ -37,6 +38,8 @@ pub type Pid = i64;
 
 /// Bytes a pipe holds before writers block.
 pub const PIPE_CAP: usize = 65536;
+/// Bytes a pipe write moves all at once or not at all.
+pub const PIPE_BUF: usize = 4096;
 /// File descriptors per process (RLIMIT_NOFILE).
 pub const MAX_FDS: usize = 1024;
 pub use super::vfs::MAX_FILE;
@@ -72,6 +75,14 @@ pub struct Kernel {
     pub started: std::time::Instant,
     /// The last futex waiter's queue number.
     pub futex_seq: u64,
+    /// `--net`: AF_INET/AF_INET6 sockets are host sockets (otherwise socket() says EACCES).
+    pub net: bool,
+    /// AF_UNIX sockets not connected (fresh, bound, listening), by key.
+    pub unix: BTreeMap<u64, UnixSock>,
+    /// The last AF_UNIX socket key given.
+    pub unix_seq: u64,
+    /// Bound abstract AF_UNIX names, by (the instance's root, name).
+    pub abstract_names: BTreeMap<(Ino, Vec<u8>), u64>,
 }
 
 impl Kernel {
@@ -98,6 +109,10 @@ impl Kernel {
             quota: (slots / instances.max(1)).max(1),
             started: std::time::Instant::now(),
             futex_seq: 0,
+            net: false,
+            unix: BTreeMap::new(),
+            unix_seq: 0,
+            abstract_names: BTreeMap::new(),
         }
     }
 
@@ -211,6 +226,7 @@ impl Kernel {
                 root: true,
                 sleep_until: None,
                 input_wait: false,
+                net_wait: false,
                 counted: 0,
                 comm: comm_of(exe_path),
                 rlimits: BTreeMap::new(),
@@ -286,11 +302,25 @@ impl Kernel {
     }
 
     pub(crate) fn apply_pipe_closes(&mut self) {
-        let closes = std::mem::take(&mut *self.closes.borrow_mut());
+        // A closed listener queues the ends of its waiting connections: until none is left.
+        loop {
+            let closes = std::mem::take(&mut *self.closes.borrow_mut());
+            if closes.is_empty() {
+                return;
+            }
+            self.apply_closes(closes);
+        }
+    }
+
+    fn apply_closes(&mut self, closes: Vec<Closed>) {
         for c in closes {
             let p = match c {
                 Closed::File(i) => {
                     self.vfs.closed(i);
+                    continue;
+                }
+                Closed::Unix(key) => {
+                    net::forget_unix(self, key);
                     continue;
                 }
                 Closed::PipeReader(p) | Closed::PipeWriter(p) => p,
@@ -472,7 +502,8 @@ impl Kernel {
     /// Whether any process is in nanosleep (not a deadlock: time will wake it).
     pub fn sleeping(&self) -> bool {
         self.procs.values().any(|p| {
-            (p.sleep_until.is_some() || p.input_wait || futex::timed_waiter(p)) && p.slot.is_some()
+            (p.sleep_until.is_some() || p.input_wait || p.net_wait || futex::timed_waiter(p))
+                && p.slot.is_some()
         })
     }
 
@@ -528,6 +559,7 @@ impl Kernel {
         if r != Sys::Block {
             if let Some(p) = self.procs.get_mut(&pid) {
                 p.input_wait = false;
+                p.net_wait = false;
             }
         }
         self.apply_pipe_closes();

@@ -1,4 +1,4 @@
-//! Waiting on many fds: ppoll and pselect6 over pipes, files, the console and stdin. A process
+//! Waiting on many fds: ppoll and pselect6 over pipes, sockets, files, the console and stdin. A process
 //! with nothing ready blocks like a pipe reader (the others run on) until something is or its
 //! timeout passes.
 
@@ -62,6 +62,8 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
             });
             r | k.pipes.get(*tx).map_or(ev::OUT | ev::ERR, pipe_out)
         }
+        Kind::Unix(key) => net::unix_ready(k, *key),
+        Kind::Net(h) => net::host_ready(std::os::fd::AsRawFd::as_raw_fd(&h.fd)),
         // Regular files, directories and the other devices never make a reader wait.
         _ => {
             let mut r = ev::OUT;
@@ -73,10 +75,23 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
     }
 }
 
-/// Whether `fd` reads the host's standard input.
-fn is_stdin(k: &Kernel, pid: Pid, fd: i64) -> bool {
-    k.fd(pid, fd)
-        .is_ok_and(|f| matches!(f.file.borrow().kind, Kind::Stdin | Kind::Dev(Dev::Console)))
+/// What waiting on `fd` waits for outside garm: the host's standard input, the network.
+#[derive(Clone, Copy, Default)]
+struct Outside {
+    stdin: bool,
+    net: bool,
+}
+
+impl Outside {
+    fn add(&mut self, k: &Kernel, pid: Pid, fd: i64, reading: bool) {
+        if let Ok(f) = k.fd(pid, fd) {
+            match f.file.borrow().kind {
+                Kind::Stdin | Kind::Dev(Dev::Console) => self.stdin |= reading,
+                Kind::Net(_) => self.net = true,
+                _ => {}
+            }
+        }
+    }
 }
 
 /// The deadline a timeout pointer names: `None` to wait forever (NULL), else now + timeout.
@@ -106,18 +121,19 @@ fn wait_or_timeout(k: &mut Kernel, pid: Pid, until: Option<Instant>) -> SysResul
 }
 
 /// With nothing ready, blocks until the timeout (the retry comes back here); `Some` is the answer
-/// to give now. Waiting on the host's stdin is marked, so it is not taken for a deadlock.
+/// to give now. Waiting on the host's stdin or the network is marked, so it is not taken for a
+/// deadlock.
 fn block_unless_ready(
     k: &mut Kernel,
     pid: Pid,
     ready: i64,
-    on_stdin: bool,
+    outside: Outside,
     until: Option<Instant>,
 ) -> Option<SysResult> {
     if ready == 0 {
-        if on_stdin {
-            k.proc_mut(pid).input_wait = true;
-        }
+        let p = k.proc_mut(pid);
+        p.input_wait |= outside.stdin;
+        p.net_wait |= outside.net;
         if let r @ Ok(Sys::Block) = wait_or_timeout(k, pid, until) {
             return Some(r);
         }
@@ -144,19 +160,19 @@ pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
     let mut fds: Vec<PollFd> = c.g.read_objs(c.slot, c.a[0], nfds as usize)?;
     let until = deadline(k, c, c.a[2])?;
     let mut ready = 0;
-    let mut on_stdin = false;
+    let mut outside = Outside::default();
     for p in &mut fds {
         p.revents = if p.fd < 0 {
             0
         } else {
-            on_stdin |= p.events & ev::IN != 0 && is_stdin(k, c.pid, p.fd as i64);
+            outside.add(k, c.pid, p.fd as i64, p.events & ev::IN != 0);
             let r = readiness(k, c.pid, p.fd as i64);
             // HUP, ERR and NVAL are reported whether asked for or not.
             r & (p.events | ev::HUP | ev::ERR | ev::NVAL)
         };
         ready += (p.revents != 0) as i64;
     }
-    if let Some(r) = block_unless_ready(k, c.pid, ready, on_stdin, until) {
+    if let Some(r) = block_unless_ready(k, c.pid, ready, outside, until) {
         return r;
     }
     for (i, p) in fds.iter().enumerate() {
@@ -189,7 +205,7 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
     let until = deadline(k, c, c.a[4])?;
     let mut out = (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
     let mut ready = 0i64;
-    let mut on_stdin = false;
+    let mut outside = Outside::default();
     for fd in 0..n as usize {
         let (w, b) = (fd / 64, 1u64 << (fd % 64));
         if (rd[w] | wr[w] | ex[w]) & b == 0 {
@@ -199,7 +215,7 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
         if r & ev::NVAL != 0 {
             return Err(EBADF.into());
         }
-        on_stdin |= rd[w] & b != 0 && is_stdin(k, c.pid, fd as i64);
+        outside.add(k, c.pid, fd as i64, rd[w] & b != 0);
         if rd[w] & b != 0 && r & (ev::IN | ev::HUP | ev::ERR) != 0 {
             out.0[w] |= b;
             ready += 1;
@@ -209,7 +225,7 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
             ready += 1;
         }
     }
-    if let Some(r) = block_unless_ready(k, c.pid, ready, on_stdin, until) {
+    if let Some(r) = block_unless_ready(k, c.pid, ready, outside, until) {
         return r;
     }
     for (at, set) in [(c.a[1], &out.0), (c.a[2], &out.1), (c.a[3], &out.2)] {

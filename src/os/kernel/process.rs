@@ -169,6 +169,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         root: false,
         sleep_until: None,
         input_wait: false,
+        net_wait: false,
         counted: c.g.word64(slot, layout::S_COUNT),
         comm: k.proc(pid).comm,
         rlimits: parent.rlimits.clone(),

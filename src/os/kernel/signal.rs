@@ -325,6 +325,7 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
             p.state = PState::Running;
             p.sleep_until = None;
             p.input_wait = false;
+            p.net_wait = false;
             p.futex = None;
         }
         let info = info.unwrap_or_else(|| {

@@ -14,6 +14,12 @@ pub enum Kind {
     /// One end of a socketpair: the pipe it reads and the pipe it writes (its peer's reverse);
     /// [`SHUT`] for a direction shut down.
     Sock(usize, usize),
+    /// An AF_UNIX stream socket before it connects: fresh, bound or listening (its entry in
+    /// [`Kernel::unix`]).
+    Unix(u64),
+    /// An AF_INET/AF_INET6 socket under `--net`: a host socket, always non-blocking on the
+    /// host (a guest that would block waits like a pipe reader instead).
+    Net(super::net::HostSock),
     Dev(Dev),
     Stdin,
     /// Console output of a root instance: (instance, host fd 1 or 2).
@@ -53,6 +59,7 @@ impl Drop for OpenFile {
             Kind::PipeR(p) => Closed::PipeReader(p),
             Kind::PipeW(p) => Closed::PipeWriter(p),
             Kind::Mem(i) | Kind::Dir(Target::Mem(i), _) => Closed::File(i),
+            Kind::Unix(key) => Closed::Unix(key),
             _ => return,
         };
         self.closes.borrow_mut().push(c);
@@ -65,6 +72,7 @@ pub enum Closed {
     PipeReader(usize),
     PipeWriter(usize),
     File(Ino),
+    Unix(u64),
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +86,22 @@ pub struct Pipe {
     pub buf: VecDeque<u8>,
     pub readers: usize,
     pub writers: usize,
+    /// For one direction of a connected socket: the address of the socket that reads it
+    /// (getsockname of that end, getpeername of the other); empty for an unnamed socket.
+    pub name: Vec<u8>,
+}
+
+/// An AF_UNIX stream socket that is not connected: fresh, bound, or listening with the
+/// connections that wait for accept.
+#[derive(Debug, Default)]
+pub struct UnixSock {
+    /// The address it is bound to (a path, or an abstract name starting with NUL); empty when
+    /// unbound.
+    pub name: Vec<u8>,
+    /// `Some(backlog)` once listening.
+    pub backlog: Option<usize>,
+    /// Connections made and not yet accepted: the (read, write) pipes of the accepting end.
+    pub queue: VecDeque<(usize, usize)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -156,6 +180,8 @@ pub struct Proc {
     pub sleep_until: Option<std::time::Instant>,
     /// Blocked reading standard input the host has not sent yet.
     pub input_wait: bool,
+    /// Blocked on a host socket (`--net`): the outside world, not a deadlock.
+    pub net_wait: bool,
     /// The slot's instruction count when last accounted (see [`Kernel::account`]).
     pub counted: u64,
     /// The thread name (prctl PR_SET_NAME; the program's base name after exec).

@@ -402,8 +402,23 @@ fn full_pipe_blocks_writers_and_takes_a_partial_write() {
         t.call(nr::WRITE, &[4, BUF2, big.len() as u64]),
         big.len() as i64
     );
-    assert_eq!(t.call(nr::WRITE, &[4, BUF2, 100]), 10, "only the room left");
+    // Up to PIPE_BUF bytes go in whole (POSIX): 100 bytes wait for room for all of them.
+    assert_eq!(t.sys(nr::WRITE, &[4, BUF2, 100]), Sys::Block);
+    assert_eq!(t.call(nr::WRITE, &[4, BUF2, 10]), 10, "what fits goes");
     assert_eq!(t.sys(nr::WRITE, &[4, BUF2, 1]), Sys::Block);
+    assert_eq!(t.call(nr::FCNTL, &[4, F_SETFL, O_NONBLOCK]), 0);
+    assert_eq!(t.call(nr::WRITE, &[4, BUF2, 1]), EAGAIN.ret());
+    t.read_fd(3, 100).unwrap();
+    assert_eq!(
+        t.call(nr::WRITE, &[4, BUF2, 101]),
+        EAGAIN.ret(),
+        "not all of it fits"
+    );
+    assert_eq!(
+        t.call(nr::WRITE, &[4, BUF2, PIPE_BUF as u64 + 1]),
+        100,
+        "a larger write takes the room left"
+    );
 }
 
 #[test]
@@ -688,9 +703,10 @@ fn sockets_garm_has_not_are_refused_with_their_errno() {
     );
     assert_eq!(t.call(nr::SOCKET, &[10, 2, 0]), EACCES.ret(), "AF_INET6");
     assert_eq!(
-        t.call(nr::SOCKET, &[1, 1, 0]),
-        EAFNOSUPPORT.ret(),
-        "AF_UNIX by path"
+        t.call(nr::SOCKET, &[1, 2, 0]),
+        ESOCKTNOSUPPORT.ret(),
+        "AF_UNIX datagrams"
     );
+    assert_eq!(t.call(nr::SOCKET, &[16, 1, 0]), EAFNOSUPPORT.ret());
     assert_eq!(t.call(nr::SENDTO, &[1, BUF, 1, 0, 0, 0]), ENOTSOCK.ret());
 }

@@ -5,6 +5,7 @@ mod fs;
 mod io;
 mod misc;
 mod names;
+mod net;
 mod poll;
 mod process;
 mod signal;
