@@ -410,7 +410,10 @@ pub fn run_shared(
         }
         let mmap_low = load_process(&mut m, i, &image, argv, &env)?;
         m.set_word64(i, layout::S_LIMIT, opts.max_insns.unwrap_or(u64::MAX));
-        k.spawn_root(i, image.clone(), &exe_path, mmap_low);
+        let pid = k.spawn_root(i, image.clone(), &exe_path, mmap_low);
+        let p = k.proc_mut(pid);
+        p.cmdline = crate::os::kernel::nul_joined(argv);
+        p.environ = crate::os::kernel::nul_joined(&env);
     }
 
     let mode = match (stream, n) {

@@ -120,3 +120,15 @@ fn a_poll_and_select_driven_pipeline() {
     assert!(r.out().contains(": agrees;"), "{}", r.out());
     assert!(r.out().ends_with("children: all exited 0\n"), "{}", r.out());
 }
+
+#[test]
+fn epoll_and_eventfd_between_processes() {
+    let elf = build_with("tests/net/epoll_events", &["--libc", "glibc"]);
+    let r = same_as_qemu(&elf, &["--timeout", "120"], &[], b"");
+    assert!(r.out().contains("eventfd signals: 3\n"), "{}", r.out());
+    assert!(
+        r.out().contains("oneshot: 1 then 0, re-armed 1"),
+        "{}",
+        r.out()
+    );
+}

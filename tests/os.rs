@@ -324,3 +324,28 @@ fn a_program_counts_one_cpu_every_way() {
     );
     assert_eq!(r.status, 0);
 }
+
+#[test]
+fn proc_self_files_and_etc_as_programs_read_them() {
+    // Known answers (qemu-user shows its own /proc/self/status and the host's /etc); the
+    // command line also against qemu, which makes /proc/self/cmdline for its guest too.
+    let elf = build_with("tests/os/procself", &["--libc", "glibc"]);
+    let path = elf.to_str().unwrap();
+    let r = garm(&["-E", "PROCSELF_TEST=yes", path, "one", "two words"], b"");
+    let q = qemu(&elf, &["one", "two words"], &[], b"");
+    let first = |s: &str| s.lines().next().unwrap_or("").to_string();
+    assert_eq!(first(&r.out()), first(&q.out()), "cmdline");
+    assert_eq!(
+        r.out().lines().skip(1).collect::<Vec<_>>().join("\n"),
+        "environ has PROCSELF_TEST: yes\n\
+         status: name ok, pid ok, ppid ok, umask ok, threads 1\n\
+         maps: stack ok, code ok, data ok\n\
+         meminfo: total ok, free <= total ok\n\
+         uptime: ok\n\
+         status is a regular file: yes\n\
+         written: refused\n\
+         /etc: passwd ok, hosts ok, group ok",
+        "{}",
+        r.stderr
+    );
+}

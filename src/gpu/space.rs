@@ -358,6 +358,23 @@ impl Spaces {
     }
 
     /// The rights of the page at `va`, if it is mapped.
+    /// The mapped ranges of slot `s`'s address space, [start, end) with their rights, in
+    /// address order (adjacent pages with the same rights merged): /proc/self/maps.
+    pub fn regions(&self, s: usize) -> Vec<(u64, u64, Perm)> {
+        let mut out: Vec<(u64, u64, Perm)> = Vec::new();
+        for (va, e) in self.tables.leaves(self.roots[s]) {
+            if e & (PTE_HELD | PTE_LAZY) == 0 {
+                continue;
+            }
+            let p = Perm::of(e);
+            match out.last_mut() {
+                Some(last) if last.1 == va && last.2 == p => last.1 = va + PAGE,
+                _ => out.push((va, va + PAGE, p)),
+            }
+        }
+        out
+    }
+
     pub fn perm(&self, s: usize, va: u64) -> Option<Perm> {
         let e = self.tables.lookup(self.roots[s], va);
         (e & (PTE_HELD | PTE_LAZY) != 0).then(|| Perm::of(e))

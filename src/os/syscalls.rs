@@ -4,7 +4,9 @@
 //!
 //! Argument formats, one letter per argument: `d` decimal, `x` hex, `o` octal, `s` C string.
 
-use super::kernel::{fs, fsmeta, futex, io, memory, misc, net, poll, process, signal, Handler};
+use super::kernel::{
+    event, fs, fsmeta, futex, io, memory, misc, net, poll, process, signal, Handler,
+};
 
 /// One syscall garm knows.
 pub struct Syscall {
@@ -30,6 +32,10 @@ macro_rules! syscalls {
 
 syscalls! {
     17 GETCWD "getcwd" "xd" Some(fs::getcwd);
+    19 EVENTFD2 "eventfd2" "dx" Some(event::eventfd2);
+    20 EPOLL_CREATE1 "epoll_create1" "x" Some(event::epoll_create1);
+    21 EPOLL_CTL "epoll_ctl" "dddx" Some(event::epoll_ctl);
+    22 EPOLL_PWAIT "epoll_pwait" "dxddxd" Some(event::epoll_pwait);
     23 DUP "dup" "d" Some(io::dup);
     24 DUP3 "dup3" "ddx" Some(io::dup3);
     25 FCNTL "fcntl" "ddx" Some(io::fcntl);
@@ -138,6 +144,7 @@ syscalls! {
     278 GETRANDOM "getrandom" "xdx" Some(misc::getrandom);
     291 STATX "statx" "dsxxx" Some(fs::statx);
     293 RSEQ "rseq" "xdxx" Some(misc::rseq);
+    441 EPOLL_PWAIT2 "epoll_pwait2" "dxdxxd" Some(event::epoll_pwait2);
 }
 
 /// Syscalls the shader answers itself on its fast path (the WGSL gets their numbers from here):

@@ -18,12 +18,25 @@ pub enum Dev {
     Console,
 }
 
+/// The /proc files made when opened (see `kernel::procfs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcFile {
+    Cmdline,
+    Environ,
+    Status,
+    Maps,
+    Meminfo,
+    Uptime,
+}
+
 #[derive(Clone, Debug)]
 pub enum Node {
     File(Rc<Vec<u8>>),
     Dir(BTreeMap<String, Ino>),
     Symlink(String),
     Dev(Dev),
+    /// A /proc file whose bytes are made for the process that opens it.
+    Proc(ProcFile),
     /// An AF_UNIX socket bound here: its key in the kernel's table (a key no longer there is a
     /// socket nobody listens on, as a stale socket file on Linux).
     Socket(u64),
@@ -128,8 +141,10 @@ pub enum MountError {
 }
 
 impl Vfs {
-    /// The initial tree: `/`, `/tmp`, `/dev/{null,zero,urandom,tty}`, `/proc/self`,
-    /// `/proc/cpuinfo`, `/sys/devices/system/cpu/{online,possible,present}`.
+    /// The initial tree: `/`, `/tmp`, `/dev/{null,zero,urandom,tty}`,
+    /// `/proc/self/{exe,cmdline,environ,status,maps}`, `/proc/{cpuinfo,meminfo,uptime}`,
+    /// `/sys/devices/system/cpu/{online,possible,present}`, `/etc/{passwd,group,hosts,
+    /// resolv.conf}`.
     pub fn new() -> Vfs {
         let mut v = Vfs {
             inodes: vec![Inode {
@@ -175,6 +190,32 @@ impl Vfs {
         }
         let this = v.add(proc_, "self", Node::Dir(BTreeMap::new()), S_IFDIR | 0o555);
         v.exe_ino = v.add(this, "exe", Node::File(Default::default()), S_IFREG | 0o755);
+        for (dir, name, f) in [
+            (this, "cmdline", ProcFile::Cmdline),
+            (this, "environ", ProcFile::Environ),
+            (this, "status", ProcFile::Status),
+            (this, "maps", ProcFile::Maps),
+            (proc_, "meminfo", ProcFile::Meminfo),
+            (proc_, "uptime", ProcFile::Uptime),
+        ] {
+            v.add(dir, name, Node::Proc(f), S_IFREG | 0o444);
+        }
+        // What programs look up in /etc, for a root with no sysroot of its own (a sysroot's
+        // /etc, mounted over this one, has its own).
+        let etc = v.child(0, "etc").unwrap();
+        for (name, text) in [
+            ("passwd", "root:x:0:0:root:/root:/bin/sh\n"),
+            ("group", "root:x:0:\n"),
+            (
+                "hosts",
+                "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n",
+            ),
+            ("resolv.conf", "nameserver 127.0.0.1\n"),
+        ] {
+            v.used += text.len() as u64;
+            let data = Node::File(Rc::new(text.as_bytes().to_vec()));
+            v.add(etc, name, data, S_IFREG | 0o644);
+        }
         v
     }
 

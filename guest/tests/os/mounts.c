@@ -23,6 +23,6 @@ int main(void)
     w = open("/ro/in.txt", O_WRONLY);
     printf("ro write %d errno %d\n", w, errno);
     errno = 0;
-    printf("escape %d errno %d\n", open("/rw/../../../etc/passwd", O_RDONLY), errno);
+    printf("escape %d errno %d\n", open("/rw/../../../etc/shadow", O_RDONLY), errno);
     return 0;
 }

@@ -106,6 +106,14 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
                     }
                     // Sockets are reached with connect, not open (as Linux).
                     Node::Socket(_) => return Err(ENXIO.into()),
+                    Node::Proc(pf) => {
+                        if flags & O_ACCMODE != 0 {
+                            return Err(EACCES.into());
+                        }
+                        let bytes = procfs::generate(k, c.g, pid, c.slot, *pf);
+                        let f = k.new_fd(Kind::Bytes(Rc::from(bytes)), flags & O_CLOEXEC);
+                        return ret(k.install_fd(pid, f, 0)?);
+                    }
                     Node::Dev(d) => {
                         let f = k.new_fd(
                             Kind::Dev(*d),
@@ -180,6 +188,8 @@ fn stat_of_file(k: &Kernel, of: &OpenFile) -> Stat {
         Kind::Sock(rx, _) => Stat::new(1_000_000 + *rx as u64, vfs::S_IFSOCK | 0o777, 0, 1),
         Kind::Unix(key) => Stat::new(2_000_000 + *key, vfs::S_IFSOCK | 0o777, 0, 1),
         Kind::Net(_) => Stat::new(3, vfs::S_IFSOCK | 0o777, 0, 1),
+        // /proc files say size 0, as Linux's (readers read to end of file).
+        Kind::Bytes(_) => Stat::new(4, vfs::S_IFREG | 0o444, 0, 1),
         _ => Stat::new(2, vfs::S_IFCHR | 0o620, 0, 1),
     }
 }
@@ -469,6 +479,7 @@ pub fn getdents64(k: &mut Kernel, c: &mut Call) -> SysResult {
                         Node::Symlink(_) => DT_LNK,
                         Node::Dev(_) => DT_CHR,
                         Node::Socket(_) => DT_SOCK,
+                        Node::Proc(_) => DT_REG,
                         Node::File(_) => DT_REG,
                     };
                     entries.push((ch as u64 + 1, ty, name.clone()));

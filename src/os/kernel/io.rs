@@ -7,11 +7,11 @@ use std::io::{Read, Seek, SeekFrom, Write};
 
 /// One read or write request: fd, guest buffer, length, and the offset for pread/pwrite.
 #[derive(Clone, Copy)]
-struct Io {
-    fd: i64,
-    buf: u64,
-    len: usize,
-    at: Option<u64>,
+pub(super) struct Io {
+    pub fd: i64,
+    pub buf: u64,
+    pub len: usize,
+    pub at: Option<u64>,
 }
 
 impl Io {
@@ -87,9 +87,15 @@ fn vectored(
     ret(total)
 }
 
+/// read/write on what is not a byte stream of garm's own: host sockets, unconnected sockets,
+/// eventfds (`None`: an ordinary file, pipe or device).
+fn special_rw(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> Option<SysResult> {
+    net::read_write(k, c, io, write).or_else(|| event::read_write(k, c, io, write))
+}
+
 fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     let Io { fd, buf, len, at } = io;
-    if let Some(r) = net::read_write(k, c, fd, buf, len, false) {
+    if let Some(r) = special_rw(k, c, io, false) {
         return r;
     }
     let f = k.fd(c.pid, fd)?;
@@ -116,6 +122,10 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             b.truncate(n);
             b
         }
+        Kind::Bytes(d) => d
+            .get(off as usize..)
+            .map(|s| s[..s.len().min(len)].to_vec())
+            .unwrap_or_default(),
         Kind::Dir(..) => return Err(EISDIR.into()),
         // A socket whose reading side was shut down reads end of file.
         Kind::Sock(SHUT, _) => Vec::new(),
@@ -139,8 +149,9 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
             }
         }
         Kind::PipeW(_) | Kind::Out(..) => return Err(EBADF.into()),
-        // Handled by net::read_write.
+        // Handled by special_rw.
         Kind::Unix(_) | Kind::Net(_) => return Err(ENOTCONN.into()),
+        Kind::Event { .. } | Kind::Epoll(_) => return Err(EINVAL.into()),
         Kind::Dev(d) => match d {
             Dev::Null => Vec::new(),
             Dev::Zero => vec![0; len],
@@ -159,7 +170,7 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     };
     // The bytes reach the guest before the offset moves: a bad buffer consumes nothing.
     c.write(buf, &data)?;
-    if at.is_none() && matches!(of.kind, Kind::Mem(_) | Kind::Host(..)) {
+    if at.is_none() && matches!(of.kind, Kind::Mem(_) | Kind::Host(..) | Kind::Bytes(_)) {
         of.offset += data.len() as u64;
     }
     ret(data.len())
@@ -183,7 +194,7 @@ fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Opti
 
 fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     let Io { fd, buf, len, at } = io;
-    if let Some(r) = net::read_write(k, c, fd, buf, len, true) {
+    if let Some(r) = special_rw(k, c, io, true) {
         return r;
     }
     let pid = c.pid;
@@ -245,7 +256,7 @@ fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
                 of.offset = p + data.len() as u64;
             }
         }
-        Kind::PipeW(p) | Kind::Sock(_, p) => k.pipes[*p].buf.extend(&data),
+        Kind::PipeW(p) | Kind::Sock(_, p) => k.pipes[*p].push(&data),
         Kind::Out(inst, hfd) => {
             if c.out.emit(*inst, *hfd, &data).is_err() {
                 drop(of);
@@ -284,6 +295,7 @@ pub fn lseek(k: &mut Kernel, c: &mut Call) -> SysResult {
             _ => 0,
         },
         Kind::Host(file, ..) => file.metadata().map(|m| m.len() as i64).unwrap_or(0),
+        Kind::Bytes(d) => d.len() as i64,
         Kind::Dir(..) => 0,
         _ => return Err(ESPIPE.into()),
     };

@@ -6,6 +6,7 @@
 mod call;
 mod types;
 pub use types::*;
+pub mod event;
 pub mod fs;
 pub mod fsmeta;
 pub mod futex;
@@ -15,6 +16,7 @@ pub mod misc;
 pub mod net;
 pub mod poll;
 pub mod process;
+pub mod procfs;
 pub mod signal;
 #[cfg(test)]
 mod tests;
@@ -215,6 +217,8 @@ impl Kernel {
                 // leading '/' for $ORIGIN): a relative program name is taken from the guest's
                 // cwd, /.
                 exe_path: normalize("/", exe_path),
+                cmdline: Rc::from(&[][..]),
+                environ: Rc::from(&[][..]),
                 umask: 0o022,
                 mmap_low,
                 sigactions: BTreeMap::new(),
@@ -662,6 +666,16 @@ impl Kernel {
             Err(Fail::Host(e)) => Err(e),
         }
     }
+}
+
+/// Strings as /proc/self/cmdline and environ hold them: each followed by a NUL.
+pub fn nul_joined(strings: &[String]) -> Rc<[u8]> {
+    let mut v = Vec::new();
+    for s in strings {
+        v.extend_from_slice(s.as_bytes());
+        v.push(0);
+    }
+    Rc::from(v)
 }
 
 /// The thread name Linux gives a program: its file's base name, at most 15 bytes.

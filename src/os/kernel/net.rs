@@ -6,7 +6,7 @@
 //! is non-blocking on the host, and a guest call that would block waits like a pipe reader
 //! (retried after the next submit; the run loop idles instead of calling it a deadlock).
 
-use super::io::{fresh_pipe, install_pair, pipe_room};
+use super::io::{fresh_pipe, install_pair, pipe_room, Io};
 use super::*;
 use crate::os::vfs::{self, Node};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -617,7 +617,7 @@ fn send_from(
                 return wait_local(nonblock);
             }
             let data = gather(c, bufs, room)?;
-            k.pipes[tx].buf.extend(&data);
+            k.pipes[tx].push(&data);
             ret(data.len())
         }
         S::Net(raw) => {
@@ -763,14 +763,8 @@ fn recv_into(
 
 /// read/write on a socket that is not a plain pair (a host socket, an unconnected AF_UNIX
 /// socket); `None` for any other file.
-pub(super) fn read_write(
-    k: &mut Kernel,
-    c: &mut Call,
-    fd: i64,
-    buf: u64,
-    len: usize,
-    write: bool,
-) -> Option<SysResult> {
+pub(super) fn read_write(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> Option<SysResult> {
+    let Io { fd, buf, len, .. } = io;
     let special = k
         .fd(c.pid, fd)
         .is_ok_and(|f| matches!(f.file.borrow().kind, Kind::Net(_) | Kind::Unix(_)));

@@ -34,11 +34,16 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
     let Ok(f) = k.fd(pid, fd) else {
         return ev::NVAL;
     };
+    let inst = k.procs[&pid].inst;
     let of = f.file.borrow();
+    ready_of(k, inst, &of)
+}
+
+/// What an open file of instance `inst` is ready for now.
+pub(super) fn ready_of(k: &mut Kernel, inst: usize, of: &OpenFile) -> i16 {
     match &of.kind {
         // Standard input is readable once the host has sent something (or closed it).
         Kind::Stdin | Kind::Dev(Dev::Console) if of.flags & O_ACCMODE != O_WRONLY => {
-            let inst = k.procs[&pid].inst;
             let mut r = 0;
             if matches!(of.kind, Kind::Dev(_)) {
                 r |= ev::OUT;
@@ -64,6 +69,24 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
         }
         Kind::Unix(key) => net::unix_ready(k, *key),
         Kind::Net(h) => net::host_ready(std::os::fd::AsRawFd::as_raw_fd(&h.fd)),
+        Kind::Event { count, .. } => event::event_ready(*count),
+        // An epoll instance is readable when something it watches is (one level deep: a
+        // watched epoll is not looked into).
+        Kind::Epoll(e) => {
+            let ready = e.watch.values().any(|w| {
+                w.file.upgrade().is_some_and(|f| {
+                    f.try_borrow().is_ok_and(|f| {
+                        !matches!(f.kind, Kind::Epoll(_))
+                            && ready_of(k, inst, &f) & (w.events as i16 | ev::ERR | ev::HUP) != 0
+                    })
+                })
+            });
+            if ready {
+                ev::IN
+            } else {
+                0
+            }
+        }
         // Regular files, directories and the other devices never make a reader wait.
         _ => {
             let mut r = ev::OUT;
@@ -77,7 +100,7 @@ fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
 
 /// What waiting on `fd` waits for outside garm: the host's standard input, the network.
 #[derive(Clone, Copy, Default)]
-struct Outside {
+pub(super) struct Outside {
     stdin: bool,
     net: bool,
 }
@@ -85,11 +108,15 @@ struct Outside {
 impl Outside {
     fn add(&mut self, k: &Kernel, pid: Pid, fd: i64, reading: bool) {
         if let Ok(f) = k.fd(pid, fd) {
-            match f.file.borrow().kind {
-                Kind::Stdin | Kind::Dev(Dev::Console) => self.stdin |= reading,
-                Kind::Net(_) => self.net = true,
-                _ => {}
-            }
+            self.add_kind(&f.file.borrow().kind, reading);
+        }
+    }
+
+    pub(super) fn add_kind(&mut self, kind: &Kind, reading: bool) {
+        match kind {
+            Kind::Stdin | Kind::Dev(Dev::Console) => self.stdin |= reading,
+            Kind::Net(_) => self.net = true,
+            _ => {}
         }
     }
 }
@@ -123,7 +150,7 @@ fn wait_or_timeout(k: &mut Kernel, pid: Pid, until: Option<Instant>) -> SysResul
 /// With nothing ready, blocks until the timeout (the retry comes back here); `Some` is the answer
 /// to give now. Waiting on the host's stdin or the network is marked, so it is not taken for a
 /// deadlock.
-fn block_unless_ready(
+pub(super) fn block_unless_ready(
     k: &mut Kernel,
     pid: Pid,
     ready: i64,

@@ -158,6 +158,8 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         state: PState::Running,
         image: parent.image.clone(),
         exe_path: parent.exe_path.clone(),
+        cmdline: parent.cmdline.clone(),
+        environ: parent.environ.clone(),
         umask: parent.umask,
         mmap_low: parent.mmap_low,
         sigactions: parent.sigactions.clone(),
@@ -277,6 +279,8 @@ pub fn execve(k: &mut Kernel, c: &mut Call) -> SysResult {
     p.image = image;
     p.exe_path = normalize(&cwd, &path);
     p.comm = comm_of(&p.exe_path);
+    p.cmdline = nul_joined(&argv);
+    p.environ = nul_joined(&envp);
     p.mmap_low = mmap_low;
     p.sigactions.retain(|_, a| a.handler == SIG_IGN);
     p.pending.clear();

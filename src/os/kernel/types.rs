@@ -20,6 +20,15 @@ pub enum Kind {
     /// An AF_INET/AF_INET6 socket under `--net`: a host socket, always non-blocking on the
     /// host (a guest that would block waits like a pipe reader instead).
     Net(super::net::HostSock),
+    /// An eventfd: its counter, and whether reads take one at a time (EFD_SEMAPHORE).
+    Event {
+        count: u64,
+        semaphore: bool,
+    },
+    /// An epoll instance and what it watches.
+    Epoll(super::event::Epoll),
+    /// A /proc file's bytes as made when it was opened.
+    Bytes(Rc<[u8]>),
     Dev(Dev),
     Stdin,
     /// Console output of a root instance: (instance, host fd 1 or 2).
@@ -89,6 +98,16 @@ pub struct Pipe {
     /// For one direction of a connected socket: the address of the socket that reads it
     /// (getsockname of that end, getpeername of the other); empty for an unnamed socket.
     pub name: Vec<u8>,
+    /// Writes so far: each is an edge for an edge-triggered epoll watch.
+    pub writes: u64,
+}
+
+impl Pipe {
+    /// Appends a write's bytes.
+    pub fn push(&mut self, data: &[u8]) {
+        self.buf.extend(data);
+        self.writes += 1;
+    }
 }
 
 /// An AF_UNIX stream socket that is not connected: fresh, bound, or listening with the
@@ -160,6 +179,10 @@ pub struct Proc {
     pub state: PState,
     pub image: Rc<Image>,
     pub exe_path: String,
+    /// The arguments and environment the image started with, each NUL-terminated
+    /// (/proc/self/cmdline and environ).
+    pub cmdline: Rc<[u8]>,
+    pub environ: Rc<[u8]>,
     pub umask: u32,
     pub mmap_low: u64,
     /// Installed actions by signal.

@@ -351,3 +351,89 @@ fn host_sockets_under_net_connect_on_the_loopback() {
     assert_eq!(t.get(ADDR + 0x40, 16), ua, "the sender is itself");
     assert_eq!(t.call(nr::SOCKET, &[2, 3, 0]), ESOCKTNOSUPPORT.ret(), "raw");
 }
+
+#[test]
+fn an_eventfd_counts_and_wakes_its_reader() {
+    let mut t = T::new();
+    let e = t.call(nr::EVENTFD2, &[2, 0]);
+    assert!(e >= 0);
+    t.put(BUF2, &5u64.to_le_bytes());
+    assert_eq!(t.call(nr::WRITE, &[e as u64, BUF2, 8]), 8);
+    assert_eq!(t.call(nr::READ, &[e as u64, BUF2, 8]), 8);
+    assert_eq!(t.get_obj::<u64>(BUF2), 7);
+    assert_eq!(t.sys(nr::READ, &[e as u64, BUF2, 8]), Sys::Block, "empty");
+    assert_eq!(
+        t.call(nr::READ, &[e as u64, BUF2, 7]),
+        EINVAL.ret(),
+        "short"
+    );
+    assert_eq!(t.call(nr::WRITE, &[e as u64, BAD, 8]), EFAULT.ret());
+    t.put(BUF2, &u64::MAX.to_le_bytes());
+    assert_eq!(t.call(nr::WRITE, &[e as u64, BUF2, 8]), EINVAL.ret());
+    t.put(BUF2, &(u64::MAX - 1).to_le_bytes());
+    assert_eq!(t.call(nr::WRITE, &[e as u64, BUF2, 8]), 8);
+    t.put(BUF2, &1u64.to_le_bytes());
+    assert_eq!(t.sys(nr::WRITE, &[e as u64, BUF2, 8]), Sys::Block, "full");
+    assert_eq!(t.call(nr::EVENTFD2, &[0, 2]), EINVAL.ret(), "bad flags");
+    // A semaphore gives one at a time.
+    let s = t.call(nr::EVENTFD2, &[2, 1 | O_NONBLOCK]) as u64;
+    for want in [8, 8] {
+        assert_eq!(t.call(nr::READ, &[s, BUF2, 8]), want);
+        assert_eq!(t.get_obj::<u64>(BUF2), 1);
+    }
+    assert_eq!(t.call(nr::READ, &[s, BUF2, 8]), EAGAIN.ret());
+}
+
+#[test]
+fn epoll_waits_until_a_watched_pipe_is_ready_or_time_is_up() {
+    let mut t = T::new();
+    let ep = t.call(nr::EPOLL_CREATE1, &[O_CLOEXEC]) as u64;
+    t.call(nr::PIPE2, &[BUF, 0]);
+    let [r, w]: [i32; 2] = t.get_obj(BUF);
+    // struct epoll_event { u32 events; u32 pad; u64 data } on aarch64.
+    let ev = |events: u32, data: u64| {
+        let mut b = events.to_le_bytes().to_vec();
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&data.to_le_bytes());
+        b
+    };
+    t.put(BUF, &ev(1, 42));
+    assert_eq!(t.call(nr::EPOLL_CTL, &[ep, 1, r as u64, BUF]), 0);
+    assert_eq!(t.call(nr::EPOLL_CTL, &[ep, 1, r as u64, BUF]), EEXIST.ret());
+    assert_eq!(
+        t.sys(nr::EPOLL_PWAIT, &[ep, BUF2, 4, -1i64 as u64, 0, 8]),
+        Sys::Block
+    );
+    assert_eq!(
+        t.call(nr::EPOLL_PWAIT, &[ep, BUF2, 4, 0, 0, 8]),
+        0,
+        "no wait"
+    );
+    t.write_fd(w as i64, b"x");
+    assert_eq!(t.call(nr::EPOLL_PWAIT, &[ep, BUF2, 4, 0, 0, 8]), 1);
+    assert_eq!(t.get(BUF2, 16), ev(1, 42));
+    // Closing the watched pipe end's last fd takes it off the list.
+    t.call(nr::CLOSE, &[r as u64]);
+    assert_eq!(t.call(nr::EPOLL_PWAIT, &[ep, BUF2, 4, 0, 0, 8]), 0);
+    assert_eq!(t.call(nr::EPOLL_CTL, &[ep, 2, r as u64, 0]), EBADF.ret());
+    // Errors: a bad op, maxevents, the events buffer, a regular file, epoll on itself.
+    assert_eq!(t.call(nr::EPOLL_CTL, &[ep, 9, w as u64, BUF]), EINVAL.ret());
+    assert_eq!(t.call(nr::EPOLL_CTL, &[ep, 1, ep, BUF]), EINVAL.ret());
+    assert_eq!(t.call(nr::EPOLL_CTL, &[ep, 1, w as u64, BAD]), EFAULT.ret());
+    assert_eq!(
+        t.call(nr::EPOLL_PWAIT, &[ep, BUF2, 0, 0, 0, 8]),
+        EINVAL.ret()
+    );
+    assert_eq!(
+        t.call(nr::EPOLL_PWAIT, &[ep, BAD, 4, 0, 0, 8]),
+        EFAULT.ret()
+    );
+    assert_eq!(
+        t.call(nr::EPOLL_PWAIT, &[w as u64, BUF2, 4, 0, 0, 8]),
+        EINVAL.ret()
+    );
+    t.put_file("/tmp/f", b"data");
+    let f = t.open("/tmp/f", 0, 0) as u64;
+    assert_eq!(t.call(nr::EPOLL_CTL, &[ep, 1, f, BUF]), EPERM.ret());
+    assert_eq!(t.call(nr::EPOLL_CREATE1, &[1]), EINVAL.ret());
+}
