@@ -367,6 +367,12 @@ pub fn run_shared(
     )?;
     let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
     k.net = opts.net;
+    if opts.net {
+        // Names resolve as on the host (its resolver's address, search domains).
+        if let Ok(conf) = std::fs::read("/etc/resolv.conf") {
+            k.vfs.set_etc("resolv.conf", conf);
+        }
+    }
     if let Some(data) = &opts.stdin {
         k.stdin = crate::os::Stdin::fixed(n as usize, data.clone());
     }

@@ -219,6 +219,21 @@ impl Vfs {
         v
     }
 
+    /// Replaces the bytes of `/etc/NAME` in garm's tree (the host's resolv.conf under `--net`).
+    pub fn set_etc(&mut self, name: &str, bytes: Vec<u8>) {
+        let Some(etc) = self.child(0, "etc") else {
+            return;
+        };
+        let ino = match self.child(etc, name) {
+            Some(i) => i,
+            None => self.add(etc, name, Node::File(Rc::default()), S_IFREG | 0o644),
+        };
+        if let Node::File(old) = &self.inodes[ino].node {
+            self.used = self.used.saturating_sub(old.len() as u64) + bytes.len() as u64;
+        }
+        self.inodes[ino].node = Node::File(Rc::new(bytes));
+    }
+
     /// `/proc/self/exe`: the program's bytes, shared with the caller, not copied (a write
     /// would copy them first).
     pub fn set_exe(&mut self, bytes: Rc<Vec<u8>>) {
