@@ -468,8 +468,8 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         rep.mem >> 10
     );
     garm::elog!(
-        "garm: stats: {insns} instructions retired, {} dispatches in {} submits, {} host syscall round trips",
-        s.dispatches, s.submits, rep.host_syscalls
+        "garm: stats: {insns} instructions retired, {} dispatches in {} submits, {} host syscall round trips, {} stops for code not decoded yet ({} pages decoded)",
+        s.dispatches, s.submits, rep.host_syscalls, s.code_stops, s.pages_decoded
     );
     let host = exec - s.gpu_time.as_secs_f64() - s.readback_time.as_secs_f64();
     garm::elog!(

@@ -4,9 +4,9 @@
 use super::device::Gpu;
 use super::layout::*;
 use super::shader::{self, Prelude};
-use super::space::{FrameOp, Spaces};
+use super::space::{FrameOp, Perm, Spaces};
 use super::GpuError;
-use crate::guest::MemError;
+use crate::guest::{Guest, MemError};
 use crate::isa::{Decoded, DECODED_WORDS};
 use std::time::{Duration, Instant};
 
@@ -18,9 +18,14 @@ pub mod tiered;
 /// FP once at start-up does not pay for the FP unit on every later step. Short, because a
 /// steady submit runs ~100 ms while a wrong drop costs one stop (~0.4 ms) and a cached pipeline.
 const DECAY_SUBMITS: u32 = 2;
+/// ... and at least this long: a start-up full of syscalls makes submits of a few dispatches,
+/// and a unit that goes and comes back costs a stop (a submit) each time.
+const DECAY_TIME: Duration = Duration::from_millis(250);
 
 const PAGE: u32 = 4096;
 const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
+/// Pages (an aligned block) a code fetch stop decodes at once: see [`Machine::decode_page_at`].
+const DECODE_AHEAD: u64 = 16;
 
 /// Sizes fixed when the machine is built.
 #[derive(Clone, Copy, Debug)]
@@ -45,6 +50,9 @@ pub struct MachineConfig {
 pub struct MachineStats {
     pub dispatches: u64,
     pub submits: u64,
+    /// Stops at code not decoded yet, and the pages they decoded (neighbours included).
+    pub code_stops: u64,
+    pub pages_decoded: u64,
     pub pipeline_time: Duration,
     pub gpu_time: Duration,
     pub readback_time: Duration,
@@ -136,10 +144,11 @@ pub struct Machine {
     /// needs them.
     variants: [Option<wgpu::ComputePipeline>; 32],
     /// The variant every dispatch runs: the units instructions have needed, less those no
-    /// instance has run for [`DECAY_SUBMITS`] submits.
+    /// instance has run for [`DECAY_SUBMITS`] submits and [`DECAY_TIME`].
     variant: usize,
-    /// Submits since the units in use were last sampled.
+    /// Submits since the units in use were last sampled, and when that was.
     since_sample: u32,
+    sampled_at: Instant,
     /// GARM_VARIANT fixed the variant (for measuring): no decay.
     pinned: bool,
     /// Pipelines dispatched at least once (by variant; 32: the tier's current one): lavapipe
@@ -372,6 +381,7 @@ impl Machine {
             variants: std::array::from_fn(|v| (v == 0).then(|| pipeline.clone())),
             variant: 0,
             since_sample: 0,
+            sampled_at: Instant::now(),
             pinned: start_variant != 0,
             dispatched: [false; 33],
             bgl,
@@ -506,16 +516,18 @@ impl Machine {
         Ok(())
     }
 
-    /// Drops the optional units no instance has run for [`DECAY_SUBMITS`] submits.
+    /// Drops the optional units no instance has run for [`DECAY_SUBMITS`] submits and
+    /// [`DECAY_TIME`].
     fn decay_units(&mut self) -> Result<(), GpuError> {
         if self.variant == 0 || self.pinned {
             return Ok(());
         }
         self.since_sample += 1;
-        if self.since_sample < DECAY_SUBMITS {
+        if self.since_sample < DECAY_SUBMITS || self.sampled_at.elapsed() < DECAY_TIME {
             return Ok(());
         }
         self.since_sample = 0;
+        self.sampled_at = Instant::now();
         let mut used = 0;
         for i in 0..self.instances() {
             used |= self.state[i * STATE_WORDS + S_USED];
@@ -773,13 +785,7 @@ impl Machine {
         if let Some(&s) = self.code_pages.get(&(addr, bytes.to_vec())) {
             return Ok(s);
         }
-        let page_bytes = INSNS_PER_PAGE * DECODED_WORDS as u64 * 4;
-        let limit = self
-            .gpu
-            .limits
-            .max_storage_buffer_binding_size
-            .min(self.gpu.limits.max_buffer_size);
-        if (self.dec_slots as u64 + 1) * 2 * page_bytes > limit {
+        if self.dec_slots >= self.code_capacity() {
             // Each new version of self-modifying code takes a page of decoded code.
             return Err(GpuError::CodeFull(self.dec_slots));
         }
@@ -791,14 +797,59 @@ impl Machine {
     }
 
     /// Decodes the page holding `pc` from guest memory and maps it (a NeedCode stop); the
-    /// instance runs on.
+    /// instance runs on. The executable pages around it that are not decoded yet (the aligned
+    /// [`DECODE_AHEAD`] pages holding it) come with it, read in one go, while the decoded-code
+    /// pool is less than half full: code runs on into its neighbours (a dynamic program's
+    /// start-up touches hundreds of library pages, each a stop and a submit otherwise). Writable
+    /// neighbours are left alone: a decoded page makes every write to it stop.
     pub fn decode_page_at(&mut self, inst: usize, pc: u64) -> Result<(), MemError> {
         let page = pc & !0xfff;
-        let bytes = self.read_mem(inst, page, 4096)?;
-        let s = self.code_slot_for(page, &bytes)?;
-        self.map_code(inst, page, s);
+        let block = DECODE_AHEAD * PAGE as u64;
+        let (mut lo, mut hi) = (page, page + PAGE as u64);
+        if self.code_room() > self.code_capacity() / 2 {
+            let wanted = |m: &Self, p: u64| {
+                m.code_slot(inst, p) == NO_CODE
+                    && Guest::perm(m, inst, p).is_some_and(|r| r.has(Perm::X) && !r.has(Perm::W))
+            };
+            while lo > page & !(block - 1) && wanted(self, lo - PAGE as u64) {
+                lo -= PAGE as u64;
+            }
+            while hi < (page & !(block - 1)) + block && wanted(self, hi) {
+                hi += PAGE as u64;
+            }
+        }
+        let bytes = self.read_mem(inst, lo, (hi - lo) as usize)?;
+        self.stats.code_stops += 1;
+        for (i, chunk) in bytes.chunks(PAGE as usize).enumerate() {
+            let at = lo + (i * PAGE as usize) as u64;
+            match self.code_slot_for(at, chunk) {
+                Ok(s) => {
+                    self.map_code(inst, at, s);
+                    self.stats.pages_decoded += 1;
+                }
+                // A neighbour that does not fit is left for its own stop.
+                Err(_) if at != page => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
         self.st_mut(inst)[S_STATUS] = Stop::Running.word();
         Ok(())
+    }
+
+    /// Decoded code pages the pool holds at most (the storage binding's limit, two copies).
+    fn code_capacity(&self) -> u32 {
+        let page_bytes = INSNS_PER_PAGE * DECODED_WORDS as u64 * 4;
+        let limit = self
+            .gpu
+            .limits
+            .max_storage_buffer_binding_size
+            .min(self.gpu.limits.max_buffer_size);
+        (limit / (2 * page_bytes)).min(u32::MAX as u64) as u32
+    }
+
+    /// Decoded code pages the pool has room for still.
+    fn code_room(&self) -> u32 {
+        self.code_capacity().saturating_sub(self.dec_slots)
     }
 
     /// Forgets the decode of the page at `addr` (a CodeMod stop: a write to it waits) and its
@@ -861,9 +912,20 @@ impl Machine {
     /// ([`crate::tier::choose`]), at most `n`.
     pub fn hot_regions(&self, n: usize) -> Vec<crate::tier::Region> {
         let zeros = vec![0u32; 1024];
+        // Only pages with samples can hold a hot region, and the page after each (a function
+        // running on into it): a dynamic program decodes hundreds of library pages it ran once.
+        let sampled: std::collections::HashSet<u64> = self
+            .code_pages
+            .iter()
+            .filter(|(_, slot)| self.profile.counts.contains_key(slot))
+            .map(|((addr, _), _)| *addr)
+            .collect();
         let mut decoded: Vec<(u64, Vec<crate::isa::Decoded>, u32)> = self
             .code_pages
             .iter()
+            .filter(|((addr, _), _)| {
+                sampled.contains(addr) || sampled.contains(&addr.wrapping_sub(PAGE as u64))
+            })
             .map(|((addr, bytes), &slot)| (*addr, crate::isa::decode_page(bytes, *addr), slot))
             .collect();
         // Oldest slot first: where code was rewritten, the planner takes the newest.
