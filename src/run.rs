@@ -499,7 +499,16 @@ pub fn run_shared(
         }
         assign_turns(&k, &mut m, &mut round);
         let ts = Instant::now();
+        let before: Vec<u64> = (0..slots as usize)
+            .map(|s| m.word64(s, layout::S_COUNT))
+            .collect();
         let rings = m.submit(batch, false)?;
+        // Whether some process ran past its first dispatch: if none did, the rest of the batch
+        // found them all stopped (each empty dispatch still costs lavapipe ~0.2 ms).
+        let ran_long = before
+            .iter()
+            .enumerate()
+            .any(|(s, &b)| m.word64(s, layout::S_COUNT).saturating_sub(b) >= m.iters() as u64);
         // A traced run steps one instruction per dispatch in the interpreter.
         if std::mem::take(&mut m.tier.dropped) {
             m.profile.decay();
@@ -771,7 +780,7 @@ pub fn run_shared(
         // Grow the batch while nothing needs the host, keeping one submit near 100 ms so output
         // stays timely and a real GPU's watchdog never sees a long submit.
         if host_work {
-            batch = 4;
+            batch = if ran_long { 4 } else { 1 };
         } else if submit_time < Duration::from_millis(50) {
             batch = (batch * 2).min(1024);
         } else if submit_time > Duration::from_millis(200) && batch > 1 {

@@ -18,9 +18,6 @@ pub mod tiered;
 /// FP once at start-up does not pay for the FP unit on every later step. Short, because a
 /// steady submit runs ~100 ms while a wrong drop costs one stop (~0.4 ms) and a cached pipeline.
 const DECAY_SUBMITS: u32 = 2;
-/// ... and at least this long: a start-up full of syscalls makes submits of a few dispatches,
-/// and a unit that goes and comes back costs a stop (a submit) each time.
-const DECAY_TIME: Duration = Duration::from_millis(250);
 
 const PAGE: u32 = 4096;
 const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
@@ -144,11 +141,10 @@ pub struct Machine {
     /// needs them.
     variants: [Option<wgpu::ComputePipeline>; 32],
     /// The variant every dispatch runs: the units instructions have needed, less those no
-    /// instance has run for [`DECAY_SUBMITS`] submits and [`DECAY_TIME`].
+    /// instance has run for [`DECAY_SUBMITS`] submits.
     variant: usize,
-    /// Submits since the units in use were last sampled, and when that was.
+    /// Submits since the units in use were last sampled.
     since_sample: u32,
-    sampled_at: Instant,
     /// GARM_VARIANT fixed the variant (for measuring): no decay.
     pinned: bool,
     /// Pipelines dispatched at least once (by variant; 32: the tier's current one): lavapipe
@@ -381,7 +377,6 @@ impl Machine {
             variants: std::array::from_fn(|v| (v == 0).then(|| pipeline.clone())),
             variant: 0,
             since_sample: 0,
-            sampled_at: Instant::now(),
             pinned: start_variant != 0,
             dispatched: [false; 33],
             bgl,
@@ -516,18 +511,18 @@ impl Machine {
         Ok(())
     }
 
-    /// Drops the optional units no instance has run for [`DECAY_SUBMITS`] submits and
-    /// [`DECAY_TIME`].
+    /// Drops the optional units no instance has run for [`DECAY_SUBMITS`] submits.
     fn decay_units(&mut self) -> Result<(), GpuError> {
         if self.variant == 0 || self.pinned {
             return Ok(());
         }
         self.since_sample += 1;
-        if self.since_sample < DECAY_SUBMITS || self.sampled_at.elapsed() < DECAY_TIME {
+        // Dropping soon pays on lavapipe even where the unit comes back: sqlite3's start
+        // (87 such stops) took 1.96 s this way and 2.3 s keeping units 250 ms longer.
+        if self.since_sample < DECAY_SUBMITS {
             return Ok(());
         }
         self.since_sample = 0;
-        self.sampled_at = Instant::now();
         let mut used = 0;
         for i in 0..self.instances() {
             used |= self.state[i * STATE_WORDS + S_USED];
@@ -647,6 +642,11 @@ impl Machine {
 
     /// Steps each invocation may run per dispatch: [`ITERS`] normally, 1 to single-step (an
     /// instruction trace).
+    /// Interpreter steps per invocation per dispatch.
+    pub fn iters(&self) -> u32 {
+        self.params_now.iters
+    }
+
     pub fn set_iters(&mut self, iters: u32) {
         self.params_now.iters = iters.max(1);
         self.gpu
