@@ -1,0 +1,1465 @@
+/* cc.c: garm's own C compiler, first slice. It reads one C file and writes a static AArch64
+ * ELF executable itself (no assembler, no linker): lexer, recursive-descent parser to a small
+ * tree, then A64 code straight from the tree, every value in x0 with a stack of temporaries.
+ *
+ * Slice 1 takes: char (unsigned, as AAPCS64), int (32-bit), long (64-bit) and pointers to
+ * them, one-dimensional arrays, global and local variables with initialisers (scalars and
+ * strings), functions with up to eight parameters, if/else, while, do/while, for, break,
+ * continue, return, the full expression grammar of those types (assignments and compound
+ * assignments, ?:, || && | ^ & == != < <= > >= << >> + - * / %, unary - ! ~ & * ++ --, calls,
+ * indexing), string and character literals, sizeof. `__syscall(n, ...)` is a system call.
+ * Programs start at _start, which calls main(argc, argv) and exits with its result.
+ *
+ * Usage: cc FILE.c -o OUT */
+#include <garm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- diagnostics ---- */
+
+static const char *src_name;
+static char *src;
+
+static void error_at(const char *at, const char *msg)
+{
+    int line = 1, col = 1;
+    for (const char *p = src; p < at && *p; p++) {
+        if (*p == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    fprintf(stderr, "%s:%d:%d: error: %s\n", src_name, line, col, msg);
+    exit(1);
+}
+
+/* ---- tokens ---- */
+
+enum { T_NUM, T_IDENT, T_STR, T_PUNCT, T_KEYWORD, T_EOF };
+
+typedef struct Token {
+    int kind;
+    const char *at;
+    int len;
+    long val;
+    char *str; /* a string literal's bytes, NUL-terminated */
+    int str_len;
+} Token;
+
+static Token *toks;
+static int ntoks, cap_toks, pos;
+
+static const char *keywords[] = {"int", "long", "char", "void", "if", "else", "while", "for",
+                                 "do", "return", "break", "continue", "sizeof", 0};
+static const char *puncts[] = {"<<=", ">>=", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
+                               "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", 0};
+
+static void push_tok(Token t)
+{
+    if (ntoks == cap_toks) {
+        cap_toks = cap_toks ? cap_toks * 2 : 256;
+        toks = realloc(toks, cap_toks * sizeof(Token));
+    }
+    toks[ntoks++] = t;
+}
+
+static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int is_digit(int c) { return c >= '0' && c <= '9'; }
+
+static int escape(const char **pp)
+{
+    const char *p = *pp;
+    int c = *p++;
+    if (c == '\\') {
+        c = *p++;
+        switch (c) {
+        case 'n': c = '\n'; break;
+        case 't': c = '\t'; break;
+        case 'r': c = '\r'; break;
+        case '0': c = 0; break;
+        case 'a': c = 7; break;
+        case 'b': c = 8; break;
+        case 'f': c = 12; break;
+        case 'v': c = 11; break;
+        default: break; /* \\ \' \" and the rest stand for themselves */
+        }
+    }
+    *pp = p;
+    return c;
+}
+
+static void tokenize(void)
+{
+    const char *p = src;
+    for (;;) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            p++;
+            continue;
+        }
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            if (!e)
+                error_at(p, "unterminated comment");
+            p = e + 2;
+            continue;
+        }
+        if (*p == '#') { /* no preprocessor yet: a line starting with # is skipped */
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        Token t = {0};
+        t.at = p;
+        if (!*p) {
+            t.kind = T_EOF;
+            push_tok(t);
+            return;
+        }
+        if (is_digit(*p)) {
+            char *end;
+            t.kind = T_NUM;
+            t.val = strtol(p, &end, 0);
+            while (*end == 'l' || *end == 'L' || *end == 'u' || *end == 'U')
+                end++;
+            t.len = (int)(end - p);
+            p = end;
+        } else if (is_alpha(*p)) {
+            const char *s = p;
+            while (is_alpha(*p) || is_digit(*p))
+                p++;
+            t.len = (int)(p - s);
+            t.kind = T_IDENT;
+            for (int i = 0; keywords[i]; i++)
+                if ((int)strlen(keywords[i]) == t.len && !strncmp(s, keywords[i], t.len))
+                    t.kind = T_KEYWORD;
+        } else if (*p == '\'') {
+            p++;
+            t.kind = T_NUM;
+            t.val = escape(&p);
+            if (*p != '\'')
+                error_at(p, "unterminated character constant");
+            p++;
+            t.len = (int)(p - t.at);
+        } else if (*p == '"') {
+            p++;
+            char *buf = malloc(strlen(p) + 1);
+            int n = 0;
+            while (*p != '"') {
+                if (!*p || *p == '\n')
+                    error_at(t.at, "unterminated string");
+                buf[n++] = (char)escape(&p);
+            }
+            buf[n] = 0;
+            p++;
+            t.kind = T_STR;
+            t.str = buf;
+            t.str_len = n;
+            t.len = (int)(p - t.at);
+        } else {
+            t.kind = T_PUNCT;
+            t.len = 1;
+            for (int i = 0; puncts[i]; i++)
+                if (!strncmp(p, puncts[i], strlen(puncts[i]))) {
+                    t.len = (int)strlen(puncts[i]);
+                    break;
+                }
+            if (t.len == 1 && !strchr("+-*/%&|^!~<>=?:;,.(){}[]", *p))
+                error_at(p, "unexpected character");
+            p += t.len;
+        }
+        push_tok(t);
+    }
+}
+
+static Token *tok(void) { return &toks[pos]; }
+
+static int is(const char *s)
+{
+    Token *t = tok();
+    return (t->kind == T_PUNCT || t->kind == T_KEYWORD) && t->len == (int)strlen(s) &&
+           !strncmp(t->at, s, t->len);
+}
+
+static int accept(const char *s)
+{
+    if (is(s)) {
+        pos++;
+        return 1;
+    }
+    return 0;
+}
+
+static void expect(const char *s)
+{
+    if (!accept(s)) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "expected '%s'", s);
+        error_at(tok()->at, msg);
+    }
+}
+
+static char *ident(void)
+{
+    Token *t = tok();
+    if (t->kind != T_IDENT)
+        error_at(t->at, "expected an identifier");
+    pos++;
+    char *s = malloc(t->len + 1);
+    memcpy(s, t->at, t->len);
+    s[t->len] = 0;
+    return s;
+}
+
+/* ---- types ---- */
+
+enum { TY_VOID, TY_CHAR, TY_INT, TY_LONG, TY_PTR, TY_ARRAY, TY_FUNC };
+
+typedef struct Type {
+    int kind;
+    int size;
+    struct Type *base;
+    int len;
+} Type;
+
+static Type ty_void = {TY_VOID, 1, 0, 0}, ty_char = {TY_CHAR, 1, 0, 0},
+            ty_int = {TY_INT, 4, 0, 0}, ty_long = {TY_LONG, 8, 0, 0};
+
+static Type *ptr_to(Type *base)
+{
+    Type *t = calloc(1, sizeof(Type));
+    t->kind = TY_PTR;
+    t->size = 8;
+    t->base = base;
+    return t;
+}
+
+static Type *array_of(Type *base, int len)
+{
+    Type *t = calloc(1, sizeof(Type));
+    t->kind = TY_ARRAY;
+    t->size = base->size * len;
+    t->base = base;
+    t->len = len;
+    return t;
+}
+
+static int is_integer(Type *t) { return t->kind == TY_CHAR || t->kind == TY_INT || t->kind == TY_LONG; }
+static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY; }
+
+/* ---- the tree ---- */
+
+enum {
+    N_NUM, N_VAR, N_STR, N_ADD, N_SUB, N_MUL, N_DIV, N_MOD, N_SHL, N_SHR, N_AND, N_OR, N_XOR,
+    N_EQ, N_NE, N_LT, N_LE, N_LOGAND, N_LOGOR, N_NOT, N_BITNOT, N_NEG, N_ADDR, N_DEREF,
+    N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC,
+    N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP
+};
+
+typedef struct Var {
+    char *name;
+    Type *ty;
+    int global;
+    int offset; /* locals: below x29; globals: in the data */
+    struct Var *next;
+} Var;
+
+typedef struct Node {
+    int kind;
+    Type *ty;
+    struct Node *a, *b, *c, *d; /* operands; for/if parts */
+    struct Node *next;          /* statements in a block, arguments of a call */
+    long val;                   /* N_NUM; N_PREINC/N_POSTINC: the step */
+    Var *var;
+    char *name; /* N_CALL */
+    const char *at;
+} Node;
+
+static Node *node(int kind, const char *at)
+{
+    Node *n = calloc(1, sizeof(Node));
+    n->kind = kind;
+    n->at = at;
+    return n;
+}
+
+static Var *locals, *globals;
+static int frame_size;
+
+static Var *find_var(const char *name)
+{
+    for (Var *v = locals; v; v = v->next)
+        if (!strcmp(v->name, name))
+            return v;
+    for (Var *v = globals; v; v = v->next)
+        if (!strcmp(v->name, name))
+            return v;
+    return 0;
+}
+
+/* The data image: globals and string literals. */
+static unsigned char *data;
+static int data_len, data_cap;
+
+static int data_alloc(int size, int align)
+{
+    data_len = (data_len + align - 1) / align * align;
+    if (data_len + size > data_cap) {
+        while (data_len + size > data_cap)
+            data_cap = data_cap ? data_cap * 2 : 4096;
+        data = realloc(data, data_cap);
+    }
+    memset(data + data_len, 0, size);
+    int at = data_len;
+    data_len += size;
+    return at;
+}
+
+/* Usual arithmetic conversions, as far as slice 1 has types: long if either is, else int. */
+static Type *arith(Type *a, Type *b) { return a->kind == TY_LONG || b->kind == TY_LONG ? &ty_long : &ty_int; }
+
+static void add_type(Node *n);
+
+static Node *new_binary(int kind, Node *a, Node *b, const char *at)
+{
+    Node *n = node(kind, at);
+    n->a = a;
+    n->b = b;
+    add_type(n);
+    return n;
+}
+
+static Node *new_num(long v, const char *at)
+{
+    Node *n = node(N_NUM, at);
+    n->val = v;
+    n->ty = &ty_long;
+    return n;
+}
+
+static void add_type(Node *n)
+{
+    if (!n || n->ty)
+        return;
+    switch (n->kind) {
+    case N_ADD: case N_SUB: case N_MUL: case N_DIV: case N_MOD: case N_AND: case N_OR:
+    case N_XOR:
+        n->ty = is_pointer(n->a->ty) ? n->a->ty : arith(n->a->ty, n->b->ty);
+        if (n->ty->kind == TY_ARRAY)
+            n->ty = ptr_to(n->ty->base);
+        break;
+    case N_SHL: case N_SHR:
+        n->ty = n->a->ty->kind == TY_LONG ? &ty_long : &ty_int;
+        break;
+    case N_NEG: case N_BITNOT:
+        n->ty = n->a->ty->kind == TY_LONG ? &ty_long : &ty_int;
+        break;
+    case N_EQ: case N_NE: case N_LT: case N_LE: case N_LOGAND: case N_LOGOR: case N_NOT:
+        n->ty = &ty_int;
+        break;
+    case N_ASSIGN: case N_PREINC: case N_POSTINC:
+        n->ty = n->a->ty;
+        break;
+    case N_COMMA:
+        n->ty = n->b->ty;
+        break;
+    case N_COND:
+        n->ty = is_pointer(n->b->ty) ? n->b->ty : arith(n->b->ty, n->c->ty);
+        break;
+    case N_ADDR:
+        n->ty = ptr_to(n->a->ty->kind == TY_ARRAY ? n->a->ty->base : n->a->ty);
+        break;
+    case N_DEREF:
+        if (!is_pointer(n->a->ty))
+            error_at(n->at, "dereferencing a value that is not a pointer");
+        n->ty = n->a->ty->base;
+        break;
+    default:
+        n->ty = &ty_long;
+    }
+}
+
+/* p + i scales i by the pointee's size; p - q counts elements. */
+static Node *new_add(Node *a, Node *b, const char *at)
+{
+    add_type(a);
+    add_type(b);
+    if (is_integer(a->ty) && is_integer(b->ty))
+        return new_binary(N_ADD, a, b, at);
+    if (is_pointer(a->ty) && is_pointer(b->ty))
+        error_at(at, "adding two pointers");
+    if (!is_pointer(a->ty)) {
+        Node *t = a;
+        a = b;
+        b = t;
+    }
+    b = new_binary(N_MUL, b, new_num(a->ty->base->size, at), at);
+    return new_binary(N_ADD, a, b, at);
+}
+
+static Node *new_sub(Node *a, Node *b, const char *at)
+{
+    add_type(a);
+    add_type(b);
+    if (is_integer(a->ty) && is_integer(b->ty))
+        return new_binary(N_SUB, a, b, at);
+    if (is_pointer(a->ty) && is_integer(b->ty)) {
+        b = new_binary(N_MUL, b, new_num(a->ty->base->size, at), at);
+        Node *n = new_binary(N_SUB, a, b, at);
+        n->ty = a->ty->kind == TY_ARRAY ? ptr_to(a->ty->base) : a->ty;
+        return n;
+    }
+    if (is_pointer(a->ty) && is_pointer(b->ty)) {
+        Node *n = new_binary(N_SUB, a, b, at);
+        n->ty = &ty_long;
+        return new_binary(N_DIV, n, new_num(a->ty->base->size, at), at);
+    }
+    error_at(at, "invalid operands to -");
+    return 0;
+}
+
+/* ---- the parser ---- */
+
+static Node *expr(void);
+static Node *assign(void);
+static Node *stmt(void);
+static Node *unary(void);
+
+static int is_type_at(int i)
+{
+    Token *t = &toks[i];
+    static const char *names[] = {"int", "long", "char", "void", 0};
+    if (t->kind != T_KEYWORD)
+        return 0;
+    for (int k = 0; names[k]; k++)
+        if ((int)strlen(names[k]) == t->len && !strncmp(t->at, names[k], t->len))
+            return 1;
+    return 0;
+}
+
+static int is_typename(void) { return is_type_at(pos); }
+
+/* "(" followed by a type: a cast or sizeof(type). */
+static int paren_type(void) { return is("(") && is_type_at(pos + 1); }
+
+static Type *base_type(void)
+{
+    if (accept("int"))
+        return &ty_int;
+    if (accept("long")) {
+        accept("long");
+        accept("int");
+        return &ty_long;
+    }
+    if (accept("char"))
+        return &ty_char;
+    if (accept("void"))
+        return &ty_void;
+    error_at(tok()->at, "expected a type");
+    return 0;
+}
+
+static Type *pointers(Type *t)
+{
+    while (accept("*"))
+        t = ptr_to(t);
+    return t;
+}
+
+static Node *primary(void)
+{
+    Token *t = tok();
+    if (accept("(")) {
+        Node *n = expr();
+        expect(")");
+        return n;
+    }
+    if (accept("sizeof")) {
+        if (paren_type()) {
+            pos++;
+            Type *ty = pointers(base_type());
+            expect(")");
+            return new_num(ty->size, t->at);
+        }
+        Node *n = unary();
+        add_type(n);
+        return new_num(n->ty->size, t->at);
+    }
+    if (t->kind == T_NUM) {
+        pos++;
+        Node *n = new_num(t->val, t->at);
+        n->ty = t->val == (int)t->val ? &ty_int : &ty_long;
+        return n;
+    }
+    if (t->kind == T_STR) {
+        pos++;
+        Node *n = node(N_STR, t->at);
+        n->val = data_alloc(t->str_len + 1, 1);
+        memcpy(data + n->val, t->str, t->str_len + 1);
+        n->ty = array_of(&ty_char, t->str_len + 1);
+        return n;
+    }
+    if (t->kind == T_IDENT) {
+        char *name = ident();
+        if (accept("(")) {
+            Node *n = node(N_CALL, t->at);
+            n->name = name;
+            n->ty = &ty_long;
+            Node head = {0}, *cur = &head;
+            int argc = 0;
+            while (!accept(")")) {
+                if (argc++)
+                    expect(",");
+                cur = cur->next = assign();
+                add_type(cur);
+            }
+            if (argc > (strcmp(name, "__syscall") ? 8 : 7))
+                error_at(t->at, "too many arguments");
+            n->a = head.next;
+            return n;
+        }
+        Var *v = find_var(name);
+        if (!v)
+            error_at(t->at, "undeclared identifier");
+        Node *n = node(N_VAR, t->at);
+        n->var = v;
+        n->ty = v->ty;
+        return n;
+    }
+    error_at(t->at, "expected an expression");
+    return 0;
+}
+
+static Node *postfix(void)
+{
+    Node *n = primary();
+    for (;;) {
+        const char *at = tok()->at;
+        if (accept("[")) {
+            Node *i = expr();
+            expect("]");
+            Node *d = node(N_DEREF, at);
+            d->a = new_add(n, i, at);
+            add_type(d);
+            n = d;
+        } else if (accept("++") || accept("--")) {
+            Node *p = node(N_POSTINC, at);
+            p->a = n;
+            add_type(n);
+            p->val = toks[pos - 1].at[0] == '+' ? 1 : -1;
+            if (is_pointer(n->ty))
+                p->val *= n->ty->base->size;
+            add_type(p);
+            n = p;
+        } else {
+            return n;
+        }
+    }
+}
+
+static Node *unary(void)
+{
+    const char *at = tok()->at;
+    if (accept("+"))
+        return unary();
+    if (accept("-")) {
+        Node *n = node(N_NEG, at);
+        n->a = unary();
+        add_type(n->a);
+        add_type(n);
+        return n;
+    }
+    if (accept("!") || accept("~")) {
+        Node *n = node(toks[pos - 1].at[0] == '!' ? N_NOT : N_BITNOT, at);
+        n->a = unary();
+        add_type(n->a);
+        add_type(n);
+        return n;
+    }
+    if (accept("&")) {
+        Node *n = node(N_ADDR, at);
+        n->a = unary();
+        add_type(n->a);
+        add_type(n);
+        return n;
+    }
+    if (accept("*")) {
+        Node *n = node(N_DEREF, at);
+        n->a = unary();
+        add_type(n->a);
+        add_type(n);
+        return n;
+    }
+    if (accept("++") || accept("--")) {
+        Node *n = node(N_PREINC, at);
+        n->val = toks[pos - 1].at[0] == '+' ? 1 : -1;
+        n->a = unary();
+        add_type(n->a);
+        if (is_pointer(n->a->ty))
+            n->val *= n->a->ty->base->size;
+        add_type(n);
+        return n;
+    }
+    if (paren_type()) {
+        pos++;
+        Type *ty = pointers(base_type());
+        expect(")");
+        Node *n = node(N_CAST, at);
+        n->a = unary();
+        add_type(n->a);
+        n->ty = ty;
+        return n;
+    }
+    return postfix();
+}
+
+typedef struct {
+    const char *op;
+    int kind, prec;
+} Binop;
+
+static const Binop binops[] = {
+    {"||", N_LOGOR, 1}, {"&&", N_LOGAND, 2}, {"|", N_OR, 3},   {"^", N_XOR, 4},
+    {"&", N_AND, 5},    {"==", N_EQ, 6},     {"!=", N_NE, 6},  {"<", N_LT, 7},
+    {"<=", N_LE, 7},    {">", -N_LT, 7},     {">=", -N_LE, 7}, {"<<", N_SHL, 8},
+    {">>", N_SHR, 8},   {"+", N_ADD, 9},     {"-", N_SUB, 9},  {"*", N_MUL, 10},
+    {"/", N_DIV, 10},   {"%", N_MOD, 10},    {0, 0, 0}};
+
+static Node *binary(int min_prec)
+{
+    Node *n = unary();
+    for (;;) {
+        const Binop *op = 0;
+        for (const Binop *b = binops; b->op; b++)
+            if (is(b->op) && b->prec >= min_prec) {
+                op = b;
+                break;
+            }
+        if (!op)
+            return n;
+        const char *at = tok()->at;
+        pos++;
+        Node *r = binary(op->prec + 1);
+        if (op->kind == N_ADD)
+            n = new_add(n, r, at);
+        else if (op->kind == N_SUB)
+            n = new_sub(n, r, at);
+        else if (op->kind < 0) /* a > b is b < a */
+            n = new_binary(-op->kind, r, n, at);
+        else {
+            add_type(n);
+            add_type(r);
+            n = new_binary(op->kind, n, r, at);
+        }
+    }
+}
+
+static Node *conditional(void)
+{
+    Node *c = binary(1);
+    const char *at = tok()->at;
+    if (!accept("?"))
+        return c;
+    Node *n = node(N_COND, at);
+    n->a = c;
+    n->b = expr();
+    expect(":");
+    n->c = conditional();
+    add_type(n->b);
+    add_type(n->c);
+    add_type(n);
+    return n;
+}
+
+static Node *assign(void)
+{
+    Node *n = conditional();
+    const char *at = tok()->at;
+    if (accept("="))
+        return new_binary(N_ASSIGN, n, assign(), at);
+    static const char *ops[] = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", 0};
+    static const int kinds[] = {N_ADD, N_SUB, N_MUL, N_DIV, N_MOD, N_AND, N_OR, N_XOR, N_SHL, N_SHR};
+    for (int i = 0; ops[i]; i++)
+        if (accept(ops[i])) {
+            /* a op= b as a = a op b (slice 1: the target is evaluated twice). */
+            Node *r = assign();
+            Node *v = kinds[i] == N_ADD ? new_add(n, r, at)
+                      : kinds[i] == N_SUB ? new_sub(n, r, at)
+                                          : new_binary(kinds[i], n, r, at);
+            return new_binary(N_ASSIGN, n, v, at);
+        }
+    return n;
+}
+
+static Node *expr(void)
+{
+    Node *n = assign();
+    const char *at = tok()->at;
+    while (accept(","))
+        n = new_binary(N_COMMA, n, assign(), at);
+    add_type(n);
+    return n;
+}
+
+static Var *new_var(char *name, Type *ty, int global)
+{
+    Var *v = calloc(1, sizeof(Var));
+    v->name = name;
+    v->ty = ty;
+    v->global = global;
+    if (global) {
+        v->offset = data_alloc(ty->size, ty->size >= 8 ? 8 : ty->size);
+        v->next = globals;
+        globals = v;
+    } else {
+        int align = ty->size >= 8 || ty->kind == TY_ARRAY ? 8 : ty->size;
+        frame_size = (frame_size + ty->size + align - 1) / align * align;
+        v->offset = frame_size;
+        v->next = locals;
+        locals = v;
+    }
+    return v;
+}
+
+static Type *declarator_suffix(Type *ty)
+{
+    if (accept("[")) {
+        Token *t = tok();
+        if (t->kind != T_NUM)
+            error_at(t->at, "expected an array length");
+        pos++;
+        expect("]");
+        return array_of(ty, (int)t->val);
+    }
+    return ty;
+}
+
+/* A local declaration: its initialisers become assignments. */
+static Node *declaration(void)
+{
+    Type *base = base_type();
+    Node head = {0}, *cur = &head;
+    int first = 1;
+    while (!accept(";")) {
+        if (!first)
+            expect(",");
+        first = 0;
+        Type *ty = pointers(base);
+        const char *at = tok()->at;
+        char *name = ident();
+        ty = declarator_suffix(ty);
+        if (ty->kind == TY_VOID)
+            error_at(at, "a variable of type void");
+        Var *v = new_var(name, ty, 0);
+        if (accept("=")) {
+            Node *lhs = node(N_VAR, at);
+            lhs->var = v;
+            lhs->ty = v->ty;
+            Node *e = node(N_EXPR, at);
+            e->a = new_binary(N_ASSIGN, lhs, assign(), at);
+            cur = cur->next = e;
+        }
+    }
+    Node *b = node(N_BLOCK, 0);
+    b->a = head.next;
+    return b;
+}
+
+static Node *compound(void)
+{
+    Node head = {0}, *cur = &head;
+    Var *scope = locals;
+    while (!accept("}")) {
+        if (tok()->kind == T_EOF)
+            error_at(tok()->at, "expected '}'");
+        cur = cur->next = is_typename() ? declaration() : stmt();
+    }
+    locals = scope;
+    Node *n = node(N_BLOCK, 0);
+    n->a = head.next;
+    return n;
+}
+
+static Node *stmt(void)
+{
+    const char *at = tok()->at;
+    if (accept("return")) {
+        Node *n = node(N_RETURN, at);
+        if (!accept(";")) {
+            n->a = expr();
+            expect(";");
+        }
+        return n;
+    }
+    if (accept("if")) {
+        Node *n = node(N_IF, at);
+        expect("(");
+        n->a = expr();
+        expect(")");
+        n->b = stmt();
+        if (accept("else"))
+            n->c = stmt();
+        return n;
+    }
+    if (accept("while")) {
+        Node *n = node(N_WHILE, at);
+        expect("(");
+        n->a = expr();
+        expect(")");
+        n->b = stmt();
+        return n;
+    }
+    if (accept("do")) {
+        Node *n = node(N_DO, at);
+        n->b = stmt();
+        expect("while");
+        expect("(");
+        n->a = expr();
+        expect(")");
+        expect(";");
+        return n;
+    }
+    if (accept("for")) {
+        Node *n = node(N_FOR, at);
+        Var *scope = locals;
+        expect("(");
+        if (is_typename())
+            n->c = declaration();
+        else if (!accept(";")) {
+            n->c = node(N_EXPR, at);
+            n->c->a = expr();
+            expect(";");
+        }
+        if (!accept(";")) {
+            n->a = expr();
+            expect(";");
+        }
+        if (!accept(")")) {
+            n->d = expr();
+            expect(")");
+        }
+        n->b = stmt();
+        locals = scope;
+        return n;
+    }
+    if (accept("break")) {
+        expect(";");
+        return node(N_BREAK, at);
+    }
+    if (accept("continue")) {
+        expect(";");
+        return node(N_CONTINUE, at);
+    }
+    if (accept("{"))
+        return compound();
+    if (accept(";"))
+        return node(N_NOP, at);
+    Node *n = node(N_EXPR, at);
+    n->a = expr();
+    expect(";");
+    return n;
+}
+
+/* ---- code ---- */
+
+static unsigned *code;
+static int ncode, cap_code;
+
+static void emit(unsigned w)
+{
+    if (ncode == cap_code) {
+        cap_code = cap_code ? cap_code * 2 : 4096;
+        code = realloc(code, cap_code * 4);
+    }
+    code[ncode++] = w;
+}
+
+/* Calls to patch once every function's place is known. */
+typedef struct Fixup {
+    int at;
+    char *name;
+    const char *src;
+} Fixup;
+static Fixup *fixups;
+static int nfix, cap_fix;
+
+typedef struct Func {
+    char *name;
+    int at;
+    struct Func *next;
+} Func;
+static Func *funcs;
+
+#define TEXT_BASE 0x400000L
+#define DATA_BASE 0x10000000L
+
+/* x0 = v, by MOVZ/MOVK (MOVN for small negatives). */
+static void load_imm(int rd, long v)
+{
+    if (v < 0 && v >= -65536) {
+        emit(0x92800000u | ((unsigned)(~v & 0xffff) << 5) | rd);
+        return;
+    }
+    emit(0xd2800000u | ((unsigned)(v & 0xffff) << 5) | rd);
+    for (int s = 1; s < 4; s++) {
+        unsigned part = (unsigned)((unsigned long)v >> (16 * s)) & 0xffff;
+        if (part)
+            emit(0xf2800000u | (s << 21) | (part << 5) | rd);
+    }
+}
+
+static void push(void) { emit(0xf81f0fe0u); }          /* str x0, [sp, #-16]! */
+static void pop(int rd) { emit(0xf84107e0u | rd); }     /* ldr xd, [sp], #16 */
+
+static int depth_loop;
+static int *breaks, nbreaks, *conts, nconts;
+static int ret_fixups[4096], nret;
+
+static void gen_expr(Node *n);
+
+/* The address of an lvalue in x0. */
+static void gen_addr(Node *n)
+{
+    if (n->kind == N_VAR) {
+        if (n->var->global) {
+            load_imm(0, DATA_BASE + n->var->offset);
+        } else {
+            emit(0xd1000000u | (0 << 22) | ((unsigned)(n->var->offset & 0xfff) << 10) | (29 << 5) | 0);
+            if (n->var->offset > 0xfff)
+                error_at(n->at, "frame too large");
+        }
+        return;
+    }
+    if (n->kind == N_DEREF) {
+        gen_expr(n->a);
+        return;
+    }
+    if (n->kind == N_STR) {
+        load_imm(0, DATA_BASE + n->val);
+        return;
+    }
+    error_at(n->at, "not an lvalue");
+}
+
+/* x0 = *(type *)x0. */
+static void load(Type *ty)
+{
+    if (ty->kind == TY_ARRAY)
+        return; /* an array is its address */
+    if (ty->size == 1)
+        emit(0x39400000u); /* ldrb w0, [x0] */
+    else if (ty->size == 4)
+        emit(0xb9800000u); /* ldrsw x0, [x0] */
+    else
+        emit(0xf9400000u); /* ldr x0, [x0] */
+}
+
+/* *(type *)x1 = x0. */
+static void store(Type *ty)
+{
+    if (ty->size == 1)
+        emit(0x39000020u); /* strb w0, [x1] */
+    else if (ty->size == 4)
+        emit(0xb9000020u); /* str w0, [x1] */
+    else
+        emit(0xf9000020u); /* str x0, [x1] */
+}
+
+/* Narrows x0 to `ty` as a conversion does. */
+static void narrow(Type *ty)
+{
+    if (ty->kind == TY_CHAR)
+        emit(0x92401c00u); /* and x0, x0, #0xff */
+    else if (ty->kind == TY_INT)
+        emit(0x93407c00u); /* sxtw x0, w0 */
+}
+
+static void cset(unsigned cond) { emit(0x9a9f07e0u | ((cond ^ 1) << 12)); } /* cset x0, cond */
+
+static int label_here(void) { return ncode; }
+
+/* A branch to patch: returns its index. */
+static int branch(unsigned op)
+{
+    emit(op);
+    return ncode - 1;
+}
+
+static void patch(int at, int target)
+{
+    int off = target - at;
+    unsigned w = code[at];
+    if ((w & 0x7e000000u) == 0x34000000u) /* cbz/cbnz */
+        code[at] = (w & 0xff00001fu) | ((unsigned)(off & 0x7ffff) << 5);
+    else /* b */
+        code[at] = (w & 0xfc000000u) | (unsigned)(off & 0x3ffffff);
+}
+
+static void gen_expr(Node *n)
+{
+    add_type(n);
+    switch (n->kind) {
+    case N_NUM:
+        load_imm(0, n->val);
+        return;
+    case N_VAR:
+    case N_STR:
+        gen_addr(n);
+        load(n->ty);
+        return;
+    case N_DEREF:
+        gen_expr(n->a);
+        load(n->ty);
+        return;
+    case N_ADDR:
+        gen_addr(n->a);
+        return;
+    case N_ASSIGN:
+        if (n->a->ty->kind == TY_ARRAY)
+            error_at(n->at, "assigning to an array");
+        gen_addr(n->a);
+        push();
+        gen_expr(n->b);
+        narrow(n->a->ty);
+        pop(1);
+        store(n->a->ty);
+        return;
+    case N_PREINC:
+    case N_POSTINC:
+        gen_addr(n->a);
+        emit(0xaa0003e1u); /* mov x1, x0 */
+        load(n->a->ty);
+        emit(0xaa0003e2u); /* mov x2, x0 (the old value) */
+        load_imm(3, n->val);
+        emit(0x8b030000u); /* add x0, x0, x3 */
+        narrow(n->a->ty);
+        store(n->a->ty);
+        if (n->kind == N_POSTINC)
+            emit(0xaa0203e0u); /* mov x0, x2 */
+        return;
+    case N_NEG:
+        gen_expr(n->a);
+        emit(0xcb0003e0u); /* neg x0, x0 */
+        narrow(n->ty);
+        return;
+    case N_NOT:
+        gen_expr(n->a);
+        emit(0xf100001fu); /* cmp x0, #0 */
+        cset(0);           /* eq */
+        return;
+    case N_BITNOT:
+        gen_expr(n->a);
+        emit(0xaa2003e0u); /* mvn x0, x0 */
+        narrow(n->ty);
+        return;
+    case N_CAST:
+        gen_expr(n->a);
+        narrow(n->ty);
+        return;
+    case N_COMMA:
+        gen_expr(n->a);
+        gen_expr(n->b);
+        return;
+    case N_LOGAND:
+    case N_LOGOR: {
+        gen_expr(n->a);
+        int j = branch(n->kind == N_LOGAND ? 0xb4000000u : 0xb5000000u); /* cbz/cbnz x0 */
+        gen_expr(n->b);
+        patch(j, label_here());
+        emit(0xf100001fu); /* cmp x0, #0 */
+        cset(1);           /* ne */
+        return;
+    }
+    case N_COND: {
+        gen_expr(n->a);
+        int j = branch(0xb4000000u);
+        gen_expr(n->b);
+        int e = branch(0x14000000u);
+        patch(j, label_here());
+        gen_expr(n->c);
+        patch(e, label_here());
+        return;
+    }
+    case N_CALL: {
+        int argc = 0;
+        for (Node *a = n->a; a; a = a->next) {
+            gen_expr(a);
+            push();
+            argc++;
+        }
+        for (int i = argc - 1; i >= 0; i--)
+            pop(i);
+        if (!strcmp(n->name, "__syscall")) {
+            emit(0xaa0003e8u); /* mov x8, x0 */
+            for (int i = 1; i < argc; i++)
+                emit(0xaa0003e0u | (i << 16) | (i - 1)); /* mov x(i-1), xi */
+            emit(0xd4000001u);                            /* svc #0 */
+            return;
+        }
+        if (nfix == cap_fix) {
+            cap_fix = cap_fix ? cap_fix * 2 : 256;
+            fixups = realloc(fixups, cap_fix * sizeof(Fixup));
+        }
+        fixups[nfix++] = (Fixup){ncode, n->name, n->at};
+        emit(0x94000000u); /* bl */
+        return;
+    }
+    default:
+        break;
+    }
+    /* Binary operators: a in x1, b in x0. */
+    gen_expr(n->a);
+    push();
+    gen_expr(n->b);
+    pop(1);
+    switch (n->kind) {
+    case N_ADD: emit(0x8b000020u); break;            /* add x0, x1, x0 */
+    case N_SUB: emit(0xcb000020u); break;            /* sub x0, x1, x0 */
+    case N_MUL: emit(0x9b007c20u); break;            /* mul x0, x1, x0 */
+    case N_DIV: emit(0x9ac00c20u); break;            /* sdiv x0, x1, x0 */
+    case N_MOD:
+        emit(0x9ac00c22u); /* sdiv x2, x1, x0 */
+        emit(0x9b008440u); /* msub x0, x2, x0, x1 */
+        break;
+    case N_AND: emit(0x8a000020u); break;            /* and x0, x1, x0 */
+    case N_OR: emit(0xaa000020u); break;             /* orr x0, x1, x0 */
+    case N_XOR: emit(0xca000020u); break;            /* eor x0, x1, x0 */
+    case N_SHL: emit(0x9ac02020u); break;            /* lsl x0, x1, x0 */
+    case N_SHR:
+        if (n->a->ty->kind == TY_LONG || n->a->ty->kind == TY_INT)
+            emit(0x9ac02820u); /* asr x0, x1, x0 */
+        else
+            emit(0x9ac02420u); /* lsr x0, x1, x0 */
+        break;
+    case N_EQ: case N_NE: case N_LT: case N_LE: {
+        emit(0xeb00003fu); /* cmp x1, x0 */
+        int ptr = is_pointer(n->a->ty) || n->a->ty->kind == TY_CHAR;
+        unsigned cond = n->kind == N_EQ ? 0 : n->kind == N_NE ? 1
+                        : n->kind == N_LT ? (ptr ? 3 : 11)   /* lo / lt */
+                                          : (ptr ? 9 : 13);  /* ls / le */
+        cset(cond);
+        return;
+    }
+    default:
+        error_at(n->at, "unsupported expression");
+    }
+    if (!is_pointer(n->ty))
+        narrow(n->ty);
+}
+
+static void gen_stmt(Node *n);
+
+/* The statements of a list, in order. */
+static void gen_block(Node *n)
+{
+    for (; n; n = n->next)
+        gen_stmt(n);
+}
+
+static void gen_stmt(Node *n)
+{
+    switch (n->kind) {
+    case N_NOP:
+        break;
+    case N_EXPR:
+        gen_expr(n->a);
+        break;
+    case N_RETURN:
+        if (n->a)
+            gen_expr(n->a);
+        if (nret == (int)(sizeof ret_fixups / sizeof ret_fixups[0]))
+            error_at(n->at, "too many returns in one function");
+        ret_fixups[nret++] = branch(0x14000000u);
+        break;
+    case N_BLOCK:
+        gen_block(n->a);
+        break;
+    case N_IF: {
+        gen_expr(n->a);
+        int j = branch(0xb4000000u);
+        gen_stmt(n->b);
+        if (n->c) {
+            int e = branch(0x14000000u);
+            patch(j, label_here());
+            gen_stmt(n->c);
+            patch(e, label_here());
+        } else {
+            patch(j, label_here());
+        }
+        break;
+    }
+    case N_WHILE: case N_DO: case N_FOR: {
+        int *ob = breaks, onb = nbreaks, *oc = conts, onc = nconts;
+        int bl[256], cl[256];
+        breaks = bl;
+        conts = cl;
+        nbreaks = nconts = 0;
+        if (n->kind == N_FOR && n->c)
+            gen_stmt(n->c);
+        int top = label_here(), exit_j = -1;
+        if (n->kind != N_DO && n->a) {
+            gen_expr(n->a);
+            exit_j = branch(0xb4000000u);
+        }
+        gen_stmt(n->b);
+        int cont = label_here();
+        if (n->kind == N_FOR && n->d)
+            gen_expr(n->d);
+        if (n->kind == N_DO) {
+            gen_expr(n->a);
+            patch(branch(0xb5000000u), top); /* cbnz x0, top */
+        } else {
+            patch(branch(0x14000000u), top);
+        }
+        int out = label_here();
+        if (exit_j >= 0)
+            patch(exit_j, out);
+        for (int i = 0; i < nbreaks; i++)
+            patch(breaks[i], out);
+        for (int i = 0; i < nconts; i++)
+            patch(conts[i], cont);
+        breaks = ob;
+        nbreaks = onb;
+        conts = oc;
+        nconts = onc;
+        break;
+    }
+    case N_BREAK:
+    case N_CONTINUE:
+        if (!breaks)
+            error_at(n->at, "break or continue outside a loop");
+        if (nbreaks == 256 || nconts == 256)
+            error_at(n->at, "too many breaks in one loop");
+        if (n->kind == N_BREAK)
+            breaks[nbreaks++] = branch(0x14000000u);
+        else
+            conts[nconts++] = branch(0x14000000u);
+        break;
+    default:
+        error_at(n->at, "unsupported statement");
+    }
+}
+
+static void function(Type *ret, char *name, const char *at)
+{
+    (void)ret;
+    (void)at;
+    locals = 0;
+    frame_size = 0;
+    Var *params[8];
+    int np = 0;
+    if (!accept(")")) {
+        if (is("void") && toks[pos + 1].len == 1 && toks[pos + 1].at[0] == ')') {
+            pos += 2;
+        } else {
+            do {
+                Type *ty = pointers(base_type());
+                char *pname = ident();
+                if (accept("[")) {
+                    expect("]");
+                    ty = ptr_to(ty);
+                }
+                if (np == 8)
+                    error_at(tok()->at, "more than eight parameters");
+                params[np++] = new_var(pname, ty, 0);
+            } while (accept(","));
+            expect(")");
+        }
+    }
+    if (accept(";"))
+        return; /* a prototype */
+    expect("{");
+    Func *f = calloc(1, sizeof(Func));
+    f->name = name;
+    f->at = ncode;
+    f->next = funcs;
+    funcs = f;
+    Node *body = compound();
+    int frame = (frame_size + 15) / 16 * 16;
+    emit(0xa9bf7bfdu); /* stp x29, x30, [sp, #-16]! */
+    emit(0x910003fdu); /* mov x29, sp */
+    if (frame > 0xfff)
+        error_at(at, "frame too large");
+    emit(0xd1000000u | ((unsigned)frame << 10) | (31 << 5) | 31); /* sub sp, sp, #frame */
+    for (int i = 0; i < np; i++) {
+        emit(0xd1000000u | ((unsigned)params[i]->offset << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        int size = params[i]->ty->size;
+        unsigned op = size == 1 ? 0x39000000u : size == 4 ? 0xb9000000u : 0xf9000000u;
+        emit(op | (9 << 5) | i); /* strb/str wi/xi, [x9] */
+    }
+    nret = 0;
+    gen_stmt(body);
+    load_imm(0, 0); /* falling off main returns 0 */
+    for (int i = 0; i < nret; i++)
+        patch(ret_fixups[i], label_here());
+    emit(0x910003bfu); /* mov sp, x29 */
+    emit(0xa8c17bfdu); /* ldp x29, x30, [sp], #16 */
+    emit(0xd65f03c0u); /* ret */
+}
+
+static void global_var(Type *ty, char *name, const char *at)
+{
+    ty = declarator_suffix(ty);
+    Var *v = new_var(name, ty, 1);
+    if (accept("=")) {
+        Token *t = tok();
+        if (t->kind == T_STR && ty->kind == TY_ARRAY && ty->base->kind == TY_CHAR) {
+            pos++;
+            memcpy(data + v->offset, t->str, t->str_len < ty->size ? t->str_len : ty->size);
+        } else {
+            int neg = accept("-");
+            t = tok();
+            if (t->kind != T_NUM)
+                error_at(t->at, "a global's initialiser must be a number or a string (slice 1)");
+            pos++;
+            long val = neg ? -t->val : t->val;
+            memcpy(data + v->offset, &val, ty->size < 8 ? ty->size : 8);
+        }
+    }
+    (void)at;
+}
+
+static void program(void)
+{
+    /* _start: main(argc, argv), then exit with its result. */
+    emit(0xf94003e0u); /* ldr x0, [sp] */
+    emit(0x910023e1u); /* add x1, sp, #8 */
+    fixups = calloc(16, sizeof(Fixup));
+    cap_fix = 16;
+    fixups[nfix++] = (Fixup){ncode, "main", src};
+    emit(0x94000000u); /* bl main */
+    emit(0xd2800ba8u); /* mov x8, #93 */
+    emit(0xd4000001u); /* svc #0 */
+    while (tok()->kind != T_EOF) {
+        Type *base = base_type();
+        for (;;) {
+            Type *ty = pointers(base);
+            const char *at = tok()->at;
+            char *name = ident();
+            if (accept("(")) {
+                function(ty, name, at);
+                break;
+            }
+            global_var(ty, name, at);
+            if (accept(";"))
+                break;
+            expect(",");
+        }
+    }
+    for (int i = 0; i < nfix; i++) {
+        Func *f = funcs;
+        while (f && strcmp(f->name, fixups[i].name))
+            f = f->next;
+        if (!f)
+            error_at(fixups[i].src, "call to an undefined function");
+        code[fixups[i].at] |= (unsigned)((f->at - fixups[i].at) & 0x3ffffff);
+    }
+}
+
+/* ---- the ELF file ---- */
+
+static void put(unsigned char *b, int at, unsigned long v, int n)
+{
+    for (int i = 0; i < n; i++)
+        b[at + i] = (unsigned char)(v >> (8 * i));
+}
+
+static void write_elf(const char *path)
+{
+    int text_off = 0x1000, text_len = ncode * 4;
+    int data_off = (text_off + text_len + 0xfff) & ~0xfff;
+    int total = data_off + data_len;
+    unsigned char *f = calloc(1, total + 1);
+    memcpy(f, "\177ELF", 4);
+    f[4] = 2; /* 64-bit */
+    f[5] = 1; /* little-endian */
+    f[6] = 1;
+    put(f, 16, 2, 2);   /* ET_EXEC */
+    put(f, 18, 183, 2); /* EM_AARCH64 */
+    put(f, 20, 1, 4);
+    put(f, 24, TEXT_BASE, 8); /* entry: _start, the first instruction */
+    put(f, 32, 64, 8);        /* program headers */
+    put(f, 52, 64, 2);
+    put(f, 54, 56, 2);
+    put(f, 56, 2, 2);
+    put(f, 58, 64, 2);
+    /* PT_LOAD text, R+X */
+    unsigned char *ph = f + 64;
+    put(ph, 0, 1, 4);
+    put(ph, 4, 5, 4);
+    put(ph, 8, text_off, 8);
+    put(ph, 16, TEXT_BASE, 8);
+    put(ph, 24, TEXT_BASE, 8);
+    put(ph, 32, text_len, 8);
+    put(ph, 40, text_len, 8);
+    put(ph, 48, 0x1000, 8);
+    /* PT_LOAD data, R+W */
+    ph += 56;
+    put(ph, 0, 1, 4);
+    put(ph, 4, 6, 4);
+    put(ph, 8, data_off, 8);
+    put(ph, 16, DATA_BASE, 8);
+    put(ph, 24, DATA_BASE, 8);
+    put(ph, 32, data_len, 8);
+    put(ph, 40, data_len ? data_len : 1, 8);
+    put(ph, 48, 0x1000, 8);
+    for (int i = 0; i < ncode; i++)
+        put(f, text_off + 4 * i, code[i], 4);
+    memcpy(f + data_off, data, data_len);
+    FILE *out = fopen(path, "wb");
+    if (!out || fwrite(f, 1, total, out) != (size_t)total || fclose(out) != 0) {
+        fprintf(stderr, "cc: cannot write %s\n", path);
+        exit(1);
+    }
+    /* An executable, as a linker leaves it: fchmodat(AT_FDCWD, path, 0755, 0). */
+    __syscall6(53, -100, (long)path, 0755, 0, 0, 0);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        fprintf(stderr, "cc: cannot open %s\n", path);
+        exit(1);
+    }
+    int cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, in)) > 0) {
+        n += (int)got;
+        if (n + 1 == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(in);
+    buf[n] = 0;
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = "a.out";
+    src_name = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else
+            src_name = argv[i];
+    }
+    if (!src_name) {
+        fprintf(stderr, "usage: cc FILE.c [-o OUT]\n");
+        return 2;
+    }
+    src = read_file(src_name);
+    data_alloc(8, 8); /* no object at address DATA_BASE + 0 */
+    tokenize();
+    program();
+    write_elf(out);
+    return 0;
+}
