@@ -2,12 +2,15 @@
  * ELF executable itself (no assembler, no linker): lexer, recursive-descent parser to a small
  * tree, then A64 code straight from the tree, every value in x0 with a stack of temporaries.
  *
- * Slice 1 takes: char (unsigned, as AAPCS64), int (32-bit), long (64-bit) and pointers to
- * them, one-dimensional arrays, global and local variables with initialisers (scalars and
- * strings), functions with up to eight parameters, if/else, while, do/while, for, break,
- * continue, return, the full expression grammar of those types (assignments and compound
- * assignments, ?:, || && | ^ & == != < <= > >= << >> + - * / %, unary - ! ~ & * ++ --, calls,
- * indexing), string and character literals, sizeof. `__syscall(n, ...)` is a system call.
+ * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
+ * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference; not
+ * yet assigned or passed whole), typedef, enum, static locals, const/extern/volatile
+ * (accepted), global and local variables with initialisers (scalars,
+ * strings, scalar arrays in braces), functions with up to eight parameters, if/else, while,
+ * do/while, for, switch/case/default, break, continue, return, the full expression grammar of
+ * those types (assignments and compound assignments, ?:, || && | ^ & == != < <= > >= << >> +
+ * - * / %, unary - ! ~ & * ++ --, casts, calls, indexing, . and ->), string and character
+ * literals, sizeof, constant expressions. `__syscall(n, ...)` is a system call.
  * Programs start at _start, which calls main(argc, argv) and exits with its result.
  *
  * Usage: cc FILE.c -o OUT */
@@ -47,13 +50,16 @@ typedef struct Token {
     long val;
     char *str; /* a string literal's bytes, NUL-terminated */
     int str_len;
+    int is_unsigned, is_long, is_decimal; /* a number's suffixes and base */
 } Token;
 
 static Token *toks;
 static int ntoks, cap_toks, pos;
 
-static const char *keywords[] = {"int", "long", "char", "void", "if", "else", "while", "for",
-                                 "do", "return", "break", "continue", "sizeof", 0};
+static const char *keywords[] = {
+    "int", "long", "char", "void", "short", "unsigned", "signed", "const", "volatile", "static",
+    "extern", "struct", "enum", "typedef", "if", "else", "while", "for", "do", "return", "break",
+    "continue", "sizeof", "switch", "case", "default", 0};
 static const char *puncts[] = {"<<=", ">>=", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
                                "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", 0};
 
@@ -126,9 +132,16 @@ static void tokenize(void)
         if (is_digit(*p)) {
             char *end;
             t.kind = T_NUM;
-            t.val = strtol(p, &end, 0);
-            while (*end == 'l' || *end == 'L' || *end == 'u' || *end == 'U')
-                end++;
+            t.val = (long)strtoul(p, &end, 0);
+            t.is_decimal = *p != '0';
+            for (;; end++) {
+                if (*end == 'l' || *end == 'L')
+                    t.is_long = 1;
+                else if (*end == 'u' || *end == 'U')
+                    t.is_unsigned = 1;
+                else
+                    break;
+            }
             t.len = (int)(end - p);
             p = end;
         } else if (is_alpha(*p)) {
@@ -171,6 +184,8 @@ static void tokenize(void)
                     t.len = (int)strlen(puncts[i]);
                     break;
                 }
+            if (p[0] == '-' && p[1] == '>')
+                t.len = 2;
             if (t.len == 1 && !strchr("+-*/%&|^!~<>=?:;,.(){}[]", *p))
                 error_at(p, "unexpected character");
             p += t.len;
@@ -220,23 +235,40 @@ static char *ident(void)
 
 /* ---- types ---- */
 
-enum { TY_VOID, TY_CHAR, TY_INT, TY_LONG, TY_PTR, TY_ARRAY, TY_FUNC };
+enum { TY_VOID, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_PTR, TY_ARRAY, TY_STRUCT };
+
+typedef struct Member {
+    char *name;
+    struct Type *ty;
+    int offset;
+    struct Member *next;
+} Member;
 
 typedef struct Type {
     int kind;
     int size;
     struct Type *base;
     int len;
+    int is_unsigned;
+    int align;
+    Member *members; /* a struct's, in order */
+    int complete;
 } Type;
 
-static Type ty_void = {TY_VOID, 1, 0, 0}, ty_char = {TY_CHAR, 1, 0, 0},
-            ty_int = {TY_INT, 4, 0, 0}, ty_long = {TY_LONG, 8, 0, 0};
+/* char is unsigned on AArch64 (AAPCS64). */
+static Type ty_void = {TY_VOID, 1, 0, 0, 0, 1, 0, 1}, ty_char = {TY_CHAR, 1, 0, 0, 1, 1, 0, 1},
+            ty_schar = {TY_CHAR, 1, 0, 0, 0, 1, 0, 1}, ty_short = {TY_SHORT, 2, 0, 0, 0, 2, 0, 1},
+            ty_ushort = {TY_SHORT, 2, 0, 0, 1, 2, 0, 1}, ty_int = {TY_INT, 4, 0, 0, 0, 4, 0, 1},
+            ty_uint = {TY_INT, 4, 0, 0, 1, 4, 0, 1}, ty_long = {TY_LONG, 8, 0, 0, 0, 8, 0, 1},
+            ty_ulong = {TY_LONG, 8, 0, 0, 1, 8, 0, 1};
 
 static Type *ptr_to(Type *base)
 {
     Type *t = calloc(1, sizeof(Type));
     t->kind = TY_PTR;
     t->size = 8;
+    t->align = 8;
+    t->is_unsigned = 1;
     t->base = base;
     return t;
 }
@@ -246,12 +278,13 @@ static Type *array_of(Type *base, int len)
     Type *t = calloc(1, sizeof(Type));
     t->kind = TY_ARRAY;
     t->size = base->size * len;
+    t->align = base->align;
     t->base = base;
     t->len = len;
     return t;
 }
 
-static int is_integer(Type *t) { return t->kind == TY_CHAR || t->kind == TY_INT || t->kind == TY_LONG; }
+static int is_integer(Type *t) { return t->kind >= TY_CHAR && t->kind <= TY_LONG; }
 static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY; }
 
 /* ---- the tree ---- */
@@ -259,17 +292,28 @@ static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY
 enum {
     N_NUM, N_VAR, N_STR, N_ADD, N_SUB, N_MUL, N_DIV, N_MOD, N_SHL, N_SHR, N_AND, N_OR, N_XOR,
     N_EQ, N_NE, N_LT, N_LE, N_LOGAND, N_LOGOR, N_NOT, N_BITNOT, N_NEG, N_ADDR, N_DEREF,
-    N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC,
-    N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP
+    N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
+    N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
+    N_SWITCH, N_CASE
 };
 
+/* A name in a scope: a variable, a typedef, or an enum constant. */
 typedef struct Var {
     char *name;
     Type *ty;
     int global;
     int offset; /* locals: below x29; globals: in the data */
+    int is_typedef, is_enum;
+    long val; /* an enum constant's */
     struct Var *next;
 } Var;
+
+/* A struct tag in a scope. */
+typedef struct Tag {
+    char *name;
+    Type *ty;
+    struct Tag *next;
+} Tag;
 
 typedef struct Node {
     int kind;
@@ -279,6 +323,8 @@ typedef struct Node {
     long val;                   /* N_NUM; N_PREINC/N_POSTINC: the step */
     Var *var;
     char *name; /* N_CALL */
+    Member *mem; /* N_MEMBER */
+    int label, jump; /* N_CASE: its place and the branch to it */
     const char *at;
 } Node;
 
@@ -291,18 +337,20 @@ static Node *node(int kind, const char *at)
 }
 
 static Var *locals, *globals;
-static int frame_size;
+static Tag *tags;
+static int frame_size, in_func;
+static Node *cur_switch;
 
-static Var *find_var(const char *name)
+static Var *find_var_n(const char *name, int len)
 {
-    for (Var *v = locals; v; v = v->next)
-        if (!strcmp(v->name, name))
-            return v;
-    for (Var *v = globals; v; v = v->next)
-        if (!strcmp(v->name, name))
-            return v;
+    for (int g = 0; g < 2; g++)
+        for (Var *v = g ? globals : locals; v; v = v->next)
+            if ((int)strlen(v->name) == len && !strncmp(v->name, name, len))
+                return v;
     return 0;
 }
+
+static Var *find_var(const char *name) { return find_var_n(name, (int)strlen(name)); }
 
 /* The data image: globals and string literals. */
 static unsigned char *data;
@@ -322,8 +370,20 @@ static int data_alloc(int size, int align)
     return at;
 }
 
-/* Usual arithmetic conversions, as far as slice 1 has types: long if either is, else int. */
-static Type *arith(Type *a, Type *b) { return a->kind == TY_LONG || b->kind == TY_LONG ? &ty_long : &ty_int; }
+/* The usual arithmetic conversions: char and short promote to int; then the larger rank, and
+ * unsigned where either of that rank is. */
+static Type *promote(Type *t) { return t->kind == TY_CHAR || t->kind == TY_SHORT ? &ty_int : t; }
+
+static Type *arith(Type *a, Type *b)
+{
+    a = promote(a);
+    b = promote(b);
+    if (a->kind == TY_LONG || b->kind == TY_LONG)
+        return (a->kind == TY_LONG && a->is_unsigned) || (b->kind == TY_LONG && b->is_unsigned)
+                   ? &ty_ulong
+                   : &ty_long;
+    return a->is_unsigned || b->is_unsigned ? &ty_uint : &ty_int;
+}
 
 static void add_type(Node *n);
 
@@ -355,12 +415,10 @@ static void add_type(Node *n)
         if (n->ty->kind == TY_ARRAY)
             n->ty = ptr_to(n->ty->base);
         break;
-    case N_SHL: case N_SHR:
-        n->ty = n->a->ty->kind == TY_LONG ? &ty_long : &ty_int;
+    case N_SHL: case N_SHR: case N_NEG: case N_BITNOT:
+        n->ty = promote(n->a->ty);
         break;
-    case N_NEG: case N_BITNOT:
-        n->ty = n->a->ty->kind == TY_LONG ? &ty_long : &ty_int;
-        break;
+
     case N_EQ: case N_NE: case N_LT: case N_LE: case N_LOGAND: case N_LOGOR: case N_NOT:
         n->ty = &ty_int;
         break;
@@ -435,7 +493,13 @@ static Node *unary(void);
 static int is_type_at(int i)
 {
     Token *t = &toks[i];
-    static const char *names[] = {"int", "long", "char", "void", 0};
+    static const char *names[] = {"int",   "long",     "char",   "void",   "short",
+                                  "unsigned", "signed", "const", "volatile", "static",
+                                  "extern", "struct",  "enum",   "typedef", 0};
+    if (t->kind == T_IDENT) {
+        Var *v = find_var_n(t->at, t->len);
+        return v && v->is_typedef;
+    }
     if (t->kind != T_KEYWORD)
         return 0;
     for (int k = 0; names[k]; k++)
@@ -449,21 +513,186 @@ static int is_typename(void) { return is_type_at(pos); }
 /* "(" followed by a type: a cast or sizeof(type). */
 static int paren_type(void) { return is("(") && is_type_at(pos + 1); }
 
+static int saw_typedef, saw_static;
+static Type *struct_decl(void);
+static Type *enum_decl(void);
+
+/* Declaration specifiers: the type they name (and whether `typedef` was among them). */
 static Type *base_type(void)
 {
-    if (accept("int"))
-        return &ty_int;
-    if (accept("long")) {
-        accept("long");
-        accept("int");
-        return &ty_long;
+    int nlong = 0, nshort = 0, nchar = 0, nvoid = 0, sgn = 0, uns = 0, n = 0, tdef = 0, stat = 0;
+    Type *other = 0;
+    for (;;) {
+        Token *t = tok();
+        if (accept("static")) {
+            stat = 1;
+            continue;
+        }
+        if (accept("const") || accept("volatile") || accept("extern"))
+            continue;
+        if (accept("typedef")) {
+            tdef = 1;
+            continue;
+        }
+        if (other)
+            break;
+        if (accept("long")) nlong++;
+        else if (accept("short")) nshort++;
+        else if (accept("int")) ;
+        else if (accept("char")) nchar++;
+        else if (accept("void")) nvoid++;
+        else if (accept("signed")) sgn++;
+        else if (accept("unsigned")) uns++;
+        else if (!n && accept("struct")) { other = struct_decl(); continue; }
+        else if (!n && accept("enum")) { other = enum_decl(); continue; }
+        else if (!n && t->kind == T_IDENT && is_type_at(pos)) {
+            pos++;
+            other = find_var_n(t->at, t->len)->ty;
+            continue;
+        } else
+            break;
+        n++;
     }
-    if (accept("char"))
-        return &ty_char;
-    if (accept("void"))
+    /* (After the loop: a struct's members are declarations of their own.) */
+    saw_typedef = tdef;
+    saw_static = stat;
+    if (other)
+        return other;
+    if (!n)
+        error_at(tok()->at, "expected a type");
+    if (nvoid)
         return &ty_void;
-    error_at(tok()->at, "expected a type");
+    if (nchar)
+        return sgn ? &ty_schar : &ty_char;
+    if (nshort)
+        return uns ? &ty_ushort : &ty_short;
+    if (nlong)
+        return uns ? &ty_ulong : &ty_long;
+    return uns ? &ty_uint : &ty_int;
+}
+
+static Type *pointers(Type *t);
+static Type *declarator_suffix(Type *ty);
+static Node *conditional(void);
+
+/* A constant expression's value (enum values, case labels, array lengths). */
+static long eval(Node *n)
+{
+    switch (n->kind) {
+    case N_NUM: return n->val;
+    case N_ADD: return eval(n->a) + eval(n->b);
+    case N_SUB: return eval(n->a) - eval(n->b);
+    case N_MUL: return eval(n->a) * eval(n->b);
+    case N_DIV: return eval(n->a) / eval(n->b);
+    case N_MOD: return eval(n->a) % eval(n->b);
+    case N_SHL: return eval(n->a) << eval(n->b);
+    case N_SHR: return eval(n->a) >> eval(n->b);
+    case N_AND: return eval(n->a) & eval(n->b);
+    case N_OR: return eval(n->a) | eval(n->b);
+    case N_XOR: return eval(n->a) ^ eval(n->b);
+    case N_EQ: return eval(n->a) == eval(n->b);
+    case N_NE: return eval(n->a) != eval(n->b);
+    case N_LT: return eval(n->a) < eval(n->b);
+    case N_LE: return eval(n->a) <= eval(n->b);
+    case N_NEG: return -eval(n->a);
+    case N_NOT: return !eval(n->a);
+    case N_BITNOT: return ~eval(n->a);
+    case N_LOGAND: return eval(n->a) && eval(n->b);
+    case N_LOGOR: return eval(n->a) || eval(n->b);
+    case N_COND: return eval(n->a) ? eval(n->b) : eval(n->c);
+    case N_CAST: return eval(n->a);
+    default: error_at(n->at, "not a constant expression");
+    }
     return 0;
+}
+
+static long const_expr(void) { return eval(conditional()); }
+
+static Var *new_name(char *name, Type *ty)
+{
+    Var *v = calloc(1, sizeof(Var));
+    v->name = name;
+    v->ty = ty;
+    v->global = !in_func;
+    if (in_func) {
+        v->next = locals;
+        locals = v;
+    } else {
+        v->next = globals;
+        globals = v;
+    }
+    return v;
+}
+
+static Type *struct_decl(void)
+{
+    char *tag = tok()->kind == T_IDENT ? ident() : 0;
+    if (tag && !is("{")) {
+        for (Tag *t = tags; t; t = t->next)
+            if (!strcmp(t->name, tag))
+                return t->ty;
+    }
+    Type *ty = calloc(1, sizeof(Type));
+    ty->kind = TY_STRUCT;
+    ty->align = 1;
+    if (tag) {
+        Tag *t = calloc(1, sizeof(Tag));
+        t->name = tag;
+        t->ty = ty;
+        t->next = tags;
+        tags = t;
+    }
+    if (!accept("{"))
+        return ty; /* incomplete until defined */
+    int off = 0;
+    Member head = {0}, *cur = &head;
+    while (!accept("}")) {
+        Type *b = base_type();
+        do {
+            Type *mt = pointers(b);
+            const char *at = tok()->at;
+            char *name = ident();
+            mt = declarator_suffix(mt);
+            if (mt->kind == TY_STRUCT && !mt->complete)
+                error_at(at, "a member of incomplete type");
+            off = (off + mt->align - 1) / mt->align * mt->align;
+            Member *m = calloc(1, sizeof(Member));
+            m->name = name;
+            m->ty = mt;
+            m->offset = off;
+            cur = cur->next = m;
+            off += mt->size;
+            if (mt->align > ty->align)
+                ty->align = mt->align;
+        } while (accept(","));
+        expect(";");
+    }
+    ty->members = head.next;
+    ty->size = (off + ty->align - 1) / ty->align * ty->align;
+    ty->complete = 1;
+    return ty;
+}
+
+static Type *enum_decl(void)
+{
+    if (tok()->kind == T_IDENT)
+        ident();
+    if (!accept("{"))
+        return &ty_int;
+    long val = 0;
+    while (!accept("}")) {
+        char *name = ident();
+        if (accept("="))
+            val = const_expr();
+        Var *v = new_name(name, &ty_int);
+        v->is_enum = 1;
+        v->val = val++;
+        if (!accept(",")) {
+            expect("}");
+            break;
+        }
+    }
+    return &ty_int;
 }
 
 static Type *pointers(Type *t)
@@ -495,7 +724,17 @@ static Node *primary(void)
     if (t->kind == T_NUM) {
         pos++;
         Node *n = new_num(t->val, t->at);
-        n->ty = t->val == (int)t->val ? &ty_int : &ty_long;
+        /* The first type of its list that holds the value (C99 6.4.4.1). */
+        unsigned long v = (unsigned long)t->val;
+        int u = t->is_unsigned, oct_hex = !t->is_decimal;
+        if (!t->is_long && !u && v <= 0x7fffffffUL)
+            n->ty = &ty_int;
+        else if (!t->is_long && (u || oct_hex) && v <= 0xffffffffUL)
+            n->ty = &ty_uint;
+        else if (!u && v <= 0x7fffffffffffffffUL)
+            n->ty = &ty_long;
+        else
+            n->ty = &ty_ulong;
         return n;
     }
     if (t->kind == T_STR) {
@@ -526,8 +765,13 @@ static Node *primary(void)
             return n;
         }
         Var *v = find_var(name);
-        if (!v)
+        if (!v || v->is_typedef)
             error_at(t->at, "undeclared identifier");
+        if (v->is_enum) {
+            Node *e = new_num(v->val, t->at);
+            e->ty = &ty_int;
+            return e;
+        }
         Node *n = node(N_VAR, t->at);
         n->var = v;
         n->ty = v->ty;
@@ -549,6 +793,29 @@ static Node *postfix(void)
             d->a = new_add(n, i, at);
             add_type(d);
             n = d;
+        } else if (accept(".") || accept("->")) {
+            if (toks[pos - 1].len == 2) {
+                Node *d = node(N_DEREF, at);
+                d->a = n;
+                add_type(n);
+                add_type(d);
+                n = d;
+            }
+            add_type(n);
+            if (n->ty->kind != TY_STRUCT)
+                error_at(at, "member access on something that is not a struct");
+            const char *mat = tok()->at;
+            char *name = ident();
+            Member *m = n->ty->members;
+            while (m && strcmp(m->name, name))
+                m = m->next;
+            if (!m)
+                error_at(mat, "no such member");
+            Node *mn = node(N_MEMBER, at);
+            mn->a = n;
+            mn->mem = m;
+            mn->ty = m->ty;
+            n = mn;
         } else if (accept("++") || accept("--")) {
             Node *p = node(N_POSTINC, at);
             p->a = n;
@@ -714,12 +981,14 @@ static Var *new_var(char *name, Type *ty, int global)
     v->name = name;
     v->ty = ty;
     v->global = global;
+    if (ty->kind == TY_STRUCT && !ty->complete)
+        error_at(tok()->at, "a variable of incomplete type");
     if (global) {
-        v->offset = data_alloc(ty->size, ty->size >= 8 ? 8 : ty->size);
+        v->offset = data_alloc(ty->size, ty->align < 8 ? ty->align : 8);
         v->next = globals;
         globals = v;
     } else {
-        int align = ty->size >= 8 || ty->kind == TY_ARRAY ? 8 : ty->size;
+        int align = ty->kind == TY_ARRAY || ty->align > 8 ? 8 : ty->align;
         frame_size = (frame_size + ty->size + align - 1) / align * align;
         v->offset = frame_size;
         v->next = locals;
@@ -731,12 +1000,9 @@ static Var *new_var(char *name, Type *ty, int global)
 static Type *declarator_suffix(Type *ty)
 {
     if (accept("[")) {
-        Token *t = tok();
-        if (t->kind != T_NUM)
-            error_at(t->at, "expected an array length");
-        pos++;
+        long len = const_expr();
         expect("]");
-        return array_of(ty, (int)t->val);
+        return array_of(declarator_suffix(ty), (int)len);
     }
     return ty;
 }
@@ -745,6 +1011,7 @@ static Type *declarator_suffix(Type *ty)
 static Node *declaration(void)
 {
     Type *base = base_type();
+    int is_typedef = saw_typedef, is_static = saw_static;
     Node head = {0}, *cur = &head;
     int first = 1;
     while (!accept(";")) {
@@ -755,6 +1022,25 @@ static Node *declaration(void)
         const char *at = tok()->at;
         char *name = ident();
         ty = declarator_suffix(ty);
+        if (is_typedef) {
+            new_name(name, ty)->is_typedef = 1;
+            continue;
+        }
+        if (is_static) {
+            /* In the data, zeroed, seen only in this scope. */
+            Var *v = calloc(1, sizeof(Var));
+            v->name = name;
+            v->ty = ty;
+            v->global = 1;
+            v->offset = data_alloc(ty->size, ty->align < 8 ? ty->align : 8);
+            v->next = locals;
+            locals = v;
+            if (accept("=")) {
+                long val = const_expr();
+                memcpy(data + v->offset, &val, ty->size < 8 ? ty->size : 8);
+            }
+            continue;
+        }
         if (ty->kind == TY_VOID)
             error_at(at, "a variable of type void");
         Var *v = new_var(name, ty, 0);
@@ -776,12 +1062,14 @@ static Node *compound(void)
 {
     Node head = {0}, *cur = &head;
     Var *scope = locals;
+    Tag *tscope = tags;
     while (!accept("}")) {
         if (tok()->kind == T_EOF)
             error_at(tok()->at, "expected '}'");
         cur = cur->next = is_typename() ? declaration() : stmt();
     }
     locals = scope;
+    tags = tscope;
     Node *n = node(N_BLOCK, 0);
     n->a = head.next;
     return n;
@@ -847,6 +1135,34 @@ static Node *stmt(void)
         }
         n->b = stmt();
         locals = scope;
+        return n;
+    }
+    if (accept("switch")) {
+        Node *n = node(N_SWITCH, at);
+        expect("(");
+        n->a = expr();
+        expect(")");
+        Node *outer = cur_switch;
+        cur_switch = n;
+        n->b = stmt();
+        cur_switch = outer;
+        return n;
+    }
+    if (is("case") || is("default")) {
+        if (!cur_switch)
+            error_at(at, "case or default outside a switch");
+        Node *n = node(N_CASE, at);
+        if (accept("case")) {
+            n->val = const_expr();
+            n->d = cur_switch->d;
+            cur_switch->d = n;
+        } else {
+            pos++;
+            if (cur_switch->c)
+                error_at(at, "a second default");
+            cur_switch->c = n;
+        }
+        expect(":");
         return n;
     }
     if (accept("break")) {
@@ -945,18 +1261,29 @@ static void gen_addr(Node *n)
         load_imm(0, DATA_BASE + n->val);
         return;
     }
+    if (n->kind == N_MEMBER) {
+        gen_addr(n->a);
+        if (n->mem->offset > 0xfff)
+            error_at(n->at, "struct too large");
+        if (n->mem->offset)
+            emit(0x91000000u | ((unsigned)n->mem->offset << 10)); /* add x0, x0, #off */
+        return;
+    }
     error_at(n->at, "not an lvalue");
 }
 
 /* x0 = *(type *)x0. */
 static void load(Type *ty)
 {
-    if (ty->kind == TY_ARRAY)
-        return; /* an array is its address */
+    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT)
+        return; /* an array (a struct) is its address */
+    int u = ty->is_unsigned;
     if (ty->size == 1)
-        emit(0x39400000u); /* ldrb w0, [x0] */
+        emit(u ? 0x39400000u : 0x39800000u); /* ldrb w0 / ldrsb x0, [x0] */
+    else if (ty->size == 2)
+        emit(u ? 0x79400000u : 0x79800000u); /* ldrh w0 / ldrsh x0, [x0] */
     else if (ty->size == 4)
-        emit(0xb9800000u); /* ldrsw x0, [x0] */
+        emit(u ? 0xb9400000u : 0xb9800000u); /* ldr w0 / ldrsw x0, [x0] */
     else
         emit(0xf9400000u); /* ldr x0, [x0] */
 }
@@ -966,6 +1293,8 @@ static void store(Type *ty)
 {
     if (ty->size == 1)
         emit(0x39000020u); /* strb w0, [x1] */
+    else if (ty->size == 2)
+        emit(0x79000020u); /* strh w0, [x1] */
     else if (ty->size == 4)
         emit(0xb9000020u); /* str w0, [x1] */
     else
@@ -975,10 +1304,13 @@ static void store(Type *ty)
 /* Narrows x0 to `ty` as a conversion does. */
 static void narrow(Type *ty)
 {
+    int u = ty->is_unsigned;
     if (ty->kind == TY_CHAR)
-        emit(0x92401c00u); /* and x0, x0, #0xff */
+        emit(u ? 0x92401c00u : 0x93401c00u); /* and x0, x0, #0xff / sxtb x0, w0 */
+    else if (ty->kind == TY_SHORT)
+        emit(u ? 0x92403c00u : 0x93403c00u); /* and x0, x0, #0xffff / sxth x0, w0 */
     else if (ty->kind == TY_INT)
-        emit(0x93407c00u); /* sxtw x0, w0 */
+        emit(u ? 0x2a0003e0u : 0x93407c00u); /* mov w0, w0 / sxtw x0, w0 */
 }
 
 static void cset(unsigned cond) { emit(0x9a9f07e0u | ((cond ^ 1) << 12)); } /* cset x0, cond */
@@ -996,7 +1328,7 @@ static void patch(int at, int target)
 {
     int off = target - at;
     unsigned w = code[at];
-    if ((w & 0x7e000000u) == 0x34000000u) /* cbz/cbnz */
+    if ((w & 0x7e000000u) == 0x34000000u || (w & 0xff000010u) == 0x54000000u) /* cbz, b.cond */
         code[at] = (w & 0xff00001fu) | ((unsigned)(off & 0x7ffff) << 5);
     else /* b */
         code[at] = (w & 0xfc000000u) | (unsigned)(off & 0x3ffffff);
@@ -1011,6 +1343,7 @@ static void gen_expr(Node *n)
         return;
     case N_VAR:
     case N_STR:
+    case N_MEMBER:
         gen_addr(n);
         load(n->ty);
         return;
@@ -1022,8 +1355,8 @@ static void gen_expr(Node *n)
         gen_addr(n->a);
         return;
     case N_ASSIGN:
-        if (n->a->ty->kind == TY_ARRAY)
-            error_at(n->at, "assigning to an array");
+        if (n->a->ty->kind == TY_ARRAY || n->a->ty->kind == TY_STRUCT)
+            error_at(n->at, "assigning to an array or a struct (not yet)");
         gen_addr(n->a);
         push();
         gen_expr(n->b);
@@ -1114,18 +1447,25 @@ static void gen_expr(Node *n)
     default:
         break;
     }
-    /* Binary operators: a in x1, b in x0. */
+    /* Binary operators: a in x1, b in x0, both converted to their common type (only a
+     * negative int meeting an unsigned int needs it: every other value is kept as its type's
+     * 64-bit extension). */
     gen_expr(n->a);
     push();
     gen_expr(n->b);
     pop(1);
+    if (n->kind != N_SHL && n->kind != N_SHR && !is_pointer(n->a->ty) && !is_pointer(n->b->ty) &&
+        arith(n->a->ty, n->b->ty) == &ty_uint) {
+        emit(0x2a0003e0u); /* mov w0, w0 */
+        emit(0x2a0103e1u); /* mov w1, w1 */
+    }
     switch (n->kind) {
     case N_ADD: emit(0x8b000020u); break;            /* add x0, x1, x0 */
     case N_SUB: emit(0xcb000020u); break;            /* sub x0, x1, x0 */
     case N_MUL: emit(0x9b007c20u); break;            /* mul x0, x1, x0 */
-    case N_DIV: emit(0x9ac00c20u); break;            /* sdiv x0, x1, x0 */
+    case N_DIV: emit(n->ty->is_unsigned ? 0x9ac00820u : 0x9ac00c20u); break; /* udiv/sdiv */
     case N_MOD:
-        emit(0x9ac00c22u); /* sdiv x2, x1, x0 */
+        emit(n->ty->is_unsigned ? 0x9ac00822u : 0x9ac00c22u); /* udiv/sdiv x2, x1, x0 */
         emit(0x9b008440u); /* msub x0, x2, x0, x1 */
         break;
     case N_AND: emit(0x8a000020u); break;            /* and x0, x1, x0 */
@@ -1133,14 +1473,12 @@ static void gen_expr(Node *n)
     case N_XOR: emit(0xca000020u); break;            /* eor x0, x1, x0 */
     case N_SHL: emit(0x9ac02020u); break;            /* lsl x0, x1, x0 */
     case N_SHR:
-        if (n->a->ty->kind == TY_LONG || n->a->ty->kind == TY_INT)
-            emit(0x9ac02820u); /* asr x0, x1, x0 */
-        else
-            emit(0x9ac02420u); /* lsr x0, x1, x0 */
+        emit(n->ty->is_unsigned ? 0x9ac02420u : 0x9ac02820u); /* lsr / asr x0, x1, x0 */
         break;
     case N_EQ: case N_NE: case N_LT: case N_LE: {
         emit(0xeb00003fu); /* cmp x1, x0 */
-        int ptr = is_pointer(n->a->ty) || n->a->ty->kind == TY_CHAR;
+        int ptr = is_pointer(n->a->ty) || is_pointer(n->b->ty) ||
+                  arith(n->a->ty, n->b->ty)->is_unsigned;
         unsigned cond = n->kind == N_EQ ? 0 : n->kind == N_NE ? 1
                         : n->kind == N_LT ? (ptr ? 3 : 11)   /* lo / lt */
                                           : (ptr ? 9 : 13);  /* ls / le */
@@ -1231,9 +1569,34 @@ static void gen_stmt(Node *n)
         nconts = onc;
         break;
     }
+    case N_SWITCH: {
+        gen_expr(n->a);
+        for (Node *c = n->d; c; c = c->d) {
+            load_imm(1, c->val);
+            emit(0xeb01001fu);            /* cmp x0, x1 */
+            c->jump = branch(0x54000000u); /* b.eq */
+        }
+        int dflt = branch(0x14000000u);
+        int *ob = breaks, onb = nbreaks, bl[256];
+        breaks = bl;
+        nbreaks = 0;
+        gen_stmt(n->b);
+        int end = label_here();
+        for (Node *c = n->d; c; c = c->d)
+            patch(c->jump, c->label);
+        patch(dflt, n->c ? n->c->label : end);
+        for (int i = 0; i < nbreaks; i++)
+            patch(breaks[i], end);
+        breaks = ob;
+        nbreaks = onb;
+        break;
+    }
+    case N_CASE:
+        n->label = label_here();
+        break;
     case N_BREAK:
     case N_CONTINUE:
-        if (!breaks)
+        if (n->kind == N_BREAK ? !breaks : !conts)
             error_at(n->at, "break or continue outside a loop");
         if (nbreaks == 256 || nconts == 256)
             error_at(n->at, "too many breaks in one loop");
@@ -1253,6 +1616,7 @@ static void function(Type *ret, char *name, const char *at)
     (void)at;
     locals = 0;
     frame_size = 0;
+    in_func = 1;
     Var *params[8];
     int np = 0;
     if (!accept(")")) {
@@ -1273,8 +1637,10 @@ static void function(Type *ret, char *name, const char *at)
             expect(")");
         }
     }
-    if (accept(";"))
+    if (accept(";")) {
+        in_func = 0;
         return; /* a prototype */
+    }
     expect("{");
     Func *f = calloc(1, sizeof(Func));
     f->name = name;
@@ -1282,6 +1648,7 @@ static void function(Type *ret, char *name, const char *at)
     f->next = funcs;
     funcs = f;
     Node *body = compound();
+    in_func = 0;
     int frame = (frame_size + 15) / 16 * 16;
     emit(0xa9bf7bfdu); /* stp x29, x30, [sp, #-16]! */
     emit(0x910003fdu); /* mov x29, sp */
@@ -1291,7 +1658,10 @@ static void function(Type *ret, char *name, const char *at)
     for (int i = 0; i < np; i++) {
         emit(0xd1000000u | ((unsigned)params[i]->offset << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
         int size = params[i]->ty->size;
-        unsigned op = size == 1 ? 0x39000000u : size == 4 ? 0xb9000000u : 0xf9000000u;
+        unsigned op = size == 1   ? 0x39000000u
+                      : size == 2 ? 0x79000000u
+                      : size == 4 ? 0xb9000000u
+                                  : 0xf9000000u;
         emit(op | (9 << 5) | i); /* strb/str wi/xi, [x9] */
     }
     nret = 0;
@@ -1313,13 +1683,24 @@ static void global_var(Type *ty, char *name, const char *at)
         if (t->kind == T_STR && ty->kind == TY_ARRAY && ty->base->kind == TY_CHAR) {
             pos++;
             memcpy(data + v->offset, t->str, t->str_len < ty->size ? t->str_len : ty->size);
+        } else if (accept("{")) {
+            /* An array of scalars: its elements in order, the rest zero. */
+            Type *el = ty->kind == TY_ARRAY ? ty->base : ty;
+            if (!is_integer(el) && el->kind != TY_PTR)
+                error_at(t->at, "a brace initialiser for this type (not yet)");
+            for (int i = 0; !accept("}"); i++) {
+                if (i)
+                    expect(",");
+                if (accept("}"))
+                    break;
+                long val = const_expr();
+                if (i < (ty->kind == TY_ARRAY ? ty->len : 1))
+                    memcpy(data + v->offset + i * el->size, &val, el->size);
+            }
         } else {
-            int neg = accept("-");
-            t = tok();
-            if (t->kind != T_NUM)
-                error_at(t->at, "a global's initialiser must be a number or a string (slice 1)");
-            pos++;
-            long val = neg ? -t->val : t->val;
+            if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT)
+                error_at(t->at, "this initialiser (not yet)");
+            long val = const_expr();
             memcpy(data + v->offset, &val, ty->size < 8 ? ty->size : 8);
         }
     }
@@ -1339,10 +1720,20 @@ static void program(void)
     emit(0xd4000001u); /* svc #0 */
     while (tok()->kind != T_EOF) {
         Type *base = base_type();
+        int is_typedef = saw_typedef;
+        if (accept(";"))
+            continue; /* struct or enum declared alone */
         for (;;) {
             Type *ty = pointers(base);
             const char *at = tok()->at;
             char *name = ident();
+            if (is_typedef) {
+                new_name(name, declarator_suffix(ty))->is_typedef = 1;
+                if (accept(";"))
+                    break;
+                expect(",");
+                continue;
+            }
             if (accept("(")) {
                 function(ty, name, at);
                 break;
