@@ -58,7 +58,7 @@ fn clang_build(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
     let cc = build("cc/cc");
     let dir = workdir("progs");
-    for name in ["basics", "sieve", "types"] {
+    for name in ["basics", "sieve", "types", "init"] {
         let text =
             std::fs::read_to_string(root().join(format!("guest/cc/tests/{name}.c"))).unwrap();
         std::fs::write(dir.join(format!("{name}.c")), &text).unwrap();

@@ -1,13 +1,14 @@
-/* cc.c: garm's own C compiler, first slice. It reads one C file and writes a static AArch64
+/* cc.c: garm's own C compiler (growing towards compiling itself). It reads one C file and writes a static AArch64
  * ELF executable itself (no assembler, no linker): lexer, recursive-descent parser to a small
  * tree, then A64 code straight from the tree, every value in x0 with a stack of temporaries.
  *
  * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
  * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference; not
- * yet assigned or passed whole), typedef, enum, static locals, const/extern/volatile
- * (accepted), global and local variables with initialisers (scalars,
- * strings, scalar arrays in braces), functions with up to eight parameters, if/else, while,
- * do/while, for, switch/case/default, break, continue, return, the full expression grammar of
+ * yet passed whole), struct assignment, typedef, enum, static locals, const/extern/volatile
+ * (accepted), globals with initialisers (scalars, strings, scalar arrays in braces), locals
+ * with any initialiser (nested brace lists, strings, array lengths from the initialiser),
+ * functions with up to eight parameters, if/else, while, do/while, for, switch/case/default,
+ * break, continue, goto and labels, return, the full expression grammar of
  * those types (assignments and compound assignments, ?:, || && | ^ & == != < <= > >= << >> +
  * - * / %, unary - ! ~ & * ++ --, casts, calls, indexing, . and ->), string and character
  * literals, sizeof, constant expressions. `__syscall(n, ...)` is a system call.
@@ -59,7 +60,7 @@ static int ntoks, cap_toks, pos;
 static const char *keywords[] = {
     "int", "long", "char", "void", "short", "unsigned", "signed", "const", "volatile", "static",
     "extern", "struct", "enum", "typedef", "if", "else", "while", "for", "do", "return", "break",
-    "continue", "sizeof", "switch", "case", "default", 0};
+    "continue", "sizeof", "switch", "case", "default", "goto", 0};
 static const char *puncts[] = {"<<=", ">>=", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
                                "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", 0};
 
@@ -277,7 +278,7 @@ static Type *array_of(Type *base, int len)
 {
     Type *t = calloc(1, sizeof(Type));
     t->kind = TY_ARRAY;
-    t->size = base->size * len;
+    t->size = len < 0 ? 0 : base->size * len;
     t->align = base->align;
     t->base = base;
     t->len = len;
@@ -294,7 +295,7 @@ enum {
     N_EQ, N_NE, N_LT, N_LE, N_LOGAND, N_LOGOR, N_NOT, N_BITNOT, N_NEG, N_ADDR, N_DEREF,
     N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
     N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
-    N_SWITCH, N_CASE
+    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO
 };
 
 /* A name in a scope: a variable, a typedef, or an enum constant. */
@@ -1000,11 +1001,98 @@ static Var *new_var(char *name, Type *ty, int global)
 static Type *declarator_suffix(Type *ty)
 {
     if (accept("[")) {
-        long len = const_expr();
+        long len = is("]") ? -1 : const_expr(); /* -1: from the initialiser */
         expect("]");
         return array_of(declarator_suffix(ty), (int)len);
     }
     return ty;
+}
+
+/* The elements an array of unknown length gets from the initialiser ahead: a string's bytes
+ * and its NUL, or the top-level items of a brace list. */
+static int init_count(Type *ty)
+{
+    Token *t = tok();
+    if (t->kind == T_STR)
+        return t->str_len + 1;
+    if (!is("{"))
+        error_at(t->at, "an array of unknown length needs an initialiser");
+    int depth = 0, n = 0, i = pos;
+    for (;; i++) {
+        Token *k = &toks[i];
+        if (k->kind == T_EOF)
+            error_at(t->at, "unterminated initialiser");
+        if (k->kind != T_PUNCT || k->len != 1)
+            continue;
+        char c = k->at[0];
+        if (c == '{' || c == '(' || c == '[')
+            depth++;
+        else if (c == '}' || c == ')' || c == ']') {
+            if (--depth == 0)
+                break;
+        } else if (c == ',' && depth == 1)
+            n++;
+    }
+    /* A trailing comma adds no element. */
+    Token *last = &toks[i - 1];
+    int trailing = last->kind == T_PUNCT && last->len == 1 && last->at[0] == ',';
+    (void)ty;
+    return toks[pos + 1].at == toks[i].at ? 0 : n + 1 - trailing;
+}
+
+/* Assignments that initialise `target` (of type ty) from the initialiser ahead, appended at
+ * *cur: brace lists for arrays and structs (nested), a string for a char array, else an
+ * expression. What a list leaves out stays zero (the whole object was zeroed first). */
+static void local_init(Node **cur, Node *target, Type *ty)
+{
+    const char *at = tok()->at;
+    if (ty->kind == TY_ARRAY && ty->base->kind == TY_CHAR && tok()->kind == T_STR) {
+        Token *t = tok();
+        pos++;
+        for (int i = 0; i < t->str_len && i < ty->len; i++) {
+            Node *el = node(N_DEREF, at);
+            el->a = new_add(target, new_num(i, at), at);
+            add_type(el);
+            Node *e = node(N_EXPR, at);
+            e->a = new_binary(N_ASSIGN, el, new_num((unsigned char)t->str[i], at), at);
+            *cur = (*cur)->next = e;
+        }
+        return;
+    }
+    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) {
+        expect("{");
+        Member *m = ty->kind == TY_STRUCT ? ty->members : 0;
+        for (int i = 0; !accept("}"); i++) {
+            if (i)
+                expect(",");
+            if (accept("}"))
+                break;
+            Node *el;
+            if (ty->kind == TY_ARRAY) {
+                if (i >= ty->len)
+                    error_at(tok()->at, "too many initialisers");
+                el = node(N_DEREF, at);
+                el->a = new_add(target, new_num(i, at), at);
+                add_type(el);
+            } else {
+                if (!m)
+                    error_at(tok()->at, "too many initialisers");
+                el = node(N_MEMBER, at);
+                el->a = target;
+                el->mem = m;
+                el->ty = m->ty;
+                m = m->next;
+            }
+            local_init(cur, el, el->ty);
+        }
+        return;
+    }
+    int braced = accept("{");
+    Node *e = node(N_EXPR, at);
+    e->a = new_binary(N_ASSIGN, target, assign(), at);
+    *cur = (*cur)->next = e;
+    if (braced)
+        expect("}");
 }
 
 /* A local declaration: its initialisers become assignments. */
@@ -1025,6 +1113,13 @@ static Node *declaration(void)
         if (is_typedef) {
             new_name(name, ty)->is_typedef = 1;
             continue;
+        }
+        if (ty->kind == TY_ARRAY && ty->len < 0) {
+            if (!is("="))
+                error_at(at, "an array of unknown length needs an initialiser");
+            pos++;
+            ty = array_of(ty->base, init_count(ty));
+            pos--;
         }
         if (is_static) {
             /* In the data, zeroed, seen only in this scope. */
@@ -1048,9 +1143,12 @@ static Node *declaration(void)
             Node *lhs = node(N_VAR, at);
             lhs->var = v;
             lhs->ty = v->ty;
-            Node *e = node(N_EXPR, at);
-            e->a = new_binary(N_ASSIGN, lhs, assign(), at);
-            cur = cur->next = e;
+            if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) {
+                Node *z = node(N_ZERO, at);
+                z->a = lhs;
+                cur = cur->next = z;
+            }
+            local_init(&cur, lhs, ty);
         }
     }
     Node *b = node(N_BLOCK, 0);
@@ -1169,6 +1267,19 @@ static Node *stmt(void)
         expect(";");
         return node(N_BREAK, at);
     }
+    if (accept("goto")) {
+        Node *n = node(N_GOTO, at);
+        n->name = ident();
+        expect(";");
+        return n;
+    }
+    if (tok()->kind == T_IDENT && toks[pos + 1].kind == T_PUNCT && toks[pos + 1].len == 1 &&
+        toks[pos + 1].at[0] == ':') {
+        Node *n = node(N_LABEL, at);
+        n->name = ident();
+        pos++;
+        return n;
+    }
     if (accept("continue")) {
         expect(";");
         return node(N_CONTINUE, at);
@@ -1235,6 +1346,9 @@ static void push(void) { emit(0xf81f0fe0u); }          /* str x0, [sp, #-16]! */
 static void pop(int rd) { emit(0xf84107e0u | rd); }     /* ldr xd, [sp], #16 */
 
 static int depth_loop;
+/* A function's labels and the gotos to patch once all are placed. */
+static Node *fn_labels[1024], *fn_gotos[1024];
+static int nlabels, ngotos;
 static int *breaks, nbreaks, *conts, nconts;
 static int ret_fixups[4096], nret;
 
@@ -1355,8 +1469,26 @@ static void gen_expr(Node *n)
         gen_addr(n->a);
         return;
     case N_ASSIGN:
-        if (n->a->ty->kind == TY_ARRAY || n->a->ty->kind == TY_STRUCT)
-            error_at(n->at, "assigning to an array or a struct (not yet)");
+        if (n->a->ty->kind == TY_ARRAY)
+            error_at(n->at, "assigning to an array");
+        if (n->a->ty->kind == TY_STRUCT) {
+            if (n->b->ty->kind != TY_STRUCT || n->b->ty->size != n->a->ty->size)
+                error_at(n->at, "assigning something else to a struct");
+            /* A byte copy from the source's address to the target's; the value is the target. */
+            gen_addr(n->a);
+            push();
+            gen_expr(n->b);
+            pop(1);
+            emit(0xaa0103e4u); /* mov x4, x1 */
+            load_imm(2, n->a->ty->size);
+            int top = label_here();
+            emit(0x38401403u); /* ldrb w3, [x0], #1 */
+            emit(0x38001423u); /* strb w3, [x1], #1 */
+            emit(0xf1000442u); /* subs x2, x2, #1 */
+            patch(branch(0x54000001u), top); /* b.ne top */
+            emit(0xaa0403e0u); /* mov x0, x4 */
+            return;
+        }
         gen_addr(n->a);
         push();
         gen_expr(n->b);
@@ -1594,6 +1726,32 @@ static void gen_stmt(Node *n)
     case N_CASE:
         n->label = label_here();
         break;
+    case N_LABEL:
+        if (nlabels == 1024)
+            error_at(n->at, "too many labels");
+        for (int i = 0; i < nlabels; i++)
+            if (!strcmp(fn_labels[i]->name, n->name))
+                error_at(n->at, "a label defined twice");
+        n->label = label_here();
+        fn_labels[nlabels++] = n;
+        break;
+    case N_GOTO:
+        if (ngotos == 1024)
+            error_at(n->at, "too many gotos");
+        n->jump = branch(0x14000000u);
+        fn_gotos[ngotos++] = n;
+        break;
+    case N_ZERO: {
+        /* The object's bytes, zeroed one by one in a loop (x0 the address, x1 the count). */
+        int size = n->a->ty->size;
+        gen_addr(n->a);
+        load_imm(1, size);
+        int top = label_here();
+        emit(0x3800141fu); /* strb wzr, [x0], #1 */
+        emit(0xf1000421u); /* subs x1, x1, #1 */
+        patch(branch(0x54000001u), top); /* b.ne top */
+        break;
+    }
     case N_BREAK:
     case N_CONTINUE:
         if (n->kind == N_BREAK ? !breaks : !conts)
@@ -1665,7 +1823,16 @@ static void function(Type *ret, char *name, const char *at)
         emit(op | (9 << 5) | i); /* strb/str wi/xi, [x9] */
     }
     nret = 0;
+    nlabels = ngotos = 0;
     gen_stmt(body);
+    for (int i = 0; i < ngotos; i++) {
+        int j = 0;
+        while (j < nlabels && strcmp(fn_labels[j]->name, fn_gotos[i]->name))
+            j++;
+        if (j == nlabels)
+            error_at(fn_gotos[i]->at, "goto to an undefined label");
+        patch(fn_gotos[i]->jump, fn_labels[j]->label);
+    }
     load_imm(0, 0); /* falling off main returns 0 */
     for (int i = 0; i < nret; i++)
         patch(ret_fixups[i], label_here());
