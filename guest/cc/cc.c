@@ -1,6 +1,7 @@
-/* cc.c: garm's own C compiler (growing towards compiling itself). It reads one C file and writes a static AArch64
- * ELF executable itself (no assembler, no linker): lexer, recursive-descent parser to a small
- * tree, then A64 code straight from the tree, every value in x0 with a stack of temporaries.
+/* cc.c: garm's own C compiler, growing towards compiling itself. It reads one C file and
+ * writes a static AArch64 ELF executable itself (no assembler, no linker): lexer,
+ * recursive-descent parser to a small tree, then A64 code straight from the tree, every value
+ * in x0 with a stack of temporaries.
  *
  * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
  * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference; not
