@@ -1,4 +1,4 @@
-//! garm's own C compiler (guest/cc/cc.c), slice 1: built by clang (stage 0), run on garm (the
+//! garm's own C compiler (guest/cc/cc.c): built by clang (stage 0), run on garm (the
 //! GPU, or lavapipe) to compile each program of guest/cc/tests; what it writes runs under
 //! qemu-aarch64 and garm and must equal the clang build of the same source under qemu (stdout
 //! and exit status). Bad sources get a `file:line:col: error:` and exit 1, never a crash.
@@ -58,10 +58,13 @@ fn clang_build(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
     let cc = build("cc/cc");
     let dir = workdir("progs");
-    for name in ["basics", "sieve", "types", "init"] {
-        let text =
-            std::fs::read_to_string(root().join(format!("guest/cc/tests/{name}.c"))).unwrap();
-        std::fs::write(dir.join(format!("{name}.c")), &text).unwrap();
+    // Every source with its headers (macros.c includes macros.h from its own directory).
+    for e in std::fs::read_dir(root().join("guest/cc/tests")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    for name in ["basics", "sieve", "types", "init", "macros"] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.c"))).unwrap();
         let r = garm_cc(&cc, &dir, name);
         assert_eq!(r.status, 0, "cc {name}: {}", r.stderr);
         let elf = dir.join(format!("{name}.elf"));
@@ -86,6 +89,26 @@ fn bad_sources_get_a_diagnostic_with_line_and_column() {
     let cc = build("cc/cc");
     let dir = workdir("errors");
     let cases = [
+        (
+            "hasherror",
+            "#if 1 + 1 == 2\n#error stop here\n#endif\n",
+            "hasherror.c:2:2: error: #error",
+        ),
+        (
+            "noendif",
+            "#ifdef X\nint main() { return 0; }\n",
+            "noendif.c:3:1: error: #if without #endif",
+        ),
+        (
+            "noinclude",
+            "#include \"nothere.h\"\n",
+            "noinclude.c:1:10: error: included file not found",
+        ),
+        (
+            "macroargs",
+            "#define F(a, b) a\nint main() { return F(1); }\n",
+            "macroargs.c:2:21: error: wrong number of macro arguments",
+        ),
         (
             "undeclared",
             "int main() {\n  return x;\n}\n",

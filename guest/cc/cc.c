@@ -14,8 +14,10 @@
  * - * / %, unary - ! ~ & * ++ --, casts, calls, indexing, . and ->), string and character
  * literals, sizeof, constant expressions. `__syscall(n, ...)` is a system call.
  * Programs start at _start, which calls main(argc, argv) and exits with its result.
+ * A preprocessor runs first, on tokens: #include, #define (object- and function-like, # and
+ * ##, __VA_ARGS__), #undef, #if/#ifdef/#ifndef/#elif/#else/#endif, #error, __FILE__, __LINE__.
  *
- * Usage: cc FILE.c -o OUT */
+ * Usage: cc [-I DIR]... FILE.c -o OUT */
 #include <garm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,18 +28,34 @@
 static const char *src_name;
 static char *src;
 
+/* Every source file read (the main one and what it includes), for diagnostics. */
+typedef struct File {
+    const char *name;
+    char *text;
+    long len;
+} File;
+static File files[256];
+static int nfiles;
+
 static void error_at(const char *at, const char *msg)
 {
-    int line = 1, col = 1;
-    for (const char *p = src; p < at && *p; p++) {
-        if (*p == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
+    for (int f = 0; f < nfiles; f++) {
+        File *fl = &files[f];
+        if (at < fl->text || at > fl->text + fl->len)
+            continue;
+        int line = 1, col = 1;
+        for (const char *p = fl->text; p < at; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
         }
+        fprintf(stderr, "%s:%d:%d: error: %s\n", fl->name, line, col, msg);
+        exit(1);
     }
-    fprintf(stderr, "%s:%d:%d: error: %s\n", src_name, line, col, msg);
+    fprintf(stderr, "%s: error: %s\n", src_name, msg);
     exit(1);
 }
 
@@ -53,26 +71,34 @@ typedef struct Token {
     char *str; /* a string literal's bytes, NUL-terminated */
     int str_len;
     int is_unsigned, is_long, is_decimal; /* a number's suffixes and base */
+    int bol;                               /* first on its line */
 } Token;
 
+/* A growable list of tokens. */
+typedef struct TokVec {
+    Token *v;
+    int n, cap;
+} TokVec;
+
+static void vpush(TokVec *tv, Token t)
+{
+    if (tv->n == tv->cap) {
+        tv->cap = tv->cap ? tv->cap * 2 : 256;
+        tv->v = realloc(tv->v, tv->cap * sizeof(Token));
+    }
+    tv->v[tv->n++] = t;
+}
+
 static Token *toks;
-static int ntoks, cap_toks, pos;
+static int ntoks, pos;
 
 static const char *keywords[] = {
     "int", "long", "char", "void", "short", "unsigned", "signed", "const", "volatile", "static",
     "extern", "struct", "enum", "typedef", "if", "else", "while", "for", "do", "return", "break",
     "continue", "sizeof", "switch", "case", "default", "goto", 0};
-static const char *puncts[] = {"<<=", ">>=", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
+static const char *puncts[] = {"...", "<<=", ">>=", "##", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
                                "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", 0};
 
-static void push_tok(Token t)
-{
-    if (ntoks == cap_toks) {
-        cap_toks = cap_toks ? cap_toks * 2 : 256;
-        toks = realloc(toks, cap_toks * sizeof(Token));
-    }
-    toks[ntoks++] = t;
-}
 
 static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
@@ -99,11 +125,23 @@ static int escape(const char **pp)
     return c;
 }
 
-static void tokenize(void)
+/* The tokens of one file's text, each marked when it is the first on its line. */
+static TokVec tokenize(const char *text)
 {
-    const char *p = src;
+    TokVec out = {0};
+    const char *p = text;
+    int bol = 1;
     for (;;) {
-        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+        if (*p == '\n') {
+            bol = 1;
+            p++;
+            continue;
+        }
+        if (p[0] == '\\' && p[1] == '\n') { /* a continued line */
+            p += 2;
+            continue;
+        }
+        if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
             p++;
             continue;
         }
@@ -116,20 +154,19 @@ static void tokenize(void)
             const char *e = strstr(p + 2, "*/");
             if (!e)
                 error_at(p, "unterminated comment");
+            for (const char *q = p; q < e; q++)
+                bol |= *q == '\n';
             p = e + 2;
-            continue;
-        }
-        if (*p == '#') { /* no preprocessor yet: a line starting with # is skipped */
-            while (*p && *p != '\n')
-                p++;
             continue;
         }
         Token t = {0};
         t.at = p;
+        t.bol = bol;
+        bol = 0;
         if (!*p) {
             t.kind = T_EOF;
-            push_tok(t);
-            return;
+            vpush(&out, t);
+            return out;
         }
         if (is_digit(*p)) {
             char *end;
@@ -188,12 +225,460 @@ static void tokenize(void)
                 }
             if (p[0] == '-' && p[1] == '>')
                 t.len = 2;
-            if (t.len == 1 && !strchr("+-*/%&|^!~<>=?:;,.(){}[]", *p))
-                error_at(p, "unexpected character");
+            /* Any other character is a token of its own (skipped code may hold it); the
+             * parser refuses it where it matters. */
             p += t.len;
         }
-        push_tok(t);
+        vpush(&out, t);
     }
+}
+
+
+/* ---- the preprocessor ---- */
+
+static long const_expr(void);
+
+typedef struct Macro {
+    char *name;
+    int fnlike, nparams, variadic;
+    char *params[32];
+    Token *body;
+    int nbody;
+    int busy; /* being expanded: not again inside itself */
+    struct Macro *next;
+} Macro;
+
+static Macro *macros;
+static const char *include_dirs[32];
+static int ninclude_dirs;
+
+static char *tok_text(Token *t)
+{
+    char *s = malloc(t->len + 1);
+    memcpy(s, t->at, t->len);
+    s[t->len] = 0;
+    return s;
+}
+
+static int tok_is(Token *t, const char *s)
+{
+    return t->kind != T_STR && t->kind != T_EOF && t->len == (int)strlen(s) &&
+           !strncmp(t->at, s, t->len);
+}
+
+static int is_name(Token *t) { return t->kind == T_IDENT || t->kind == T_KEYWORD; }
+
+static Macro *find_macro(Token *t)
+{
+    if (!is_name(t))
+        return 0;
+    for (Macro *m = macros; m; m = m->next)
+        if ((int)strlen(m->name) == t->len && !strncmp(m->name, t->at, t->len))
+            return m;
+    return 0;
+}
+
+static void undef(Token *t)
+{
+    for (Macro **m = &macros; *m; m = &(*m)->next)
+        if ((int)strlen((*m)->name) == t->len && !strncmp((*m)->name, t->at, t->len)) {
+            *m = (*m)->next;
+            return;
+        }
+}
+
+/* A token made from text (a pasted token, a stringified argument): tokenized afresh. */
+static Token retok(const char *text, const char *at)
+{
+    char *copy = strdup(text);
+    TokVec v = tokenize(copy);
+    if (v.n != 2)
+        error_at(at, "pasting does not give one token");
+    return v.v[0];
+}
+
+/* The spelling of tokens as one string literal (#arg). */
+static Token stringify(Token *t, int n, const char *at)
+{
+    int cap = 16;
+    for (int i = 0; i < n; i++)
+        cap += t[i].len * 2 + 1;
+    char *buf = malloc(cap), *q = buf;
+    *q++ = '"';
+    for (int i = 0; i < n; i++) {
+        if (i && (t[i].at != t[i - 1].at + t[i - 1].len))
+            *q++ = ' ';
+        for (int k = 0; k < t[i].len; k++) {
+            char c = t[i].at[k];
+            if (t[i].kind == T_STR && (c == '"' || c == '\\'))
+                *q++ = '\\';
+            *q++ = c;
+        }
+    }
+    *q++ = '"';
+    *q = 0;
+    return retok(buf, at);
+}
+
+static void expand_list(Token *in, int n, TokVec *out);
+
+/* Expands the token at in[*i] (and a function-like macro's arguments after it) into out. */
+static void expand_one(Token *in, int n, int *i, TokVec *out)
+{
+    Token *t = &in[*i];
+    Macro *m = find_macro(t);
+    if (tok_is(t, "__LINE__") || tok_is(t, "__FILE__")) {
+        char buf[512];
+        const char *name = src_name;
+        int line = 1;
+        for (int f = 0; f < nfiles; f++)
+            if (t->at >= files[f].text && t->at <= files[f].text + files[f].len) {
+                name = files[f].name;
+                for (const char *p = files[f].text; p < t->at; p++)
+                    line += *p == '\n';
+            }
+        if (tok_is(t, "__LINE__"))
+            snprintf(buf, sizeof buf, "%d", line);
+        else
+            snprintf(buf, sizeof buf, "\"%s\"", name);
+        Token r = retok(buf, t->at);
+        r.at = t->at;
+        r.len = t->len;
+        vpush(out, r);
+        (*i)++;
+        return;
+    }
+    if (!m || m->busy || (m->fnlike && (*i + 1 >= n || !tok_is(&in[*i + 1], "(")))) {
+        vpush(out, *t);
+        (*i)++;
+        return;
+    }
+    (*i)++;
+    /* Arguments: comma-separated at depth 0 (the variadic one takes the rest). */
+    int starts[33], ends[33], nargs = 0;
+    if (m->fnlike) {
+        (*i)++;
+        int depth = 0, start = *i;
+        for (;; (*i)++) {
+            if (*i >= n || in[*i].kind == T_EOF)
+                error_at(t->at, "unterminated macro call");
+            Token *a = &in[*i];
+            if (tok_is(a, "(") || tok_is(a, "[") || tok_is(a, "{"))
+                depth++;
+            else if (depth == 0 && tok_is(a, ")")) {
+                if (nargs < 33 && (nargs > 0 || *i > start || m->nparams > 0)) {
+                    starts[nargs] = start;
+                    ends[nargs++] = *i;
+                }
+                (*i)++;
+                break;
+            } else if (tok_is(a, ")") || tok_is(a, "]") || tok_is(a, "}"))
+                depth--;
+            else if (depth == 0 && tok_is(a, ",") && !(m->variadic && nargs == m->nparams - 1)) {
+                if (nargs == 32)
+                    error_at(a->at, "too many macro arguments");
+                starts[nargs] = start;
+                ends[nargs++] = *i;
+                start = *i + 1;
+            }
+        }
+        if (nargs != m->nparams && !(m->variadic && nargs == m->nparams - 1))
+            error_at(t->at, "wrong number of macro arguments");
+        if (nargs < m->nparams) { /* an empty __VA_ARGS__ */
+            starts[nargs] = ends[nargs] = ends[nargs - 1];
+            nargs++;
+        }
+    }
+    /* The body with parameters replaced: # stringifies, ## pastes, the rest gets the
+     * argument expanded first. */
+    TokVec body = {0};
+    for (int k = 0; k < m->nbody; k++) {
+        Token *b = &m->body[k];
+        int param = -1;
+        int hash = tok_is(b, "#") && m->fnlike && k + 1 < m->nbody;
+        Token *pt = hash ? &m->body[k + 1] : b;
+        for (int p = 0; p < m->nparams && is_name(pt); p++)
+            if ((int)strlen(m->params[p]) == pt->len && !strncmp(m->params[p], pt->at, pt->len))
+                param = p;
+        if (hash && param >= 0) {
+            Token st = stringify(&in[starts[param]], ends[param] - starts[param], b->at);
+            vpush(&body, st);
+            k++;
+            continue;
+        }
+        if (tok_is(b, "##") && body.n > 0 && k + 1 < m->nbody) {
+            Token *next = &m->body[k + 1];
+            int np = -1;
+            for (int p = 0; p < m->nparams && is_name(next); p++)
+                if ((int)strlen(m->params[p]) == next->len && !strncmp(m->params[p], next->at, next->len))
+                    np = p;
+            Token *rhs = next;
+            int rn = 1;
+            if (np >= 0) {
+                rhs = &in[starts[np]];
+                rn = ends[np] - starts[np];
+            }
+            k++;
+            if (rn == 0)
+                continue;
+            Token *lhs = &body.v[body.n - 1];
+            char *joined = malloc(lhs->len + rhs->len + 1);
+            memcpy(joined, lhs->at, lhs->len);
+            memcpy(joined + lhs->len, rhs->at, rhs->len);
+            joined[lhs->len + rhs->len] = 0;
+            body.v[body.n - 1] = retok(joined, b->at);
+            for (int r = 1; r < rn; r++)
+                vpush(&body, rhs[r]);
+            continue;
+        }
+        if (param >= 0) {
+            int pasting = k + 1 < m->nbody && tok_is(&m->body[k + 1], "##");
+            if (pasting)
+                for (int r = starts[param]; r < ends[param]; r++)
+                    vpush(&body, in[r]);
+            else
+                expand_list(&in[starts[param]], ends[param] - starts[param], &body);
+            continue;
+        }
+        vpush(&body, *b);
+    }
+    m->busy = 1;
+    expand_list(body.v, body.n, out);
+    m->busy = 0;
+    free(body.v);
+}
+
+static void expand_list(Token *in, int n, TokVec *out)
+{
+    int i = 0;
+    while (i < n)
+        expand_one(in, n, &i, out);
+}
+
+static void preprocess_file(const char *path, const char *at, TokVec *out, int depth);
+
+/* The value of an #if line's tokens. */
+static long if_value(Token *line, int n, const char *at)
+{
+    TokVec pre = {0}, exp = {0};
+    for (int i = 0; i < n; i++) {
+        if (tok_is(&line[i], "defined")) {
+            int paren = i + 1 < n && tok_is(&line[i + 1], "(");
+            int k = i + 1 + paren;
+            if (k >= n || !is_name(&line[k]))
+                error_at(line[i].at, "defined needs a name");
+            Token one = line[i];
+            one.kind = T_NUM;
+            one.val = find_macro(&line[k]) != 0;
+            vpush(&pre, one);
+            i = k + paren;
+            continue;
+        }
+        vpush(&pre, line[i]);
+    }
+    expand_list(pre.v, pre.n, &exp);
+    for (int i = 0; i < exp.n; i++)
+        if (is_name(&exp.v[i])) { /* what is left of names is 0 */
+            exp.v[i].kind = T_NUM;
+            exp.v[i].val = 0;
+        }
+    Token eof = {0};
+    eof.kind = T_EOF;
+    eof.at = at;
+    vpush(&exp, eof);
+    Token *saved = toks;
+    int saved_n = ntoks, saved_pos = pos;
+    toks = exp.v;
+    ntoks = exp.n;
+    pos = 0;
+    long v = const_expr();
+    if (toks[pos].kind != T_EOF)
+        error_at(toks[pos].at, "junk at the end of #if");
+    toks = saved;
+    ntoks = saved_n;
+    pos = saved_pos;
+    return v;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    char *d = malloc(slash - path + 1);
+    memcpy(d, path, slash - path);
+    d[slash - path] = 0;
+    return d;
+}
+
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != 0;
+}
+
+/* Runs the directives of `in` (one file's tokens) and expands the rest into out. */
+static void preprocess(Token *in, int n, const char *path, TokVec *out, int depth)
+{
+    /* #if nesting: whether this level is on, whether a branch of it was taken. */
+    int on[64], taken[64], level = 0;
+    int i = 0;
+    while (i < n && in[i].kind != T_EOF) {
+        int active = 1;
+        for (int l = 0; l < level; l++)
+            active &= on[l];
+        if (!(tok_is(&in[i], "#") && in[i].bol)) {
+            if (!active) {
+                i++;
+                continue;
+            }
+            /* Expansion stays within the line run up to the next directive. */
+            int end = i;
+            while (end < n && in[end].kind != T_EOF && !(tok_is(&in[end], "#") && in[end].bol))
+                end++;
+            while (i < end)
+                expand_one(in, end, &i, out);
+            continue;
+        }
+        Token *hash = &in[i++];
+        int end = i;
+        while (end < n && in[end].kind != T_EOF && !in[end].bol)
+            end++;
+        Token *d = &in[i];
+        Token *args = &in[i + 1];
+        int nargs = end - i - 1;
+        if (i == end) { /* a lone # */
+            i = end;
+            continue;
+        }
+        if (tok_is(d, "if") || tok_is(d, "ifdef") || tok_is(d, "ifndef")) {
+            if (level == 64)
+                error_at(d->at, "#if nested too deep");
+            int v = 0;
+            if (active) {
+                if (tok_is(d, "if"))
+                    v = if_value(args, nargs, d->at) != 0;
+                else {
+                    if (nargs < 1 || !is_name(args))
+                        error_at(d->at, "#ifdef needs a name");
+                    v = (find_macro(args) != 0) == tok_is(d, "ifdef");
+                }
+            }
+            on[level] = v;
+            taken[level++] = v || !active;
+        } else if (tok_is(d, "elif")) {
+            if (!level)
+                error_at(d->at, "#elif without #if");
+            int outer = 1;
+            for (int l = 0; l < level - 1; l++)
+                outer &= on[l];
+            int v = !taken[level - 1] && outer && if_value(args, nargs, d->at) != 0;
+            on[level - 1] = v;
+            taken[level - 1] |= v;
+        } else if (tok_is(d, "else")) {
+            if (!level)
+                error_at(d->at, "#else without #if");
+            on[level - 1] = !taken[level - 1];
+            taken[level - 1] = 1;
+        } else if (tok_is(d, "endif")) {
+            if (!level)
+                error_at(d->at, "#endif without #if");
+            level--;
+        } else if (!active) {
+            /* skipped */
+        } else if (tok_is(d, "define")) {
+            if (nargs < 1 || !is_name(args))
+                error_at(d->at, "#define needs a name");
+            Macro *m = calloc(1, sizeof(Macro));
+            m->name = tok_text(args);
+            int k = 1;
+            /* A function-like macro's ( follows its name at once. */
+            if (k < nargs && tok_is(&args[k], "(") && args[k].at == args[0].at + args[0].len) {
+                m->fnlike = 1;
+                k++;
+                while (!tok_is(&args[k], ")")) {
+                    if (k >= nargs)
+                        error_at(d->at, "unterminated macro parameters");
+                    if (m->nparams && !tok_is(&args[k++], ","))
+                        error_at(args[k - 1].at, "expected ','");
+                    if (m->nparams == 32)
+                        error_at(args[k].at, "too many macro parameters");
+                    if (tok_is(&args[k], "...")) {
+                        m->variadic = 1;
+                        m->params[m->nparams++] = "__VA_ARGS__";
+                    } else if (is_name(&args[k]))
+                        m->params[m->nparams++] = tok_text(&args[k]);
+                    else
+                        error_at(args[k].at, "expected a parameter name");
+                    k++;
+                }
+                k++;
+            }
+            m->body = &args[k];
+            m->nbody = nargs - k;
+            undef(args);
+            m->next = macros;
+            macros = m;
+        } else if (tok_is(d, "undef")) {
+            if (nargs >= 1)
+                undef(args);
+        } else if (tok_is(d, "include")) {
+            if (depth > 32)
+                error_at(d->at, "#include nested too deep");
+            char name[512];
+            if (nargs >= 1 && args[0].kind == T_STR) {
+                char *dir = dir_of(path);
+                snprintf(name, sizeof name, "%s/%s", dir, args[0].str);
+                if (!file_exists(name))
+                    snprintf(name, sizeof name, "%s", args[0].str);
+            } else if (nargs >= 3 && tok_is(&args[0], "<")) {
+                char rel[256] = {0};
+                int k = 1;
+                for (; k < nargs && !tok_is(&args[k], ">"); k++)
+                    if ((int)(strlen(rel) + args[k].len) < 255)
+                        strncat(rel, args[k].at, args[k].len);
+                name[0] = 0;
+                for (int dI = 0; dI < ninclude_dirs; dI++) {
+                    snprintf(name, sizeof name, "%s/%s", include_dirs[dI], rel);
+                    if (file_exists(name))
+                        break;
+                    name[0] = 0;
+                }
+                if (!name[0])
+                    error_at(args[0].at, "included file not found");
+            } else {
+                error_at(d->at, "#include expects \"FILE\" or <FILE>");
+            }
+            if (!file_exists(name))
+                error_at(args[0].at, "included file not found");
+            preprocess_file(strdup(name), hash->at, out, depth + 1);
+        } else if (tok_is(d, "error")) {
+            error_at(d->at, "#error");
+        } else if (tok_is(d, "line") || tok_is(d, "pragma")) {
+            /* accepted, nothing to do */
+        } else {
+            error_at(d->at, "unknown directive");
+        }
+        i = end;
+    }
+    if (level)
+        error_at(in[i < n ? i : n - 1].at, "#if without #endif");
+}
+
+static char *read_file(const char *path);
+
+static void preprocess_file(const char *path, const char *at, TokVec *out, int depth)
+{
+    if (nfiles == 256)
+        error_at(at, "too many files");
+    File *f = &files[nfiles++];
+    f->name = path;
+    f->text = read_file(path);
+    f->len = (long)strlen(f->text);
+    TokVec v = tokenize(f->text);
+    preprocess(v.v, v.n, path, out, depth);
 }
 
 static Token *tok(void) { return &toks[pos]; }
@@ -2008,16 +2493,25 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
+        else if (!strncmp(argv[i], "-I", 2) && ninclude_dirs < 32)
+            include_dirs[ninclude_dirs++] = argv[i][2] ? argv[i] + 2 : (i + 1 < argc ? argv[++i] : ".");
         else
             src_name = argv[i];
     }
     if (!src_name) {
-        fprintf(stderr, "usage: cc FILE.c [-o OUT]\n");
+        fprintf(stderr, "usage: cc [-I DIR]... FILE.c [-o OUT]\n");
         return 2;
     }
-    src = read_file(src_name);
     data_alloc(8, 8); /* no object at address DATA_BASE + 0 */
-    tokenize();
+    TokVec all = {0};
+    preprocess_file(src_name, 0, &all, 0);
+    src = files[0].text;
+    Token eof = {0};
+    eof.kind = T_EOF;
+    eof.at = src + files[0].len;
+    vpush(&all, eof);
+    toks = all.v;
+    ntoks = all.n;
     program();
     write_elf(out);
     return 0;
