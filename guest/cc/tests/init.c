@@ -1,20 +1,6 @@
 /* init.c: slice 3: local initialisers (arrays, structs, nested lists, strings, lengths from
  * the initialiser, what a list leaves out is zero), struct assignment, goto and labels. */
-long sys_write(long fd, char *p, long n) { return __syscall(64, fd, p, n); }
-
-int out(long v)
-{
-    char buf[24];
-    char *p = buf + 23;
-    int neg = v < 0;
-    if (neg) v = -v;
-    *p = '\n';
-    int n = 1;
-    do { p--; *p = '0' + v % 10; v /= 10; n++; } while (v);
-    if (neg) { p--; *p = '-'; n++; }
-    sys_write(1, p, n);
-    return 0;
-}
+#include "testio.h"
 
 typedef struct { int x, y; } Pt;
 typedef struct { char name[8]; Pt pts[3]; long id; } Shape;

@@ -1,6 +1,7 @@
 /* macros.c: the preprocessor: #include (twice, guarded), object- and function-like macros,
  * nested expansion, # and ##, variadic macros, #if/#elif/#else with defined and arithmetic,
  * #ifdef/#ifndef, #undef, __LINE__, a macro call across lines, line continuation. */
+#include "testio.h"
 #include "macros.h"
 #include "macros.h"
 
@@ -35,29 +36,6 @@ this is skipped: not even tokens that would fail @ to parse
 
 #undef N
 #define N 20
-
-int puts_(char *s)
-{
-    int n = 0;
-    while (s[n]) n++;
-    sys_write(1, s, n);
-    sys_write(1, "\n", 1);
-    return 0;
-}
-
-int out(long v)
-{
-    char buf[24];
-    char *p = buf + 23;
-    int neg = v < 0;
-    if (neg) v = -v;
-    *p = '\n';
-    int n = 1;
-    do { p--; *p = '0' + v % 10; v /= 10; n++; } while (v);
-    if (neg) { p--; *p = '-'; n++; }
-    sys_write(1, p, n);
-    return 0;
-}
 
 int main(void)
 {
