@@ -63,7 +63,7 @@ fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
         let p = e.unwrap().path();
         std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
     }
-    for name in ["basics", "sieve", "types", "init", "macros"] {
+    for name in ["basics", "sieve", "types", "init", "macros", "funcs"] {
         let text = std::fs::read_to_string(dir.join(format!("{name}.c"))).unwrap();
         let r = garm_cc(&cc, &dir, name);
         assert_eq!(r.status, 0, "cc {name}: {}", r.stderr);

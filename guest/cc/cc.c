@@ -8,7 +8,8 @@
  * yet passed whole), struct assignment, typedef, enum, static locals, const/extern/volatile
  * (accepted), globals with initialisers (scalars, strings, scalar arrays in braces), locals
  * with any initialiser (nested brace lists, strings, array lengths from the initialiser),
- * functions with up to eight parameters, if/else, while, do/while, for, switch/case/default,
+ * functions with up to eight parameters (returning their declared type), pointers to
+ * functions, prototypes with restrict/__attribute__/unnamed and ... parameters, if/else, while, do/while, for, switch/case/default,
  * break, continue, goto and labels, return, the full expression grammar of
  * those types (assignments and compound assignments, ?:, || && | ^ & == != < <= > >= << >> +
  * - * / %, unary - ! ~ & * ++ --, casts, calls, indexing, . and ->), string and character
@@ -722,7 +723,7 @@ static char *ident(void)
 
 /* ---- types ---- */
 
-enum { TY_VOID, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_PTR, TY_ARRAY, TY_STRUCT };
+enum { TY_VOID, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_PTR, TY_ARRAY, TY_STRUCT, TY_FUNC };
 
 typedef struct Member {
     char *name;
@@ -771,6 +772,20 @@ static Type *array_of(Type *base, int len)
     return t;
 }
 
+/* A function returning `ret` (its parameters are not kept: calls pass what they are given). */
+static Type *func_of(Type *ret)
+{
+    Type *t = calloc(1, sizeof(Type));
+    t->kind = TY_FUNC;
+    t->size = 1;
+    t->align = 1;
+    t->base = ret;
+    t->complete = 1;
+    return t;
+}
+
+static int is_func(Type *t) { return t->kind == TY_FUNC || (t->kind == TY_PTR && t->base->kind == TY_FUNC); }
+
 static int is_integer(Type *t) { return t->kind >= TY_CHAR && t->kind <= TY_LONG; }
 static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY; }
 
@@ -781,7 +796,7 @@ enum {
     N_EQ, N_NE, N_LT, N_LE, N_LOGAND, N_LOGOR, N_NOT, N_BITNOT, N_NEG, N_ADDR, N_DEREF,
     N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
     N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
-    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO
+    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR
 };
 
 /* A name in a scope: a variable, a typedef, or an enum constant. */
@@ -821,6 +836,23 @@ static Node *node(int kind, const char *at)
     n->kind = kind;
     n->at = at;
     return n;
+}
+
+/* Functions declared or defined so far, with what they return. */
+typedef struct FuncDecl {
+    char *name;
+    Type *ret;
+    struct FuncDecl *next;
+} FuncDecl;
+static FuncDecl *fdecls;
+static Type *cur_ret;
+
+static FuncDecl *find_func(const char *name)
+{
+    for (FuncDecl *f = fdecls; f; f = f->next)
+        if (!strcmp(f->name, name))
+            return f;
+    return 0;
 }
 
 static Var *locals, *globals;
@@ -1001,6 +1033,40 @@ static int is_typename(void) { return is_type_at(pos); }
 static int paren_type(void) { return is("(") && is_type_at(pos + 1); }
 
 static int saw_typedef, saw_static;
+
+/* What declarations may carry that changes nothing here: __attribute__((...)), restrict,
+ * inline, _Noreturn, register, auto. */
+static int skip_attrs(void)
+{
+    int any = 0;
+    for (;;) {
+        Token *t = tok();
+        if (t->kind == T_IDENT && (tok_is(t, "restrict") || tok_is(t, "__restrict") ||
+                                   tok_is(t, "inline") || tok_is(t, "__inline") ||
+                                   tok_is(t, "_Noreturn") || tok_is(t, "register") ||
+                                   tok_is(t, "auto") || tok_is(t, "__extension__"))) {
+            pos++;
+            any = 1;
+            continue;
+        }
+        if (t->kind == T_IDENT && (tok_is(t, "__attribute__") || tok_is(t, "__asm__"))) {
+            pos++;
+            expect("(");
+            for (int depth = 1; depth;) {
+                if (tok()->kind == T_EOF)
+                    error_at(t->at, "unterminated __attribute__");
+                if (is("("))
+                    depth++;
+                if (is(")"))
+                    depth--;
+                pos++;
+            }
+            any = 1;
+            continue;
+        }
+        return any;
+    }
+}
 static Type *struct_decl(void);
 static Type *enum_decl(void);
 
@@ -1015,7 +1081,7 @@ static Type *base_type(void)
             stat = 1;
             continue;
         }
-        if (accept("const") || accept("volatile") || accept("extern"))
+        if (accept("const") || accept("volatile") || accept("extern") || skip_attrs())
             continue;
         if (accept("typedef")) {
             tdef = 1;
@@ -1060,6 +1126,7 @@ static Type *base_type(void)
 
 static Type *pointers(Type *t);
 static Type *declarator_suffix(Type *ty);
+static Type *declarator(Type *base, char **name, const char **at);
 static Node *conditional(void);
 
 /* A constant expression's value (enum values, case labels, array lengths). */
@@ -1136,10 +1203,9 @@ static Type *struct_decl(void)
     while (!accept("}")) {
         Type *b = base_type();
         do {
-            Type *mt = pointers(b);
-            const char *at = tok()->at;
-            char *name = ident();
-            mt = declarator_suffix(mt);
+            char *name;
+            const char *at;
+            Type *mt = declarator(b, &name, &at);
             if (mt->kind == TY_STRUCT && !mt->complete)
                 error_at(at, "a member of incomplete type");
             off = (off + mt->align - 1) / mt->align * mt->align;
@@ -1184,9 +1250,73 @@ static Type *enum_decl(void)
 
 static Type *pointers(Type *t)
 {
-    while (accept("*"))
+    for (;;) {
+        skip_attrs();
+        if (accept("const") || accept("volatile"))
+            continue;
+        if (!accept("*"))
+            return t;
         t = ptr_to(t);
-    return t;
+    }
+}
+
+/* The parameter list of a function type after its "(", skipped (calls pass what they are
+ * given); `...` allowed. */
+static void skip_params(void)
+{
+    for (int depth = 1; depth;) {
+        if (tok()->kind == T_EOF)
+            error_at(tok()->at, "unterminated parameter list");
+        if (is("("))
+            depth++;
+        if (is(")"))
+            depth--;
+        pos++;
+    }
+}
+
+/* A declarator after the base type: pointers, a name (or (*name)(params) for a pointer to a
+ * function), array suffixes. */
+static Type *declarator(Type *base, char **name, const char **at)
+{
+    Type *ty = pointers(base);
+    if (is("(") && toks[pos + 1].kind == T_PUNCT && toks[pos + 1].at[0] == '*') {
+        pos++;
+        int stars = 0;
+        while (accept("*"))
+            stars++;
+        *at = tok()->at;
+        *name = ident();
+        expect(")");
+        expect("(");
+        skip_params();
+        ty = func_of(ty);
+        while (stars--)
+            ty = ptr_to(ty);
+        skip_attrs();
+        return ty;
+    }
+    *at = tok()->at;
+    *name = ident();
+    ty = declarator_suffix(ty);
+    skip_attrs();
+    return ty;
+}
+
+/* A call's arguments after its "(". */
+static void call_args(Node *n, int max)
+{
+    Node head = {0}, *cur = &head;
+    int argc = 0;
+    while (!accept(")")) {
+        if (argc++)
+            expect(",");
+        cur = cur->next = assign();
+        add_type(cur);
+    }
+    if (argc > max)
+        error_at(n->at, "too many arguments");
+    n->a = head.next;
 }
 
 static Node *primary(void)
@@ -1234,24 +1364,23 @@ static Node *primary(void)
     }
     if (t->kind == T_IDENT) {
         char *name = ident();
-        if (accept("(")) {
+        Var *v = find_var(name);
+        if (!v && is("(")) {
+            /* A direct call (an undeclared function returns int, as C89 had it). */
+            pos++;
             Node *n = node(N_CALL, t->at);
             n->name = name;
-            n->ty = &ty_long;
-            Node head = {0}, *cur = &head;
-            int argc = 0;
-            while (!accept(")")) {
-                if (argc++)
-                    expect(",");
-                cur = cur->next = assign();
-                add_type(cur);
-            }
-            if (argc > (strcmp(name, "__syscall") ? 8 : 7))
-                error_at(t->at, "too many arguments");
-            n->a = head.next;
+            FuncDecl *fd = find_func(name);
+            n->ty = !strcmp(name, "__syscall") ? &ty_long : fd ? fd->ret : &ty_int;
+            call_args(n, strcmp(name, "__syscall") ? 8 : 7);
             return n;
         }
-        Var *v = find_var(name);
+        if (!v && find_func(name)) {
+            Node *n = node(N_FUNCADDR, t->at);
+            n->name = name;
+            n->ty = func_of(find_func(name)->ret);
+            return n;
+        }
         if (!v || v->is_typedef)
             error_at(t->at, "undeclared identifier");
         if (v->is_enum) {
@@ -1273,6 +1402,18 @@ static Node *postfix(void)
     Node *n = primary();
     for (;;) {
         const char *at = tok()->at;
+        add_type(n);
+        if (is("(") && is_func(n->ty)) {
+            /* A call through a function's address. */
+            pos++;
+            Node *c = node(N_CALL, at);
+            c->b = n;
+            Type *f = n->ty->kind == TY_FUNC ? n->ty : n->ty->base;
+            c->ty = f->base;
+            call_args(c, 8);
+            n = c;
+            continue;
+        }
         if (accept("[")) {
             Node *i = expr();
             expect("]");
@@ -1592,10 +1733,9 @@ static Node *declaration(void)
         if (!first)
             expect(",");
         first = 0;
-        Type *ty = pointers(base);
-        const char *at = tok()->at;
-        char *name = ident();
-        ty = declarator_suffix(ty);
+        char *name;
+        const char *at;
+        Type *ty = declarator(base, &name, &at);
         if (is_typedef) {
             new_name(name, ty)->is_typedef = 1;
             continue;
@@ -1799,6 +1939,7 @@ typedef struct Fixup {
     int at;
     char *name;
     const char *src;
+    int adr; /* ADR x0 of the function, not BL */
 } Fixup;
 static Fixup *fixups;
 static int nfix, cap_fix;
@@ -1861,6 +2002,15 @@ static void gen_addr(Node *n)
         load_imm(0, DATA_BASE + n->val);
         return;
     }
+    if (n->kind == N_FUNCADDR) {
+        if (nfix == cap_fix) {
+            cap_fix = cap_fix ? cap_fix * 2 : 256;
+            fixups = realloc(fixups, cap_fix * sizeof(Fixup));
+        }
+        fixups[nfix++] = (Fixup){ncode, n->name, n->at, 1};
+        emit(0x10000000u); /* adr x0, function */
+        return;
+    }
     if (n->kind == N_MEMBER) {
         gen_addr(n->a);
         if (n->mem->offset > 0xfff)
@@ -1875,8 +2025,8 @@ static void gen_addr(Node *n)
 /* x0 = *(type *)x0. */
 static void load(Type *ty)
 {
-    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT)
-        return; /* an array (a struct) is its address */
+    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT || ty->kind == TY_FUNC)
+        return; /* an array (a struct, a function) is its address */
     int u = ty->is_unsigned;
     if (ty->size == 1)
         emit(u ? 0x39400000u : 0x39800000u); /* ldrb w0 / ldrsb x0, [x0] */
@@ -2038,12 +2188,23 @@ static void gen_expr(Node *n)
         patch(e, label_here());
         return;
     }
+    case N_FUNCADDR:
+        gen_addr(n);
+        return;
     case N_CALL: {
         int argc = 0;
         for (Node *a = n->a; a; a = a->next) {
             gen_expr(a);
             push();
             argc++;
+        }
+        if (n->b) {
+            gen_expr(n->b);
+            emit(0xaa0003e9u); /* mov x9, x0 */
+            for (int i = argc - 1; i >= 0; i--)
+                pop(i);
+            emit(0xd63f0120u); /* blr x9 */
+            return;
         }
         for (int i = argc - 1; i >= 0; i--)
             pop(i);
@@ -2058,7 +2219,7 @@ static void gen_expr(Node *n)
             cap_fix = cap_fix ? cap_fix * 2 : 256;
             fixups = realloc(fixups, cap_fix * sizeof(Fixup));
         }
-        fixups[nfix++] = (Fixup){ncode, n->name, n->at};
+        fixups[nfix++] = (Fixup){ncode, n->name, n->at, 0};
         emit(0x94000000u); /* bl */
         return;
     }
@@ -2128,8 +2289,11 @@ static void gen_stmt(Node *n)
         gen_expr(n->a);
         break;
     case N_RETURN:
-        if (n->a)
+        if (n->a) {
             gen_expr(n->a);
+            if (is_integer(cur_ret))
+                narrow(cur_ret);
+        }
         if (nret == (int)(sizeof ret_fixups / sizeof ret_fixups[0]))
             error_at(n->at, "too many returns in one function");
         ret_fixups[nret++] = branch(0x14000000u);
@@ -2256,8 +2420,14 @@ static void gen_stmt(Node *n)
 
 static void function(Type *ret, char *name, const char *at)
 {
-    (void)ret;
-    (void)at;
+    if (!find_func(name)) {
+        FuncDecl *fd = calloc(1, sizeof(FuncDecl));
+        fd->name = name;
+        fd->ret = ret;
+        fd->next = fdecls;
+        fdecls = fd;
+    }
+    cur_ret = ret;
     locals = 0;
     frame_size = 0;
     in_func = 1;
@@ -2267,21 +2437,36 @@ static void function(Type *ret, char *name, const char *at)
         if (is("void") && toks[pos + 1].len == 1 && toks[pos + 1].at[0] == ')') {
             pos += 2;
         } else {
+            int variadic = 0;
             do {
-                Type *ty = pointers(base_type());
-                char *pname = ident();
-                if (accept("[")) {
-                    expect("]");
-                    ty = ptr_to(ty);
+                if (accept("...")) {
+                    variadic = 1;
+                    break;
                 }
+                Type *base = base_type();
+                char *pname;
+                const char *pat;
+                Type *ty;
+                if (is(",") || is(")")) { /* a prototype's unnamed parameter */
+                    ty = base;
+                    pname = "";
+                } else {
+                    ty = declarator(base, &pname, &pat);
+                }
+                if (ty->kind == TY_ARRAY)
+                    ty = ptr_to(ty->base);
                 if (np == 8)
                     error_at(tok()->at, "more than eight parameters");
                 params[np++] = new_var(pname, ty, 0);
             } while (accept(","));
             expect(")");
+            skip_attrs();
+            if (variadic && is("{"))
+                error_at(at, "defining a variadic function (not yet)");
         }
     }
-    if (accept(";")) {
+    skip_attrs();
+    if (accept(";") || is(",")) {
         in_func = 0;
         return; /* a prototype */
     }
@@ -2329,7 +2514,13 @@ static void function(Type *ret, char *name, const char *at)
 
 static void global_var(Type *ty, char *name, const char *at)
 {
-    ty = declarator_suffix(ty);
+    if (ty->kind == TY_ARRAY && ty->len < 0) {
+        if (!is("="))
+            error_at(at, "an array of unknown length needs an initialiser");
+        pos++;
+        ty = array_of(ty->base, init_count(ty));
+        pos--;
+    }
     Var *v = new_var(name, ty, 1);
     if (accept("=")) {
         Token *t = tok();
@@ -2367,7 +2558,7 @@ static void program(void)
     emit(0x910023e1u); /* add x1, sp, #8 */
     fixups = calloc(16, sizeof(Fixup));
     cap_fix = 16;
-    fixups[nfix++] = (Fixup){ncode, "main", src};
+    fixups[nfix++] = (Fixup){ncode, "main", src, 0};
     emit(0x94000000u); /* bl main */
     emit(0xd2800ba8u); /* mov x8, #93 */
     emit(0xd4000001u); /* svc #0 */
@@ -2377,19 +2568,30 @@ static void program(void)
         if (accept(";"))
             continue; /* struct or enum declared alone */
         for (;;) {
+            int start = pos;
             Type *ty = pointers(base);
             const char *at = tok()->at;
-            char *name = ident();
+            char *name;
+            if (is("(")) { /* a pointer to a function */
+                pos = start;
+                ty = declarator(base, &name, &at);
+            } else {
+                name = ident();
+                if (!is_typedef && accept("(")) {
+                    function(ty, name, at);
+                    if (!accept(","))
+                        break;
+                    continue;
+                }
+                ty = declarator_suffix(ty);
+                skip_attrs();
+            }
             if (is_typedef) {
-                new_name(name, declarator_suffix(ty))->is_typedef = 1;
+                new_name(name, ty)->is_typedef = 1;
                 if (accept(";"))
                     break;
                 expect(",");
                 continue;
-            }
-            if (accept("(")) {
-                function(ty, name, at);
-                break;
             }
             global_var(ty, name, at);
             if (accept(";"))
@@ -2403,7 +2605,13 @@ static void program(void)
             f = f->next;
         if (!f)
             error_at(fixups[i].src, "call to an undefined function");
-        code[fixups[i].at] |= (unsigned)((f->at - fixups[i].at) & 0x3ffffff);
+        int off = f->at - fixups[i].at;
+        if (fixups[i].adr) {
+            int bytes = off * 4;
+            code[fixups[i].at] |= ((unsigned)(bytes & 3) << 29) | ((unsigned)((bytes >> 2) & 0x7ffff) << 5);
+        } else {
+            code[fixups[i].at] |= (unsigned)(off & 0x3ffffff);
+        }
     }
 }
 
