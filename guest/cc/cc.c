@@ -1667,6 +1667,19 @@ static int init_count(Type *ty)
     return toks[pos + 1].at == toks[i].at ? 0 : n + 1 - trailing;
 }
 
+/* An array declared with [] takes its length from the initialiser ahead (after its "="). */
+static Type *complete_array(Type *ty, const char *at)
+{
+    if (ty->kind != TY_ARRAY || ty->len >= 0)
+        return ty;
+    if (!is("="))
+        error_at(at, "an array of unknown length needs an initialiser");
+    pos++;
+    ty = array_of(ty->base, init_count(ty));
+    pos--;
+    return ty;
+}
+
 /* Assignments that initialise `target` (of type ty) from the initialiser ahead, appended at
  * *cur: brace lists for arrays and structs (nested), a string for a char array, else an
  * expression. What a list leaves out stays zero (the whole object was zeroed first). */
@@ -1740,13 +1753,7 @@ static Node *declaration(void)
             new_name(name, ty)->is_typedef = 1;
             continue;
         }
-        if (ty->kind == TY_ARRAY && ty->len < 0) {
-            if (!is("="))
-                error_at(at, "an array of unknown length needs an initialiser");
-            pos++;
-            ty = array_of(ty->base, init_count(ty));
-            pos--;
-        }
+        ty = complete_array(ty, at);
         if (is_static) {
             /* In the data, zeroed, seen only in this scope. */
             Var *v = calloc(1, sizeof(Var));
@@ -2514,13 +2521,7 @@ static void function(Type *ret, char *name, const char *at)
 
 static void global_var(Type *ty, char *name, const char *at)
 {
-    if (ty->kind == TY_ARRAY && ty->len < 0) {
-        if (!is("="))
-            error_at(at, "an array of unknown length needs an initialiser");
-        pos++;
-        ty = array_of(ty->base, init_count(ty));
-        pos--;
-    }
+    ty = complete_array(ty, at);
     Var *v = new_var(name, ty, 1);
     if (accept("=")) {
         Token *t = tok();
