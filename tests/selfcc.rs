@@ -85,10 +85,50 @@ fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
 }
 
 #[test]
+fn several_files_make_one_program() {
+    // multi_main.c and multi_lib.c share a header, a struct type, a global and functions; the
+    // oracle is clang's build of the two concatenated.
+    let cc = build("cc/cc");
+    let dir = workdir("multi");
+    for e in std::fs::read_dir(root().join("guest/cc/tests")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    let mount = format!("{}:/w", dir.display());
+    let r = garm(
+        &[
+            "--timeout",
+            "300",
+            "--mount",
+            &mount,
+            cc.to_str().unwrap(),
+            "/w/multi_main.c",
+            "/w/multi_lib.c",
+            "-o",
+            "/w/multi.elf",
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let both = read("multi_lib.c") + &read("multi_main.c");
+    let oracle = qemu(&clang_build(&dir, "multi", &both), &[], &[], b"");
+    let elf = dir.join("multi.elf");
+    let g = garm(&[elf.to_str().unwrap()], b"");
+    assert_eq!((g.out(), g.status), (oracle.out(), oracle.status));
+    assert_eq!(g.out(), "35\n25\n12\n");
+}
+
+#[test]
 fn bad_sources_get_a_diagnostic_with_line_and_column() {
     let cc = build("cc/cc");
     let dir = workdir("errors");
     let cases = [
+        (
+            "twice",
+            "int f() { return 1; }\nint f() { return 2; }\nint main() { return f(); }\n",
+            "twice.c:2:5: error: a function defined twice",
+        ),
         (
             "hasherror",
             "#if 1 + 1 == 2\n#error stop here\n#endif\n",

@@ -18,7 +18,10 @@
  * A preprocessor runs first, on tokens: #include, #define (object- and function-like, # and
  * ##, __VA_ARGS__), #undef, #if/#ifdef/#ifndef/#elif/#else/#endif, #error, __FILE__, __LINE__.
  *
- * Usage: cc [-I DIR]... FILE.c -o OUT */
+ * Several files make one program: each is preprocessed and parsed on its own, their functions
+ * and globals meet (a global declared again is the same object).
+ *
+ * Usage: cc [-I DIR]... FILE.c... -o OUT */
 #include <garm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1605,6 +1608,10 @@ static Node *expr(void)
 
 static Var *new_var(char *name, Type *ty, int global)
 {
+    if (global)
+        for (Var *g = globals; g; g = g->next)
+            if (!g->is_typedef && !g->is_enum && !strcmp(g->name, name) && g->ty->size == ty->size)
+                return g; /* declared again (extern, or in another file): one object */
     Var *v = calloc(1, sizeof(Var));
     v->name = name;
     v->ty = ty;
@@ -2478,6 +2485,9 @@ static void function(Type *ret, char *name, const char *at)
         return; /* a prototype */
     }
     expect("{");
+    for (Func *g = funcs; g; g = g->next)
+        if (!strcmp(g->name, name))
+            error_at(at, "a function defined twice");
     Func *f = calloc(1, sizeof(Func));
     f->name = name;
     f->at = ncode;
@@ -2552,7 +2562,7 @@ static void global_var(Type *ty, char *name, const char *at)
     (void)at;
 }
 
-static void program(void)
+static void start_code(void)
 {
     /* _start: main(argc, argv), then exit with its result. */
     emit(0xf94003e0u); /* ldr x0, [sp] */
@@ -2563,6 +2573,11 @@ static void program(void)
     emit(0x94000000u); /* bl main */
     emit(0xd2800ba8u); /* mov x8, #93 */
     emit(0xd4000001u); /* svc #0 */
+}
+
+/* One file's declarations and functions, appended to the program. */
+static void translation_unit(void)
+{
     while (tok()->kind != T_EOF) {
         Type *base = base_type();
         int is_typedef = saw_typedef;
@@ -2600,6 +2615,11 @@ static void program(void)
             expect(",");
         }
     }
+}
+
+/* Every call and function address, now that every function has its place. */
+static void link(void)
+{
     for (int i = 0; i < nfix; i++) {
         Func *f = funcs;
         while (f && strcmp(f->name, fixups[i].name))
@@ -2698,30 +2718,44 @@ static char *read_file(const char *path)
 int main(int argc, char **argv)
 {
     const char *out = "a.out";
+    const char *sources[64];
+    int nsources = 0;
     src_name = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (!strncmp(argv[i], "-I", 2) && ninclude_dirs < 32)
             include_dirs[ninclude_dirs++] = argv[i][2] ? argv[i] + 2 : (i + 1 < argc ? argv[++i] : ".");
-        else
-            src_name = argv[i];
+        else if (nsources < 64)
+            sources[nsources++] = argv[i];
     }
-    if (!src_name) {
-        fprintf(stderr, "usage: cc [-I DIR]... FILE.c [-o OUT]\n");
+    if (!nsources) {
+        fprintf(stderr, "usage: cc [-I DIR]... FILE.c... [-o OUT]\n");
         return 2;
     }
     data_alloc(8, 8); /* no object at address DATA_BASE + 0 */
-    TokVec all = {0};
-    preprocess_file(src_name, 0, &all, 0);
-    src = files[0].text;
-    Token eof = {0};
-    eof.kind = T_EOF;
-    eof.at = src + files[0].len;
-    vpush(&all, eof);
-    toks = all.v;
-    ntoks = all.n;
-    program();
+    start_code();
+    /* Each file on its own (its macros, tags and typedefs stay in it); functions and globals
+     * meet in one program. */
+    for (int k = 0; k < nsources; k++) {
+        src_name = sources[k];
+        macros = 0;
+        tags = 0;
+        TokVec all = {0};
+        int first = nfiles;
+        preprocess_file(src_name, 0, &all, 0);
+        if (k == 0)
+            src = files[0].text;
+        Token eof = {0};
+        eof.kind = T_EOF;
+        eof.at = files[first].text + files[first].len;
+        vpush(&all, eof);
+        toks = all.v;
+        ntoks = all.n;
+        pos = 0;
+        translation_unit();
+    }
+    link();
     write_elf(out);
     return 0;
 }
