@@ -15,6 +15,15 @@ fn workdir(name: &str) -> PathBuf {
     d
 }
 
+/// Every source of guest/cc/tests with its headers into `dir` (macros.c includes macros.h from
+/// its own directory).
+fn copy_tests(dir: &Path) {
+    for e in std::fs::read_dir(root().join("guest/cc/tests")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+}
+
 /// Runs stage 0 (the compiler clang built) on garm: `cc /w/NAME.c -o /w/NAME.elf` with `dir`
 /// mounted at /w.
 fn garm_cc(cc: &Path, dir: &Path, name: &str) -> Ran {
@@ -58,11 +67,7 @@ fn clang_build(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
     let cc = build("cc/cc");
     let dir = workdir("progs");
-    // Every source with its headers (macros.c includes macros.h from its own directory).
-    for e in std::fs::read_dir(root().join("guest/cc/tests")).unwrap() {
-        let p = e.unwrap().path();
-        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
-    }
+    copy_tests(&dir);
     for name in ["basics", "sieve", "types", "init", "macros", "funcs"] {
         let text = std::fs::read_to_string(dir.join(format!("{name}.c"))).unwrap();
         let r = garm_cc(&cc, &dir, name);
@@ -90,10 +95,7 @@ fn several_files_make_one_program() {
     // oracle is clang's build of the two concatenated.
     let cc = build("cc/cc");
     let dir = workdir("multi");
-    for e in std::fs::read_dir(root().join("guest/cc/tests")).unwrap() {
-        let p = e.unwrap().path();
-        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
-    }
+    copy_tests(&dir);
     let mount = format!("{}:/w", dir.display());
     let r = garm(
         &[
