@@ -127,6 +127,11 @@ fn bad_sources_get_a_diagnostic_with_line_and_column() {
     let dir = workdir("errors");
     let cases = [
         (
+            "float",
+            "int main() {\n  double d;\n  return d;\n}\n",
+            "float.c: error: floating point values (not yet)",
+        ),
+        (
             "twice",
             "int f() { return 1; }\nint f() { return 2; }\nint main() { return f(); }\n",
             "twice.c:2:5: error: a function defined twice",

@@ -6,7 +6,8 @@
  * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
  * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference; not
  * yet passed whole), struct assignment, typedef, enum, static locals, const/extern/volatile
- * (accepted), globals with initialisers (scalars, strings, scalar arrays in braces), locals
+ * (accepted), globals with initialisers of constants (nested lists, strings, addresses of
+ * strings and globals), float/double/_Bool in declarations (not yet as values), locals
  * with any initialiser (nested brace lists, strings, array lengths from the initialiser),
  * functions with up to eight parameters (returning their declared type), pointers to
  * functions, prototypes with restrict/__attribute__/unnamed and ... parameters, if/else, while, do/while, for, switch/case/default,
@@ -28,6 +29,19 @@
 #include <string.h>
 
 /* ---- diagnostics ---- */
+
+/* Allocation that never returns NULL: running out of memory is a diagnostic, not a crash. */
+static void *xalloc(void *p)
+{
+    if (!p) {
+        fprintf(stderr, "cc: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+#define malloc(n) xalloc(malloc(n))
+#define calloc(n, m) xalloc(calloc(n, m))
+#define realloc(p, n) xalloc(realloc(p, n))
 
 static const char *src_name;
 static char *src;
@@ -99,7 +113,7 @@ static int ntoks, pos;
 static const char *keywords[] = {
     "int", "long", "char", "void", "short", "unsigned", "signed", "const", "volatile", "static",
     "extern", "struct", "enum", "typedef", "if", "else", "while", "for", "do", "return", "break",
-    "continue", "sizeof", "switch", "case", "default", "goto", 0};
+    "continue", "sizeof", "switch", "case", "default", "goto", "float", "double", "_Bool", 0};
 static const char *puncts[] = {"...", "<<=", ">>=", "##", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
                                "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", 0};
 
@@ -206,7 +220,11 @@ static TokVec tokenize(const char *text)
             t.len = (int)(p - t.at);
         } else if (*p == '"') {
             p++;
-            char *buf = malloc(strlen(p) + 1);
+            /* At most as many bytes as characters up to the closing quote. */
+            const char *e = p;
+            while (*e && *e != '"' && *e != '\n')
+                e += e[0] == '\\' && e[1] ? 2 : 1;
+            char *buf = malloc(e - p + 1);
             int n = 0;
             while (*p != '"') {
                 if (!*p || *p == '\n')
@@ -726,7 +744,7 @@ static char *ident(void)
 
 /* ---- types ---- */
 
-enum { TY_VOID, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_PTR, TY_ARRAY, TY_STRUCT, TY_FUNC };
+enum { TY_VOID, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_PTR, TY_ARRAY, TY_STRUCT, TY_FUNC, TY_FLOAT };
 
 typedef struct Member {
     char *name;
@@ -752,6 +770,10 @@ static Type ty_void = {TY_VOID, 1, 0, 0, 0, 1, 0, 1}, ty_char = {TY_CHAR, 1, 0, 
             ty_ushort = {TY_SHORT, 2, 0, 0, 1, 2, 0, 1}, ty_int = {TY_INT, 4, 0, 0, 0, 4, 0, 1},
             ty_uint = {TY_INT, 4, 0, 0, 1, 4, 0, 1}, ty_long = {TY_LONG, 8, 0, 0, 0, 8, 0, 1},
             ty_ulong = {TY_LONG, 8, 0, 0, 1, 8, 0, 1};
+/* Floating types are known to declarations (the headers have them); values of them are not
+ * compiled yet. */
+static Type ty_float = {TY_FLOAT, 4, 0, 0, 0, 4, 0, 1}, ty_double = {TY_FLOAT, 8, 0, 0, 0, 8, 0, 1},
+            ty_ldouble = {TY_FLOAT, 16, 0, 0, 0, 16, 0, 1}, ty_bool = {TY_CHAR, 1, 0, 0, 1, 1, 0, 1};
 
 static Type *ptr_to(Type *base)
 {
@@ -1017,7 +1039,8 @@ static int is_type_at(int i)
     Token *t = &toks[i];
     static const char *names[] = {"int",   "long",     "char",   "void",   "short",
                                   "unsigned", "signed", "const", "volatile", "static",
-                                  "extern", "struct",  "enum",   "typedef", 0};
+                                  "extern", "struct",  "enum",   "typedef", "float",
+                                  "double", "_Bool", 0};
     if (t->kind == T_IDENT) {
         Var *v = find_var_n(t->at, t->len);
         return v && v->is_typedef;
@@ -1077,6 +1100,7 @@ static Type *enum_decl(void);
 static Type *base_type(void)
 {
     int nlong = 0, nshort = 0, nchar = 0, nvoid = 0, sgn = 0, uns = 0, n = 0, tdef = 0, stat = 0;
+    int nfloat = 0, ndouble = 0, nbool = 0;
     Type *other = 0;
     for (;;) {
         Token *t = tok();
@@ -1097,6 +1121,9 @@ static Type *base_type(void)
         else if (accept("int")) ;
         else if (accept("char")) nchar++;
         else if (accept("void")) nvoid++;
+        else if (accept("float")) nfloat++;
+        else if (accept("double")) ndouble++;
+        else if (accept("_Bool")) nbool++;
         else if (accept("signed")) sgn++;
         else if (accept("unsigned")) uns++;
         else if (!n && accept("struct")) { other = struct_decl(); continue; }
@@ -1118,6 +1145,12 @@ static Type *base_type(void)
         error_at(tok()->at, "expected a type");
     if (nvoid)
         return &ty_void;
+    if (nfloat)
+        return &ty_float;
+    if (ndouble)
+        return nlong ? &ty_ldouble : &ty_double;
+    if (nbool)
+        return &ty_bool;
     if (nchar)
         return sgn ? &ty_schar : &ty_char;
     if (nshort)
@@ -2039,6 +2072,8 @@ static void gen_addr(Node *n)
 /* x0 = *(type *)x0. */
 static void load(Type *ty)
 {
+    if (ty->kind == TY_FLOAT)
+        error_at(0, "floating point values (not yet)");
     if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT || ty->kind == TY_FUNC)
         return; /* an array (a struct, a function) is its address */
     int u = ty->is_unsigned;
@@ -2529,37 +2564,68 @@ static void function(Type *ret, char *name, const char *at)
     emit(0xd65f03c0u); /* ret */
 }
 
+/* The bytes at data + off for the initialiser ahead, of type ty: brace lists for arrays and
+ * structs (nested; what they leave out stays zero), a string for a char array, a string's or a
+ * global's address for a pointer, else a constant expression. */
+static void global_init(int off, Type *ty)
+{
+    Token *t = tok();
+    if (t->kind == T_STR && ty->kind == TY_ARRAY && ty->base->kind == TY_CHAR) {
+        pos++;
+        memcpy(data + off, t->str, t->str_len < ty->size ? t->str_len : ty->size);
+        return;
+    }
+    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) {
+        int braced = accept("{");
+        if (!braced)
+            error_at(t->at, "expected '{'");
+        Member *m = ty->kind == TY_STRUCT ? ty->members : 0;
+        for (int i = 0; !accept("}"); i++) {
+            if (i)
+                expect(",");
+            if (accept("}"))
+                break;
+            if (ty->kind == TY_ARRAY) {
+                if (i >= ty->len)
+                    error_at(tok()->at, "too many initialisers");
+                global_init(off + i * ty->base->size, ty->base);
+            } else {
+                if (!m)
+                    error_at(tok()->at, "too many initialisers");
+                global_init(off + m->offset, m->ty);
+                m = m->next;
+            }
+        }
+        return;
+    }
+    long val;
+    int braced = accept("{");
+    t = tok();
+    if (t->kind == T_STR && ty->kind == TY_PTR) {
+        pos++;
+        int at = data_alloc(t->str_len + 1, 1);
+        memcpy(data + at, t->str, t->str_len + 1);
+        val = DATA_BASE + at;
+    } else if (is("&") && toks[pos + 1].kind == T_IDENT) {
+        pos++;
+        Var *g = find_var(ident());
+        if (!g || !g->global)
+            error_at(t->at, "the address of something that is not a global");
+        val = DATA_BASE + g->offset;
+    } else {
+        val = const_expr();
+    }
+    memcpy(data + off, &val, ty->size < 8 ? ty->size : 8);
+    if (braced)
+        expect("}");
+}
+
 static void global_var(Type *ty, char *name, const char *at)
 {
     ty = complete_array(ty, at);
     Var *v = new_var(name, ty, 1);
-    if (accept("=")) {
-        Token *t = tok();
-        if (t->kind == T_STR && ty->kind == TY_ARRAY && ty->base->kind == TY_CHAR) {
-            pos++;
-            memcpy(data + v->offset, t->str, t->str_len < ty->size ? t->str_len : ty->size);
-        } else if (accept("{")) {
-            /* An array of scalars: its elements in order, the rest zero. */
-            Type *el = ty->kind == TY_ARRAY ? ty->base : ty;
-            if (!is_integer(el) && el->kind != TY_PTR)
-                error_at(t->at, "a brace initialiser for this type (not yet)");
-            for (int i = 0; !accept("}"); i++) {
-                if (i)
-                    expect(",");
-                if (accept("}"))
-                    break;
-                long val = const_expr();
-                if (i < (ty->kind == TY_ARRAY ? ty->len : 1))
-                    memcpy(data + v->offset + i * el->size, &val, el->size);
-            }
-        } else {
-            if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT)
-                error_at(t->at, "this initialiser (not yet)");
-            long val = const_expr();
-            memcpy(data + v->offset, &val, ty->size < 8 ? ty->size : 8);
-        }
-    }
-    (void)at;
+    if (accept("="))
+        global_init(v->offset, ty);
 }
 
 static void start_code(void)

@@ -5,6 +5,14 @@
 typedef struct { int x, y; } Pt;
 typedef struct { char name[8]; Pt pts[3]; long id; } Shape;
 
+/* Globals with initialisers of every kind: nested lists, strings as pointers and arrays,
+ * addresses of globals. */
+Shape gshape = {"glob", {{5, 6}, {7, 8}}, 1234};
+char *words[] = {"alpha", "beta", "gamma"};
+int gcount = 3;
+int *gptr = &gcount;
+long sizes[] = {sizeof(Pt), sizeof(Shape), -1};
+
 int main(void)
 {
     int a[5] = {1, 2, 3};
@@ -27,6 +35,9 @@ int main(void)
     out(copy.pts[0].x + sh.pts[0].x + copy.id);
     int m[2][3] = {{1, 2, 3}, {4, 5, 6}};
     out(m[1][2] * 10 + m[0][1]);
+    out(gshape.pts[1].x + gshape.id + gshape.name[3]);
+    puts_(words[2]);
+    out(*gptr + sizeof(words) / sizeof(words[0]) + sizes[1] + sizes[2]);
     int i = 0, total = 0;
 again:
     total += i;
