@@ -1720,6 +1720,51 @@ static Type *complete_array(Type *ty, const char *at)
     return ty;
 }
 
+/* The items of a brace list for an array or a struct of type ty: each(ctx, i, m) for the
+ * i-th (m: the struct's member, 0 in an array). */
+static void brace_list(Type *ty, void (*each)(void *ctx, int i, Member *m), void *ctx)
+{
+    expect("{");
+    Member *m = ty->kind == TY_STRUCT ? ty->members : 0;
+    for (int i = 0; !accept("}"); i++) {
+        if (i)
+            expect(",");
+        if (accept("}"))
+            break;
+        if (ty->kind == TY_ARRAY ? i >= ty->len : !m)
+            error_at(tok()->at, "too many initialisers");
+        each(ctx, i, m);
+        if (m)
+            m = m->next;
+    }
+}
+
+static void local_init(Node **cur, Node *target, Type *ty);
+
+typedef struct LocalCtx {
+    Node **cur;
+    Node *target;
+    const char *at;
+} LocalCtx;
+
+/* One item of a local's brace list: the element or member, initialised in turn. */
+static void local_item(void *p, int i, Member *m)
+{
+    LocalCtx *c = p;
+    Node *el;
+    if (!m) {
+        el = node(N_DEREF, c->at);
+        el->a = new_add(c->target, new_num(i, c->at), c->at);
+        add_type(el);
+    } else {
+        el = node(N_MEMBER, c->at);
+        el->a = c->target;
+        el->mem = m;
+        el->ty = m->ty;
+    }
+    local_init(c->cur, el, el->ty);
+}
+
 /* Assignments that initialise `target` (of type ty) from the initialiser ahead, appended at
  * *cur: brace lists for arrays and structs (nested), a string for a char array, else an
  * expression. What a list leaves out stays zero (the whole object was zeroed first). */
@@ -1740,31 +1785,8 @@ static void local_init(Node **cur, Node *target, Type *ty)
         return;
     }
     if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) {
-        expect("{");
-        Member *m = ty->kind == TY_STRUCT ? ty->members : 0;
-        for (int i = 0; !accept("}"); i++) {
-            if (i)
-                expect(",");
-            if (accept("}"))
-                break;
-            Node *el;
-            if (ty->kind == TY_ARRAY) {
-                if (i >= ty->len)
-                    error_at(tok()->at, "too many initialisers");
-                el = node(N_DEREF, at);
-                el->a = new_add(target, new_num(i, at), at);
-                add_type(el);
-            } else {
-                if (!m)
-                    error_at(tok()->at, "too many initialisers");
-                el = node(N_MEMBER, at);
-                el->a = target;
-                el->mem = m;
-                el->ty = m->ty;
-                m = m->next;
-            }
-            local_init(cur, el, el->ty);
-        }
+        LocalCtx ctx = {cur, target, at};
+        brace_list(ty, local_item, &ctx);
         return;
     }
     int braced = accept("{");
@@ -2564,6 +2586,23 @@ static void function(Type *ret, char *name, const char *at)
     emit(0xd65f03c0u); /* ret */
 }
 
+static void global_init(int off, Type *ty);
+
+typedef struct GlobalCtx {
+    int off;
+    Type *ty;
+} GlobalCtx;
+
+/* One item of a global's brace list: the element's or member's bytes. */
+static void global_item(void *p, int i, Member *m)
+{
+    GlobalCtx *c = p;
+    if (m)
+        global_init(c->off + m->offset, m->ty);
+    else
+        global_init(c->off + i * c->ty->base->size, c->ty->base);
+}
+
 /* The bytes at data + off for the initialiser ahead, of type ty: brace lists for arrays and
  * structs (nested; what they leave out stays zero), a string for a char array, a string's or a
  * global's address for a pointer, else a constant expression. */
@@ -2576,26 +2615,8 @@ static void global_init(int off, Type *ty)
         return;
     }
     if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) {
-        int braced = accept("{");
-        if (!braced)
-            error_at(t->at, "expected '{'");
-        Member *m = ty->kind == TY_STRUCT ? ty->members : 0;
-        for (int i = 0; !accept("}"); i++) {
-            if (i)
-                expect(",");
-            if (accept("}"))
-                break;
-            if (ty->kind == TY_ARRAY) {
-                if (i >= ty->len)
-                    error_at(tok()->at, "too many initialisers");
-                global_init(off + i * ty->base->size, ty->base);
-            } else {
-                if (!m)
-                    error_at(tok()->at, "too many initialisers");
-                global_init(off + m->offset, m->ty);
-                m = m->next;
-            }
-        }
+        GlobalCtx ctx = {off, ty};
+        brace_list(ty, global_item, &ctx);
         return;
     }
     long val;
