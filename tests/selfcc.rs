@@ -68,7 +68,9 @@ fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
     let cc = build("cc/cc");
     let dir = workdir("progs");
     copy_tests(&dir);
-    for name in ["basics", "sieve", "types", "init", "macros", "funcs"] {
+    for name in [
+        "basics", "sieve", "types", "init", "macros", "funcs", "structs",
+    ] {
         let text = std::fs::read_to_string(dir.join(format!("{name}.c"))).unwrap();
         let r = garm_cc(&cc, &dir, name);
         assert_eq!(r.status, 0, "cc {name}: {}", r.stderr);

@@ -4,8 +4,8 @@
  * in x0 with a stack of temporaries.
  *
  * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
- * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference; not
- * yet passed whole), struct assignment, typedef, enum, static locals, const/extern/volatile
+ * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference,
+ * assignment, by value in calls and results as AAPCS64 passes them), compound literals, typedef, enum, static locals, const/extern/volatile
  * (accepted), globals with initialisers of constants (nested lists, strings, addresses of
  * strings and globals), float/double/_Bool in declarations (not yet as values), locals
  * with any initialiser (nested brace lists, strings, array lengths from the initialiser),
@@ -811,6 +811,13 @@ static Type *func_of(Type *ret)
 
 static int is_func(Type *t) { return t->kind == TY_FUNC || (t->kind == TY_PTR && t->base->kind == TY_FUNC); }
 
+/* Registers a value of type t takes as an argument (AAPCS64, no floating point): a struct of up
+ * to 16 bytes one or two, a larger one goes by address, the rest one. */
+static int arg_regs(Type *t)
+{
+    return t->kind == TY_STRUCT && t->size <= 16 ? (t->size + 7) / 8 : 1;
+}
+
 static int is_integer(Type *t) { return t->kind >= TY_CHAR && t->kind <= TY_LONG; }
 static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY; }
 
@@ -821,7 +828,7 @@ enum {
     N_EQ, N_NE, N_LT, N_LE, N_LOGAND, N_LOGOR, N_NOT, N_BITNOT, N_NEG, N_ADDR, N_DEREF,
     N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
     N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
-    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR
+    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR, N_STMTEXPR
 };
 
 /* A name in a scope: a variable, a typedef, or an enum constant. */
@@ -1339,20 +1346,37 @@ static Type *declarator(Type *base, char **name, const char **at)
     return ty;
 }
 
-/* A call's arguments after its "(". */
+static Var *new_var(char *name, Type *ty, int global);
+
+/* A frame slot for a struct that registers fill in 8-byte words (a call's struct result, a
+ * struct parameter): its size rounded up to 8 bytes, the rounding above the object. */
+static Var *struct_slot(char *name, Type *ty)
+{
+    frame_size += (ty->size + 7) / 8 * 8 - ty->size;
+    return new_var(name, ty, 0);
+}
+
+/* A call's arguments after its "(" (max: registers; a struct of up to 16 bytes takes two). A
+ * struct result gets a frame slot for the call to leave it in. */
 static void call_args(Node *n, int max)
 {
     Node head = {0}, *cur = &head;
-    int argc = 0;
+    int regs = 0;
     while (!accept(")")) {
-        if (argc++)
+        if (regs)
             expect(",");
         cur = cur->next = assign();
         add_type(cur);
+        regs += arg_regs(cur->ty);
     }
-    if (argc > max)
+    if (regs > max)
         error_at(n->at, "too many arguments");
     n->a = head.next;
+    if (n->ty->kind == TY_STRUCT) {
+        if (!in_func)
+            error_at(n->at, "a call outside a function");
+        n->var = struct_slot("", n->ty);
+    }
 }
 
 static Node *primary(void)
@@ -1433,9 +1457,22 @@ static Node *primary(void)
     return 0;
 }
 
-static Node *postfix(void)
+static void local_init(Node **cur, Node *target, Type *ty);
+static int init_count(Type *ty);
+
+/* An array of unknown length in a compound literal takes its length from the list ahead. */
+static Type *complete_array_list(Type *ty)
 {
-    Node *n = primary();
+    return ty->kind == TY_ARRAY && ty->len < 0 ? array_of(ty->base, init_count(ty)) : ty;
+}
+
+static Node *postfix_of(Node *n);
+
+static Node *postfix(void) { return postfix_of(primary()); }
+
+/* Indexing, member access, calls and ++/-- after the operand n. */
+static Node *postfix_of(Node *n)
+{
     for (;;) {
         const char *at = tok()->at;
         add_type(n);
@@ -1541,7 +1578,29 @@ static Node *unary(void)
     if (paren_type()) {
         pos++;
         Type *ty = pointers(base_type());
+        ty = declarator_suffix(ty);
         expect(")");
+        if (is("{")) {
+            /* A compound literal: an unnamed local, zeroed, then initialised. */
+            if (!in_func)
+                error_at(at, "a compound literal outside a function (not yet)");
+            ty = complete_array_list(ty);
+            Var *v = ty->kind == TY_STRUCT ? struct_slot("", ty) : new_var("", ty, 0);
+            Node *var = node(N_VAR, at);
+            var->var = v;
+            var->ty = ty;
+            Node head = {0}, *cur = &head;
+            Node *z = node(N_ZERO, at);
+            z->a = var;
+            cur = cur->next = z;
+            local_init(&cur, var, ty);
+            Node *n = node(N_STMTEXPR, at);
+            n->a = node(N_BLOCK, at);
+            n->a->a = head.next;
+            n->b = var;
+            n->ty = ty;
+            return postfix_of(n);
+        }
         Node *n = node(N_CAST, at);
         n->a = unary();
         add_type(n->a);
@@ -1740,6 +1799,7 @@ static void brace_list(Type *ty, void (*each)(void *ctx, int i, Member *m), void
 }
 
 static void local_init(Node **cur, Node *target, Type *ty);
+static void global_init(int off, Type *ty);
 
 typedef struct LocalCtx {
     Node **cur;
@@ -1784,7 +1844,7 @@ static void local_init(Node **cur, Node *target, Type *ty)
         }
         return;
     }
-    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) {
+    if (ty->kind == TY_ARRAY || (ty->kind == TY_STRUCT && is("{"))) {
         LocalCtx ctx = {cur, target, at};
         brace_list(ty, local_item, &ctx);
         return;
@@ -1825,10 +1885,8 @@ static Node *declaration(void)
             v->offset = data_alloc(ty->size, ty->align < 8 ? ty->align : 8);
             v->next = locals;
             locals = v;
-            if (accept("=")) {
-                long val = const_expr();
-                memcpy(data + v->offset, &val, ty->size < 8 ? ty->size : 8);
-            }
+            if (accept("="))
+                global_init(v->offset, ty);
             continue;
         }
         if (ty->kind == TY_VOID)
@@ -2047,8 +2105,11 @@ static Node *fn_labels[1024], *fn_gotos[1024];
 static int nlabels, ngotos;
 static int *breaks, nbreaks, *conts, nconts;
 static int ret_fixups[4096], nret;
+/* The frame slot holding x8 (a large struct result's place) in a function returning one. */
+static int ret_slot;
 
 static void gen_expr(Node *n);
+static void gen_stmt(Node *n);
 
 /* The address of an lvalue in x0. */
 static void gen_addr(Node *n)
@@ -2069,6 +2130,15 @@ static void gen_addr(Node *n)
     }
     if (n->kind == N_STR) {
         load_imm(0, DATA_BASE + n->val);
+        return;
+    }
+    if (n->kind == N_STMTEXPR) {
+        gen_stmt(n->a);
+        gen_addr(n->b);
+        return;
+    }
+    if (n->ty && n->ty->kind == TY_STRUCT && (n->kind == N_CALL || n->kind == N_ASSIGN)) {
+        gen_expr(n); /* a struct's value is its address */
         return;
     }
     if (n->kind == N_FUNCADDR) {
@@ -2155,6 +2225,32 @@ static void patch(int at, int target)
         code[at] = (w & 0xfc000000u) | (unsigned)(off & 0x3ffffff);
 }
 
+/* Copies `size` bytes from [x0] to [x1] (both move on; x2, x3 used). */
+static void copy_bytes(int size)
+{
+    load_imm(2, size);
+    int top = label_here();
+    emit(0x38401403u);               /* ldrb w3, [x0], #1 */
+    emit(0x38001423u);               /* strb w3, [x1], #1 */
+    emit(0xf1000442u);               /* subs x2, x2, #1 */
+    patch(branch(0x54000001u), top); /* b.ne top */
+}
+
+/* After a call: a struct result is the address of its frame slot (a small one arrives in x0
+ * and x1 and is stored there first). */
+static void call_result(Node *n)
+{
+    if (n->ty->kind != TY_STRUCT)
+        return;
+    if (n->ty->size <= 16) {
+        emit(0xd1000000u | ((unsigned)n->var->offset << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        emit(0xf9000120u);                                                    /* str x0, [x9] */
+        if (n->ty->size > 8)
+            emit(0xf9000521u); /* str x1, [x9, #8] */
+    }
+    emit(0xd1000000u | ((unsigned)n->var->offset << 10) | (29 << 5) | 0); /* sub x0, x29, #off */
+}
+
 static void gen_expr(Node *n)
 {
     add_type(n);
@@ -2187,12 +2283,7 @@ static void gen_expr(Node *n)
             gen_expr(n->b);
             pop(1);
             emit(0xaa0103e4u); /* mov x4, x1 */
-            load_imm(2, n->a->ty->size);
-            int top = label_here();
-            emit(0x38401403u); /* ldrb w3, [x0], #1 */
-            emit(0x38001423u); /* strb w3, [x1], #1 */
-            emit(0xf1000442u); /* subs x2, x2, #1 */
-            patch(branch(0x54000001u), top); /* b.ne top */
+            copy_bytes(n->a->ty->size);
             emit(0xaa0403e0u); /* mov x0, x4 */
             return;
         }
@@ -2262,23 +2353,52 @@ static void gen_expr(Node *n)
     case N_FUNCADDR:
         gen_addr(n);
         return;
+    case N_STMTEXPR:
+        gen_stmt(n->a);
+        gen_expr(n->b);
+        return;
     case N_CALL: {
         int argc = 0;
+        Type *arg_ty[8];
         for (Node *a = n->a; a; a = a->next) {
             gen_expr(a);
             push();
+            if (argc < 8)
+                arg_ty[argc] = a->ty;
             argc++;
         }
         if (n->b) {
             gen_expr(n->b);
             emit(0xaa0003e9u); /* mov x9, x0 */
-            for (int i = argc - 1; i >= 0; i--)
-                pop(i);
-            emit(0xd63f0120u); /* blr x9 */
-            return;
         }
         for (int i = argc - 1; i >= 0; i--)
             pop(i);
+        if (strcmp(n->name ? n->name : "", "__syscall")) {
+            /* Struct arguments of up to 16 bytes spread into their registers, from the last
+             * argument back (each goes no lower than it was). */
+            int reg[8], r = 0;
+            for (int i = 0; i < argc; i++) {
+                reg[i] = r;
+                r += arg_regs(arg_ty[i]);
+            }
+            for (int i = argc - 1; i >= 0; i--) {
+                if (arg_regs(arg_ty[i]) == 2)
+                    emit(0xf9400400u | (i << 5) | (reg[i] + 1)); /* ldr x(r+1), [xi, #8] */
+                if (arg_ty[i]->kind == TY_STRUCT && arg_ty[i]->size <= 16)
+                    emit(0xf9400000u | (i << 5) | reg[i]); /* ldr xr, [xi] */
+                else if (reg[i] != i)
+                    emit(0xaa0003e0u | (i << 16) | reg[i]); /* mov xr, xi */
+            }
+        }
+        if (n->ty->kind == TY_STRUCT && n->ty->size > 16) {
+            /* x8: where a large struct result goes. */
+            emit(0xd1000000u | ((unsigned)n->var->offset << 10) | (29 << 5) | 8);
+        }
+        if (n->b) {
+            emit(0xd63f0120u); /* blr x9 */
+            call_result(n);
+            return;
+        }
         if (!strcmp(n->name, "__syscall")) {
             emit(0xaa0003e8u); /* mov x8, x0 */
             for (int i = 1; i < argc; i++)
@@ -2292,6 +2412,7 @@ static void gen_expr(Node *n)
         }
         fixups[nfix++] = (Fixup){ncode, n->name, n->at, 0};
         emit(0x94000000u); /* bl */
+        call_result(n);
         return;
     }
     default:
@@ -2364,6 +2485,22 @@ static void gen_stmt(Node *n)
             gen_expr(n->a);
             if (is_integer(cur_ret))
                 narrow(cur_ret);
+            if (cur_ret->kind == TY_STRUCT) {
+                if (n->a->ty->kind != TY_STRUCT || n->a->ty->size != cur_ret->size)
+                    error_at(n->at, "returning something else from a struct function");
+                if (cur_ret->size <= 16) {
+                    if (cur_ret->size > 8)
+                        emit(0xf9400401u); /* ldr x1, [x0, #8] */
+                    emit(0xf9400000u);     /* ldr x0, [x0] */
+                } else {
+                    /* Into the caller's x8, saved in the frame at entry. */
+                    emit(0xd1000000u | ((unsigned)ret_slot << 10) | (29 << 5) | 9);
+                    emit(0xf9400121u); /* ldr x1, [x9] */
+                    copy_bytes(cur_ret->size);
+                    emit(0xd1000000u | ((unsigned)ret_slot << 10) | (29 << 5) | 9);
+                    emit(0xf9400120u); /* ldr x0, [x9] */
+                }
+            }
         }
         if (nret == (int)(sizeof ret_fixups / sizeof ret_fixups[0]))
             error_at(n->at, "too many returns in one function");
@@ -2528,7 +2665,7 @@ static void function(Type *ret, char *name, const char *at)
                     ty = ptr_to(ty->base);
                 if (np == 8)
                     error_at(tok()->at, "more than eight parameters");
-                params[np++] = new_var(pname, ty, 0);
+                params[np++] = ty->kind == TY_STRUCT ? struct_slot(pname, ty) : new_var(pname, ty, 0);
             } while (accept(","));
             expect(")");
             skip_attrs();
@@ -2542,6 +2679,7 @@ static void function(Type *ret, char *name, const char *at)
         return; /* a prototype */
     }
     expect("{");
+    ret_slot = ret->kind == TY_STRUCT && ret->size > 16 ? new_var("", &ty_long, 0)->offset : 0;
     for (Func *g = funcs; g; g = g->next)
         if (!strcmp(g->name, name))
             error_at(at, "a function defined twice");
@@ -2558,15 +2696,31 @@ static void function(Type *ret, char *name, const char *at)
     if (frame > 0xfff)
         error_at(at, "frame too large");
     emit(0xd1000000u | ((unsigned)frame << 10) | (31 << 5) | 31); /* sub sp, sp, #frame */
-    for (int i = 0; i < np; i++) {
+    /* Parameters into their slots: each from its register(s); a struct of up to 16 bytes
+     * from two, a larger one's address first, its bytes copied after (the copy uses x0-x3). */
+    if (ret_slot) {
+        emit(0xd1000000u | ((unsigned)ret_slot << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        emit(0xf9000128u);                                               /* str x8, [x9] */
+    }
+    for (int i = 0, r = 0; i < np; i++) {
+        Type *pt = params[i]->ty;
         emit(0xd1000000u | ((unsigned)params[i]->offset << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
-        int size = params[i]->ty->size;
+        int size = pt->kind == TY_STRUCT ? 8 : pt->size;
         unsigned op = size == 1   ? 0x39000000u
                       : size == 2 ? 0x79000000u
                       : size == 4 ? 0xb9000000u
                                   : 0xf9000000u;
-        emit(op | (9 << 5) | i); /* strb/str wi/xi, [x9] */
+        emit(op | (9 << 5) | r); /* strb/str wr/xr, [x9] */
+        if (arg_regs(pt) == 2)
+            emit(0xf9000520u | (r + 1)); /* str x(r+1), [x9, #8] */
+        r += arg_regs(pt);
     }
+    for (int i = 0; i < np; i++)
+        if (params[i]->ty->kind == TY_STRUCT && params[i]->ty->size > 16) {
+            emit(0xd1000000u | ((unsigned)params[i]->offset << 10) | (29 << 5) | 1); /* sub x1, x29, #off */
+            emit(0xf9400020u); /* ldr x0, [x1] */
+            copy_bytes(params[i]->ty->size);
+        }
     nret = 0;
     nlabels = ngotos = 0;
     gen_stmt(body);
