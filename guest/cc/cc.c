@@ -6,14 +6,15 @@
  * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
  * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference,
  * assignment, by value in calls and results as AAPCS64 passes them), compound literals,
- * typedef, enum, static locals, const/extern/volatile (accepted), globals with initialisers of constants (nested lists, strings, addresses of
- * strings and globals), float/double/_Bool in declarations (not yet as values), locals
- * with any initialiser (nested brace lists, strings, array lengths from the initialiser),
- * functions with up to eight parameters (returning their declared type), pointers to
- * functions, prototypes with restrict/__attribute__/unnamed and ... parameters, if/else, while, do/while, for, switch/case/default,
- * break, continue, goto and labels, return, the full expression grammar of
- * those types (assignments and compound assignments, ?:, || && | ^ & == != < <= > >= << >> +
- * - * / %, unary - ! ~ & * ++ --, casts, calls, indexing, . and ->), string and character
+ * typedef, enum, static locals, const/extern/volatile (accepted), globals with initialisers
+ * of constants (nested lists, strings, addresses of strings and globals), float/double/_Bool
+ * in declarations (not yet as values), locals with any initialiser (nested brace lists,
+ * strings, array lengths from the initialiser), functions with up to eight parameters
+ * (returning their declared type), pointers to functions, prototypes with
+ * restrict/__attribute__/unnamed and ... parameters, if/else, while, do/while, for,
+ * switch/case/default, break, continue, goto and labels, return, the full expression grammar
+ * of those types (assignments and compound assignments, ?:, || && | ^ & == != < <= > >= << >>
+ * + - * / %, unary - ! ~ & * ++ --, casts, calls, indexing, . and ->), string and character
  * literals, sizeof, constant expressions. `__syscall(n, ...)` is a system call.
  * Programs start at _start, which calls main(argc, argv) and exits with its result.
  * A preprocessor runs first, on tokens: #include, #define (object- and function-like, # and
