@@ -5,8 +5,8 @@
  *
  * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
  * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference,
- * assignment, by value in calls and results as AAPCS64 passes them), compound literals,
- * typedef, enum, static locals, const/extern/volatile (accepted), globals with initialisers
+ * assignment, by value in calls and results as AAPCS64 passes them), unions, compound
+ * literals, typedef, enum, static locals, const/extern/volatile (accepted), globals with initialisers
  * of constants (nested lists, strings, addresses of strings and globals), float/double/_Bool
  * in declarations (not yet as values), locals with any initialiser (nested brace lists,
  * strings, array lengths from the initialiser), functions with up to eight parameters
@@ -114,7 +114,8 @@ static int ntoks, pos;
 static const char *keywords[] = {
     "int", "long", "char", "void", "short", "unsigned", "signed", "const", "volatile", "static",
     "extern", "struct", "enum", "typedef", "if", "else", "while", "for", "do", "return", "break",
-    "continue", "sizeof", "switch", "case", "default", "goto", "float", "double", "_Bool", 0};
+    "continue", "sizeof", "switch", "case", "default", "goto", "float", "double", "_Bool",
+    "union", 0};
 static const char *puncts[] = {"...", "<<=", ">>=", "##", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
                                "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", 0};
 
@@ -1048,7 +1049,7 @@ static int is_type_at(int i)
     static const char *names[] = {"int",   "long",     "char",   "void",   "short",
                                   "unsigned", "signed", "const", "volatile", "static",
                                   "extern", "struct",  "enum",   "typedef", "float",
-                                  "double", "_Bool", 0};
+                                  "double", "_Bool", "union", 0};
     if (t->kind == T_IDENT) {
         Var *v = find_var_n(t->at, t->len);
         return v && v->is_typedef;
@@ -1134,7 +1135,7 @@ static Type *base_type(void)
         else if (accept("_Bool")) nbool++;
         else if (accept("signed")) sgn++;
         else if (accept("unsigned")) uns++;
-        else if (!n && accept("struct")) { other = struct_decl(); continue; }
+        else if (!n && (is("struct") || is("union"))) { other = struct_decl(); continue; }
         else if (!n && accept("enum")) { other = enum_decl(); continue; }
         else if (!n && t->kind == T_IDENT && is_type_at(pos)) {
             pos++;
@@ -1222,8 +1223,11 @@ static Var *new_name(char *name, Type *ty)
     return v;
 }
 
+/* struct or union (its members all at offset 0, its size the largest). */
 static Type *struct_decl(void)
 {
+    int is_union = tok_is(tok(), "union");
+    pos++;
     char *tag = tok()->kind == T_IDENT ? ident() : 0;
     if (tag && !is("{")) {
         for (Tag *t = tags; t; t = t->next)
@@ -1252,13 +1256,19 @@ static Type *struct_decl(void)
             Type *mt = declarator(b, &name, &at);
             if (mt->kind == TY_STRUCT && !mt->complete)
                 error_at(at, "a member of incomplete type");
-            off = (off + mt->align - 1) / mt->align * mt->align;
             Member *m = calloc(1, sizeof(Member));
             m->name = name;
             m->ty = mt;
-            m->offset = off;
             cur = cur->next = m;
-            off += mt->size;
+            if (is_union) {
+                m->offset = 0;
+                if (mt->size > off)
+                    off = mt->size;
+            } else {
+                off = (off + mt->align - 1) / mt->align * mt->align;
+                m->offset = off;
+                off += mt->size;
+            }
             if (mt->align > ty->align)
                 ty->align = mt->align;
         } while (accept(","));

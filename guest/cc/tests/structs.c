@@ -7,6 +7,8 @@ typedef struct { int x, y; } Pt;            /* 8 bytes: one register */
 typedef struct { long a; char c; } Pair;    /* 16 bytes: two registers */
 typedef struct { int v[3]; } Three;         /* 12 bytes: two registers */
 typedef struct { long w[5]; } Big;          /* 40 bytes: by address */
+typedef union { long l; int i[2]; unsigned char b[8]; } Bits;
+struct Tagged { int kind; union { long n; char s[12]; } u; };
 
 Pt make_pt(int x, int y) { Pt p; p.x = x; p.y = y; return p; }
 Pt add_pt(Pt a, Pt b) { Pt r = {a.x + b.x, a.y + b.y}; return r; }
@@ -42,6 +44,12 @@ int main(void)
     out(sum_big(b) * 1000 + sum_big(c));
     out(mixed(1, p, 2, pr, c, 3));
     out(add_pt(make_pt(1, 1), make_pt(2, 2)).y);
+    /* Unions: every member at offset 0, the size of the largest (rounded to its alignment). */
+    Bits bits;
+    bits.l = 0x0102030405060708;
+    out(bits.b[0] + bits.b[7] * 100 + bits.i[1] * 1000 + sizeof(Bits));
+    struct Tagged tg = {2, {77}};
+    out(tg.u.n + sizeof(struct Tagged) * 1000);
     /* Compound literals: a struct, an array, one passed by value. */
     Pt r = (Pt){7, 8};
     int *v = (int[]){4, 5, 6};
