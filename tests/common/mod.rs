@@ -40,12 +40,22 @@ pub fn build(rel: &str) -> PathBuf {
     build_with(rel, &[])
 }
 
+/// The ELFs this test process built.
+static BUILT: Mutex<std::collections::BTreeSet<PathBuf>> =
+    Mutex::new(std::collections::BTreeSet::new());
+
 /// [`build`] with extra `garm cc` options (e.g. `--pie`), which also name the output.
 pub fn build_with(rel: &str, cc_opts: &[&str]) -> PathBuf {
     let _g = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let name = rel.replace('/', "_") + &cc_opts.concat();
     let out = tmp().join(format!("{name}-{}.elf", std::process::id()));
-    if !out.exists() {
+    // Built once per test process: a file of that name from an earlier run (pids come back)
+    // may be from an older source.
+    let fresh = BUILT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(out.clone());
+    if fresh {
         let src = root().join("guest").join(format!("{rel}.c"));
         let o = Command::new(garm_bin())
             .args(["cc"])
