@@ -9,8 +9,8 @@
  * literals, typedef, enum, static locals, const/extern/volatile (accepted), globals with
  * initialisers of constants (nested lists, strings, addresses of strings and globals),
  * float/double/_Bool in declarations (not yet as values), locals with any initialiser
- * (nested brace lists, strings, array lengths from the initialiser), functions with up to eight parameters
- * (returning their declared type), pointers to functions, prototypes with
+ * (nested brace lists, strings, array lengths from the initialiser), functions with up to
+ * eight parameters (returning their declared type), pointers to functions, prototypes with
  * restrict/__attribute__/unnamed and ... parameters, if/else, while, do/while, for,
  * switch/case/default, break, continue, goto and labels, return, the full expression grammar
  * of those types (assignments and compound assignments, ?:, || && | ^ & == != < <= > >= << >>
