@@ -11,7 +11,8 @@
  * float/double/_Bool in declarations (not yet as values), locals with any initialiser
  * (nested brace lists, strings, array lengths from the initialiser), functions with up to
  * eight parameters (returning their declared type), pointers to functions, prototypes with
- * restrict/__attribute__/unnamed and ... parameters, if/else, while, do/while, for,
+ * restrict/__attribute__/unnamed and ... parameters, variadic functions (va_list as AAPCS64
+ * lays it out, through __builtin_va_start/arg/end/copy), if/else, while, do/while, for,
  * switch/case/default, break, continue, goto and labels, return, the full expression grammar
  * of those types (assignments and compound assignments, ?:, || && | ^ & == != < <= > >= << >>
  * + - * / %, unary - ! ~ & * ++ --, casts, calls, indexing, . and ->), string and character
@@ -830,7 +831,7 @@ enum {
     N_EQ, N_NE, N_LT, N_LE, N_LOGAND, N_LOGOR, N_NOT, N_BITNOT, N_NEG, N_ADDR, N_DEREF,
     N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
     N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
-    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR, N_STMTEXPR
+    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR, N_STMTEXPR, N_VASTART, N_VAARG
 };
 
 /* A name in a scope: a variable, a typedef, or an enum constant. */
@@ -880,6 +881,8 @@ typedef struct FuncDecl {
 } FuncDecl;
 static FuncDecl *fdecls;
 static Type *cur_ret;
+/* In a variadic function: its named parameters' registers and where x0-x7 are saved. */
+static int cur_variadic, cur_named_regs, va_area;
 
 static FuncDecl *find_func(const char *name)
 {
@@ -904,6 +907,11 @@ static Var *find_var_n(const char *name, int len)
 }
 
 static Var *find_var(const char *name) { return find_var_n(name, (int)strlen(name)); }
+
+/* __builtin_va_list as AAPCS64 lays it out: the next stacked argument, the end of the saved
+ * general registers, the end of the saved FP registers, and the (negative) offsets of the
+ * next unread register in each save area. */
+static Type *va_list_type(void);
 
 /* The data image: globals and string literals. */
 static unsigned char *data;
@@ -1050,6 +1058,8 @@ static int is_type_at(int i)
                                   "unsigned", "signed", "const", "volatile", "static",
                                   "extern", "struct",  "enum",   "typedef", "float",
                                   "double", "_Bool", "union", 0};
+    if (t->kind == T_IDENT && tok_is(t, "__builtin_va_list"))
+        return 1;
     if (t->kind == T_IDENT) {
         Var *v = find_var_n(t->at, t->len);
         return v && v->is_typedef;
@@ -1137,7 +1147,11 @@ static Type *base_type(void)
         else if (accept("unsigned")) uns++;
         else if (!n && (is("struct") || is("union"))) { other = struct_decl(); continue; }
         else if (!n && accept("enum")) { other = enum_decl(); continue; }
-        else if (!n && t->kind == T_IDENT && is_type_at(pos)) {
+        else if (!n && t->kind == T_IDENT && tok_is(t, "__builtin_va_list")) {
+            pos++;
+            other = va_list_type();
+            continue;
+        } else if (!n && t->kind == T_IDENT && is_type_at(pos)) {
             pos++;
             other = find_var_n(t->at, t->len)->ty;
             continue;
@@ -1278,6 +1292,29 @@ static Type *struct_decl(void)
     ty->size = (off + ty->align - 1) / ty->align * ty->align;
     ty->complete = 1;
     return ty;
+}
+
+static Type *va_list_type(void)
+{
+    static Type *t;
+    if (t)
+        return t;
+    t = calloc(1, sizeof(Type));
+    t->kind = TY_STRUCT;
+    t->size = 32;
+    t->align = 8;
+    t->complete = 1;
+    static const char *names[] = {"__stack", "__gr_top", "__vr_top", "__gr_offs", "__vr_offs"};
+    Member head = {0}, *cur = &head;
+    for (int i = 0; i < 5; i++) {
+        Member *m = calloc(1, sizeof(Member));
+        m->name = (char *)names[i];
+        m->ty = i < 3 ? ptr_to(&ty_void) : &ty_int;
+        m->offset = i < 3 ? i * 8 : 24 + (i - 3) * 4;
+        cur = cur->next = m;
+    }
+    t->members = head.next;
+    return t;
 }
 
 static Type *enum_decl(void)
@@ -1436,6 +1473,42 @@ static Node *primary(void)
     if (t->kind == T_IDENT) {
         char *name = ident();
         Var *v = find_var(name);
+        if (!strcmp(name, "__builtin_va_start") || !strcmp(name, "__builtin_va_end") ||
+            !strcmp(name, "__builtin_va_arg") || !strcmp(name, "__builtin_va_copy")) {
+            expect("(");
+            Node *ap = assign();
+            add_type(ap);
+            if (ap->ty->kind != TY_STRUCT || ap->ty != va_list_type())
+                error_at(t->at, "a va_list expected");
+            Node *n;
+            if (!strcmp(name, "__builtin_va_arg")) {
+                expect(",");
+                n = node(N_VAARG, t->at);
+                n->ty = pointers(base_type());
+                if (!is_integer(n->ty) && n->ty->kind != TY_PTR)
+                    error_at(t->at, "va_arg of this type (not yet)");
+            } else if (!strcmp(name, "__builtin_va_copy")) {
+                expect(",");
+                Node *src = assign();
+                add_type(src);
+                n = new_binary(N_ASSIGN, ap, src, t->at);
+                expect(")");
+                return n;
+            } else if (!strcmp(name, "__builtin_va_start")) {
+                if (!cur_variadic)
+                    error_at(t->at, "va_start outside a variadic function");
+                expect(",");
+                assign(); /* the last named parameter */
+                n = node(N_VASTART, t->at);
+                n->ty = &ty_void;
+            } else {
+                n = new_num(0, t->at);
+                n->ty = &ty_void;
+            }
+            n->a = ap;
+            expect(")");
+            return n;
+        }
         if (!v && is("(")) {
             /* A direct call (an undeclared function returns int, as C89 had it). */
             pos++;
@@ -2232,6 +2305,8 @@ static void patch(int at, int target)
     unsigned w = code[at];
     if ((w & 0x7e000000u) == 0x34000000u || (w & 0xff000010u) == 0x54000000u) /* cbz, b.cond */
         code[at] = (w & 0xff00001fu) | ((unsigned)(off & 0x7ffff) << 5);
+    else if ((w & 0x7e000000u) == 0x36000000u) /* tbz/tbnz */
+        code[at] = (w & 0xfff8001fu) | ((unsigned)(off & 0x3fff) << 5);
     else /* b */
         code[at] = (w & 0xfc000000u) | (unsigned)(off & 0x3ffffff);
 }
@@ -2368,6 +2443,36 @@ static void gen_expr(Node *n)
         gen_stmt(n->a);
         gen_expr(n->b);
         return;
+    case N_VASTART:
+        gen_addr(n->a);
+        emit(0x910043a1u);                                                          /* add x1, x29, #16 */
+        emit(0xf9000001u);                                                          /* str x1, [x0] */
+        emit(0xd1000000u | ((unsigned)(va_area - 64) << 10) | (29 << 5) | 1);       /* sub x1, x29, #off-64 */
+        emit(0xf9000401u);                                                          /* str x1, [x0, #8] */
+        emit(0xf900081fu);                                                          /* str xzr, [x0, #16] */
+        load_imm(1, -(8 - cur_named_regs) * 8);
+        emit(0xb9001801u);                                                          /* str w1, [x0, #24] */
+        emit(0xb9001c1fu);                                                          /* str wzr, [x0, #28] */
+        return;
+    case N_VAARG: {
+        /* The next general register saved, else the next stacked argument. */
+        gen_addr(n->a);
+        emit(0xaa0003e2u); /* mov x2, x0 */
+        emit(0xb9801841u); /* ldrsw x1, [x2, #24] */
+        int to_stack = branch(0xb6f80001u); /* tbz x1, #63, stack */
+        emit(0xf9400443u); /* ldr x3, [x2, #8] */
+        emit(0x8b010060u); /* add x0, x3, x1 */
+        emit(0x91002021u); /* add x1, x1, #8 */
+        emit(0xb9001841u); /* str w1, [x2, #24] */
+        int done = branch(0x14000000u);
+        patch(to_stack, label_here());
+        emit(0xf9400040u); /* ldr x0, [x2] */
+        emit(0x91002003u); /* add x3, x0, #8 */
+        emit(0xf9000043u); /* str x3, [x2] */
+        patch(done, label_here());
+        load(n->ty);
+        return;
+    }
     case N_CALL: {
         int argc = 0;
         Type *arg_ty[8];
@@ -2647,6 +2752,7 @@ static void function(Type *ret, char *name, const char *at)
         fdecls = fd;
     }
     cur_ret = ret;
+    cur_variadic = 0;
     locals = 0;
     frame_size = 0;
     in_func = 1;
@@ -2680,8 +2786,7 @@ static void function(Type *ret, char *name, const char *at)
             } while (accept(","));
             expect(")");
             skip_attrs();
-            if (variadic && is("{"))
-                error_at(at, "defining a variadic function (not yet)");
+            cur_variadic = variadic;
         }
     }
     skip_attrs();
@@ -2691,6 +2796,12 @@ static void function(Type *ret, char *name, const char *at)
     }
     expect("{");
     ret_slot = ret->kind == TY_STRUCT && ret->size > 16 ? new_var("", &ty_long, 0)->offset : 0;
+    if (cur_variadic) {
+        cur_named_regs = 0;
+        for (int i = 0; i < np; i++)
+            cur_named_regs += arg_regs(params[i]->ty);
+        va_area = new_var("", array_of(&ty_long, 8), 0)->offset;
+    }
     for (Func *g = funcs; g; g = g->next)
         if (!strcmp(g->name, name))
             error_at(at, "a function defined twice");
@@ -2707,6 +2818,12 @@ static void function(Type *ret, char *name, const char *at)
     if (frame > 0xfff)
         error_at(at, "frame too large");
     emit(0xd1000000u | ((unsigned)frame << 10) | (31 << 5) | 31); /* sub sp, sp, #frame */
+    if (cur_variadic) {
+        /* x0-x7 into the save area va_arg reads (named ones too: va_start skips them). */
+        emit(0xd1000000u | ((unsigned)va_area << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        for (int r = 0; r < 8; r += 2)
+            emit(0xa9000000u | ((unsigned)(r / 2 * 2) << 15) | ((r + 1) << 10) | (9 << 5) | r); /* stp xr, xr+1, [x9, #8r] */
+    }
     /* Parameters into their slots: each from its register(s); a struct of up to 16 bytes
      * from two, a larger one's address first, its bytes copied after (the copy uses x0-x3). */
     if (ret_slot) {
