@@ -45,20 +45,20 @@ fn garm_cc(cc: &Path, dir: &Path, name: &str) -> Ran {
     )
 }
 
-/// The clang build of a test program: `__syscall` through the garm runtime's `__syscall6`.
-fn clang_build(dir: &Path, name: &str, text: &str) -> PathBuf {
+/// The clang build of a test program (one source text each file): `__syscall` through the
+/// garm runtime's `__syscall6`.
+fn clang_build(dir: &Path, name: &str, texts: &[&str]) -> PathBuf {
     let shim = "#include <garm.h>\n#define __syscall(n, a, b, c) \
                 __syscall6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)\n";
-    let src = dir.join(format!("{name}-clang.c"));
-    std::fs::write(&src, format!("{shim}{text}")).unwrap();
     let out = dir.join(format!("{name}-clang.elf"));
-    let o = Command::new(garm_bin())
-        .arg("cc")
-        .arg(&src)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let mut cmd = Command::new(garm_bin());
+    cmd.arg("cc");
+    for (i, text) in texts.iter().enumerate() {
+        let src = dir.join(format!("{name}-clang{i}.c"));
+        std::fs::write(&src, format!("{shim}{text}")).unwrap();
+        cmd.arg(src);
+    }
+    let o = cmd.arg("-o").arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     out
 }
@@ -75,7 +75,12 @@ fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
         let r = garm_cc(&cc, &dir, name);
         assert_eq!(r.status, 0, "cc {name}: {}", r.stderr);
         let elf = dir.join(format!("{name}.elf"));
-        let oracle = qemu(&clang_build(&dir, name, &text), &["one", "two"], &[], b"");
+        let oracle = qemu(
+            &clang_build(&dir, name, &[&text]),
+            &["one", "two"],
+            &[],
+            b"",
+        );
         let q = qemu(&elf, &["one", "two"], &[], b"");
         assert_eq!(
             (q.out(), q.status),
@@ -93,8 +98,8 @@ fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
 
 #[test]
 fn several_files_make_one_program() {
-    // multi_main.c and multi_lib.c share a header, a struct type, a global and functions; the
-    // oracle is clang's build of the two concatenated.
+    // multi_main.c and multi_lib.c share a header, a struct type, a global and functions, and
+    // each has a static function of the same name; the oracle is clang's build of the two.
     let cc = build("cc/cc");
     let dir = workdir("multi");
     copy_tests(&dir);
@@ -115,12 +120,12 @@ fn several_files_make_one_program() {
     );
     assert_eq!(r.status, 0, "{}", r.stderr);
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
-    let both = read("multi_lib.c") + &read("multi_main.c");
-    let oracle = qemu(&clang_build(&dir, "multi", &both), &[], &[], b"");
+    let (main, lib) = (read("multi_main.c"), read("multi_lib.c"));
+    let oracle = qemu(&clang_build(&dir, "multi", &[&main, &lib]), &[], &[], b"");
     let elf = dir.join("multi.elf");
     let g = garm(&[elf.to_str().unwrap()], b"");
     assert_eq!((g.out(), g.status), (oracle.out(), oracle.status));
-    assert_eq!(g.out(), "35\n25\n12\n");
+    assert_eq!(g.out(), "35\n25\n12\n1015\n");
 }
 
 #[test]

@@ -22,7 +22,8 @@
  * ##, __VA_ARGS__), #undef, #if/#ifdef/#ifndef/#elif/#else/#endif, #error, __FILE__, __LINE__.
  *
  * Several files make one program: each is preprocessed and parsed on its own, their functions
- * and globals meet (a global declared again is the same object).
+ * and globals meet (a global declared again is the same object; static functions stay their
+ * file's). Linking names every function called and defined nowhere.
  *
  * Usage: cc [-I DIR]... FILE.c... -o OUT */
 #include <garm.h>
@@ -57,7 +58,8 @@ typedef struct File {
 static File files[256];
 static int nfiles;
 
-static void error_at(const char *at, const char *msg)
+/* Prints a diagnostic at `at` (a place in a source file, or NULL). */
+static void report_at(const char *at, const char *msg)
 {
     for (int f = 0; f < nfiles; f++) {
         File *fl = &files[f];
@@ -73,9 +75,14 @@ static void error_at(const char *at, const char *msg)
             }
         }
         fprintf(stderr, "%s:%d:%d: error: %s\n", fl->name, line, col, msg);
-        exit(1);
+        return;
     }
     fprintf(stderr, "%s: error: %s\n", src_name, msg);
+}
+
+static void error_at(const char *at, const char *msg)
+{
+    report_at(at, msg);
     exit(1);
 }
 
@@ -884,8 +891,25 @@ static Type *cur_ret;
 /* In a variadic function: its named parameters' registers and where x0-x7 are saved. */
 static int cur_variadic, cur_named_regs, va_area;
 
+/* This file's static functions: their names and the program-wide names they get. */
+typedef struct Alias {
+    char *name, *internal;
+    struct Alias *next;
+} Alias;
+static Alias *aliases;
+static int file_no;
+
+static char *internal_name(const char *name)
+{
+    for (Alias *a = aliases; a; a = a->next)
+        if (!strcmp(a->name, name))
+            return a->internal;
+    return (char *)name;
+}
+
 static FuncDecl *find_func(const char *name)
 {
+    name = internal_name(name);
     for (FuncDecl *f = fdecls; f; f = f->next)
         if (!strcmp(f->name, name))
             return f;
@@ -1513,7 +1537,7 @@ static Node *primary(void)
             /* A direct call (an undeclared function returns int, as C89 had it). */
             pos++;
             Node *n = node(N_CALL, t->at);
-            n->name = name;
+            n->name = internal_name(name);
             FuncDecl *fd = find_func(name);
             n->ty = !strcmp(name, "__syscall") ? &ty_long : fd ? fd->ret : &ty_int;
             call_args(n, strcmp(name, "__syscall") ? 8 : 7);
@@ -1521,7 +1545,7 @@ static Node *primary(void)
         }
         if (!v && find_func(name)) {
             Node *n = node(N_FUNCADDR, t->at);
-            n->name = name;
+            n->name = internal_name(name);
             n->ty = func_of(find_func(name)->ret);
             return n;
         }
@@ -2742,8 +2766,18 @@ static void gen_stmt(Node *n)
     }
 }
 
-static void function(Type *ret, char *name, const char *at)
+static void function(Type *ret, char *name, const char *at, int is_static)
 {
+    if (is_static && internal_name(name) == name) {
+        /* Internal linkage: a name of its own in the program ("f@2": file 2's f). */
+        Alias *a = calloc(1, sizeof(Alias));
+        a->name = name;
+        a->internal = malloc(strlen(name) + 16);
+        sprintf(a->internal, "%s@%d", name, file_no);
+        a->next = aliases;
+        aliases = a;
+    }
+    name = internal_name(name);
     if (!find_func(name)) {
         FuncDecl *fd = calloc(1, sizeof(FuncDecl));
         fd->name = name;
@@ -2949,7 +2983,7 @@ static void translation_unit(void)
 {
     while (tok()->kind != T_EOF) {
         Type *base = base_type();
-        int is_typedef = saw_typedef;
+        int is_typedef = saw_typedef, is_static = saw_static;
         if (accept(";"))
             continue; /* struct or enum declared alone */
         for (;;) {
@@ -2963,7 +2997,7 @@ static void translation_unit(void)
             } else {
                 name = ident();
                 if (!is_typedef && accept("(")) {
-                    function(ty, name, at);
+                    function(ty, name, at, is_static);
                     if (!accept(","))
                         break;
                     continue;
@@ -2989,12 +3023,30 @@ static void translation_unit(void)
 /* Every call and function address, now that every function has its place. */
 static void link(void)
 {
+    /* Every function that is called and defined nowhere, once each, then the failure. */
+    int undefined = 0;
     for (int i = 0; i < nfix; i++) {
         Func *f = funcs;
         while (f && strcmp(f->name, fixups[i].name))
             f = f->next;
-        if (!f)
-            error_at(fixups[i].src, "call to an undefined function");
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(fixups[j].name, fixups[i].name);
+        if (!f && !seen) {
+            char msg[300];
+            const char *at = strchr(fixups[i].name, '@');
+            snprintf(msg, sizeof msg, "call to an undefined function '%.*s'",
+                     at ? (int)(at - fixups[i].name) : (int)strlen(fixups[i].name), fixups[i].name);
+            report_at(fixups[i].src, msg);
+            undefined++;
+        }
+    }
+    if (undefined)
+        exit(1);
+    for (int i = 0; i < nfix; i++) {
+        Func *f = funcs;
+        while (f && strcmp(f->name, fixups[i].name))
+            f = f->next;
         int off = f->at - fixups[i].at;
         if (fixups[i].adr) {
             int bytes = off * 4;
@@ -3110,6 +3162,8 @@ int main(int argc, char **argv)
         src_name = sources[k];
         macros = 0;
         tags = 0;
+        aliases = 0;
+        file_no = k;
         TokVec all = {0};
         int first = nfiles;
         preprocess_file(src_name, 0, &all, 0);

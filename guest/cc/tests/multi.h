@@ -9,4 +9,5 @@ extern int pushes;
 void push(struct Stack *s, long v);
 long pop(struct Stack *s);
 long eval_rpn(char *text);
+long doubled(long v);
 #endif

@@ -3,6 +3,11 @@
 
 int pushes;
 
+/* A static function with a name multi_main.c uses for its own. */
+static long scale(long v) { return v * 2; }
+
+long doubled(long v) { return scale(v); }
+
 void push(struct Stack *s, long v)
 {
     s->items[s->n++] = v;
