@@ -780,7 +780,9 @@ pub fn run_shared(
         // Grow the batch while nothing needs the host, keeping one submit near 100 ms so output
         // stays timely and a real GPU's watchdog never sees a long submit.
         if host_work {
-            batch = if ran_long { 4 } else { 1 };
+            // Threads taking turns run one per dispatch: they need the whole batch to rotate.
+            let turns = (0..slots as usize).any(|s| m.st(s)[layout::S_TURN] & 0xffff > 1);
+            batch = if ran_long || turns { 4 } else { 1 };
         } else if submit_time < Duration::from_millis(50) {
             batch = (batch * 2).min(1024);
         } else if submit_time > Duration::from_millis(200) && batch > 1 {
