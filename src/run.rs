@@ -497,18 +497,9 @@ pub fn run_shared(
                 t.before(&k, &m);
             }
         }
-        assign_turns(&k, &mut m, &mut round);
+        let turns = assign_turns(&k, &mut m, &mut round);
         let ts = Instant::now();
-        let before: Vec<u64> = (0..slots as usize)
-            .map(|s| m.word64(s, layout::S_COUNT))
-            .collect();
         let rings = m.submit(batch, false)?;
-        // Whether some process ran past its first dispatch: if none did, the rest of the batch
-        // found them all stopped (each empty dispatch still costs lavapipe ~0.2 ms).
-        let ran_long = before
-            .iter()
-            .enumerate()
-            .any(|(s, &b)| m.word64(s, layout::S_COUNT).saturating_sub(b) >= m.iters() as u64);
         // A traced run steps one instruction per dispatch in the interpreter.
         if std::mem::take(&mut m.tier.dropped) {
             m.profile.decay();
@@ -548,7 +539,9 @@ pub fn run_shared(
         let submit_time = ts.elapsed();
         let mut host_work = false;
         let mut live = false;
-        k.account(&m);
+        // Whether some process ran past its first dispatch: if none did, the rest of the batch
+        // found them all stopped (each empty dispatch still costs lavapipe ~0.2 ms).
+        let ran_long = k.account(&m) >= m.iters() as u64;
         for (slot, words) in rings.iter().enumerate() {
             if let Some(pid) = k.pid_of_slot(slot).filter(|_| !words.is_empty()) {
                 if out.drain_ring(k.procs[&pid].inst, words).is_err() {
@@ -781,7 +774,6 @@ pub fn run_shared(
         // stays timely and a real GPU's watchdog never sees a long submit.
         if host_work {
             // Threads taking turns run one per dispatch: they need the whole batch to rotate.
-            let turns = (0..slots as usize).any(|s| m.st(s)[layout::S_TURN] & 0xffff > 1);
             batch = if ran_long || turns { 4 } else { 1 };
         } else if submit_time < Duration::from_millis(50) {
             batch = (batch * 2).min(1024);
@@ -845,8 +837,8 @@ pub fn run_shared(
 /// the runnable threads of every process that has more than one get their places, rotated at
 /// each submit so that every thread leads in turn. Processes that share MAP_SHARED memory are
 /// one such group per instance (a plain store in one must not race an atomic step in another
-/// within a dispatch: docs/virtual-memory.md, step 6).
-fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) {
+/// within a dispatch: docs/virtual-memory.md, step 6). Returns whether any group takes turns.
+fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) -> bool {
     #[derive(PartialEq, Eq, PartialOrd, Ord)]
     enum Group {
         Threads(Pid),
@@ -880,11 +872,13 @@ fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) {
         }
     }
     if groups.is_empty() {
-        return;
+        return false;
     }
     *round += 1;
+    let mut turns = false;
     for slots in groups.values() {
         let n = slots.len();
+        turns |= n > 1;
         for (i, &s) in slots.iter().enumerate() {
             let turn = if n > 1 {
                 (((i + *round) % n) << 16 | n) as u32
@@ -896,6 +890,7 @@ fn assign_turns(k: &Kernel, m: &mut Machine, round: &mut usize) {
             st[layout::S_TICK] = 0;
         }
     }
+    turns
 }
 
 /// `--max-insns` as one budget for each instance's whole process tree: a tree that spent it

@@ -117,7 +117,7 @@ static void vpush(TokVec *tv, Token t)
 }
 
 static Token *toks;
-static int ntoks, pos;
+static int pos;
 
 static const char *keywords[] = {
     "int", "long", "char", "void", "short", "unsigned", "signed", "const", "volatile", "static",
@@ -519,15 +519,13 @@ static long if_value(Token *line, int n, const char *at)
     eof.at = at;
     vpush(&exp, eof);
     Token *saved = toks;
-    int saved_n = ntoks, saved_pos = pos;
+    int saved_pos = pos;
     toks = exp.v;
-    ntoks = exp.n;
     pos = 0;
     long v = const_expr();
     if (toks[pos].kind != T_EOF)
         error_at(toks[pos].at, "junk at the end of #if");
     toks = saved;
-    ntoks = saved_n;
     pos = saved_pos;
     return v;
 }
@@ -1566,12 +1564,12 @@ static Node *primary(void)
 }
 
 static void local_init(Node **cur, Node *target, Type *ty);
-static int init_count(Type *ty);
+static int init_count(void);
 
 /* An array of unknown length in a compound literal takes its length from the list ahead. */
 static Type *complete_array_list(Type *ty)
 {
-    return ty->kind == TY_ARRAY && ty->len < 0 ? array_of(ty->base, init_count(ty)) : ty;
+    return ty->kind == TY_ARRAY && ty->len < 0 ? array_of(ty->base, init_count()) : ty;
 }
 
 static Node *postfix_of(Node *n);
@@ -1640,39 +1638,31 @@ static Node *postfix_of(Node *n)
     }
 }
 
+/* An operator applied to the unary expression that follows. */
+static Node *new_unary(int kind, const char *at)
+{
+    Node *n = node(kind, at);
+    n->a = unary();
+    add_type(n->a);
+    add_type(n);
+    return n;
+}
+
 static Node *unary(void)
 {
     const char *at = tok()->at;
     if (accept("+"))
         return unary();
-    if (accept("-")) {
-        Node *n = node(N_NEG, at);
-        n->a = unary();
-        add_type(n->a);
-        add_type(n);
-        return n;
-    }
-    if (accept("!") || accept("~")) {
-        Node *n = node(toks[pos - 1].at[0] == '!' ? N_NOT : N_BITNOT, at);
-        n->a = unary();
-        add_type(n->a);
-        add_type(n);
-        return n;
-    }
-    if (accept("&")) {
-        Node *n = node(N_ADDR, at);
-        n->a = unary();
-        add_type(n->a);
-        add_type(n);
-        return n;
-    }
-    if (accept("*")) {
-        Node *n = node(N_DEREF, at);
-        n->a = unary();
-        add_type(n->a);
-        add_type(n);
-        return n;
-    }
+    if (accept("-"))
+        return new_unary(N_NEG, at);
+    if (accept("!"))
+        return new_unary(N_NOT, at);
+    if (accept("~"))
+        return new_unary(N_BITNOT, at);
+    if (accept("&"))
+        return new_unary(N_ADDR, at);
+    if (accept("*"))
+        return new_unary(N_DEREF, at);
     if (accept("++") || accept("--")) {
         Node *n = node(N_PREINC, at);
         n->val = toks[pos - 1].at[0] == '+' ? 1 : -1;
@@ -1844,7 +1834,7 @@ static Type *declarator_suffix(Type *ty)
 
 /* The elements an array of unknown length gets from the initialiser ahead: a string's bytes
  * and its NUL, or the top-level items of a brace list. */
-static int init_count(Type *ty)
+static int init_count(void)
 {
     Token *t = tok();
     if (t->kind == T_STR)
@@ -1870,7 +1860,6 @@ static int init_count(Type *ty)
     /* A trailing comma adds no element. */
     Token *last = &toks[i - 1];
     int trailing = last->kind == T_PUNCT && last->len == 1 && last->at[0] == ',';
-    (void)ty;
     return toks[pos + 1].at == toks[i].at ? 0 : n + 1 - trailing;
 }
 
@@ -1882,7 +1871,7 @@ static Type *complete_array(Type *ty, const char *at)
     if (!is("="))
         error_at(at, "an array of unknown length needs an initialiser");
     pos++;
-    ty = array_of(ty->base, init_count(ty));
+    ty = array_of(ty->base, init_count());
     pos--;
     return ty;
 }
@@ -2179,6 +2168,15 @@ typedef struct Fixup {
 static Fixup *fixups;
 static int nfix, cap_fix;
 
+static void add_fixup(int at, char *name, const char *at_src, int adr)
+{
+    if (nfix == cap_fix) {
+        cap_fix = cap_fix ? cap_fix * 2 : 256;
+        fixups = realloc(fixups, cap_fix * sizeof(Fixup));
+    }
+    fixups[nfix++] = (Fixup){at, name, at_src, adr};
+}
+
 typedef struct Func {
     char *name;
     int at;
@@ -2204,6 +2202,14 @@ static void load_imm(int rd, long v)
     }
 }
 
+/* xd = x29 - off: the address of a frame slot. */
+static void frame_addr(int rd, int off)
+{
+    if (off > 0xfff)
+        error_at(0, "frame too large");
+    emit(0xd1000000u | ((unsigned)off << 10) | (29 << 5) | (unsigned)rd); /* sub xd, x29, #off */
+}
+
 static void push(void) { emit(0xf81f0fe0u); }          /* str x0, [sp, #-16]! */
 static void pop(int rd) { emit(0xf84107e0u | rd); }     /* ldr xd, [sp], #16 */
 
@@ -2226,9 +2232,7 @@ static void gen_addr(Node *n)
         if (n->var->global) {
             load_imm(0, DATA_BASE + n->var->offset);
         } else {
-            emit(0xd1000000u | (0 << 22) | ((unsigned)(n->var->offset & 0xfff) << 10) | (29 << 5) | 0);
-            if (n->var->offset > 0xfff)
-                error_at(n->at, "frame too large");
+            frame_addr(0, n->var->offset);
         }
         return;
     }
@@ -2250,11 +2254,7 @@ static void gen_addr(Node *n)
         return;
     }
     if (n->kind == N_FUNCADDR) {
-        if (nfix == cap_fix) {
-            cap_fix = cap_fix ? cap_fix * 2 : 256;
-            fixups = realloc(fixups, cap_fix * sizeof(Fixup));
-        }
-        fixups[nfix++] = (Fixup){ncode, n->name, n->at, 1};
+        add_fixup(ncode, n->name, n->at, 1);
         emit(0x10000000u); /* adr x0, function */
         return;
     }
@@ -2353,12 +2353,12 @@ static void call_result(Node *n)
     if (n->ty->kind != TY_STRUCT)
         return;
     if (n->ty->size <= 16) {
-        emit(0xd1000000u | ((unsigned)n->var->offset << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        frame_addr(9, n->var->offset);
         emit(0xf9000120u);                                                    /* str x0, [x9] */
         if (n->ty->size > 8)
             emit(0xf9000521u); /* str x1, [x9, #8] */
     }
-    emit(0xd1000000u | ((unsigned)n->var->offset << 10) | (29 << 5) | 0); /* sub x0, x29, #off */
+    frame_addr(0, n->var->offset);
 }
 
 static void gen_expr(Node *n)
@@ -2471,7 +2471,7 @@ static void gen_expr(Node *n)
         gen_addr(n->a);
         emit(0x910043a1u);                                                          /* add x1, x29, #16 */
         emit(0xf9000001u);                                                          /* str x1, [x0] */
-        emit(0xd1000000u | ((unsigned)(va_area - 64) << 10) | (29 << 5) | 1);       /* sub x1, x29, #off-64 */
+        frame_addr(1, va_area - 64);
         emit(0xf9000401u);                                                          /* str x1, [x0, #8] */
         emit(0xf900081fu);                                                          /* str xzr, [x0, #16] */
         load_imm(1, -(8 - cur_named_regs) * 8);
@@ -2532,7 +2532,7 @@ static void gen_expr(Node *n)
         }
         if (n->ty->kind == TY_STRUCT && n->ty->size > 16) {
             /* x8: where a large struct result goes. */
-            emit(0xd1000000u | ((unsigned)n->var->offset << 10) | (29 << 5) | 8);
+            frame_addr(8, n->var->offset);
         }
         if (n->b) {
             emit(0xd63f0120u); /* blr x9 */
@@ -2546,11 +2546,7 @@ static void gen_expr(Node *n)
             emit(0xd4000001u);                            /* svc #0 */
             return;
         }
-        if (nfix == cap_fix) {
-            cap_fix = cap_fix ? cap_fix * 2 : 256;
-            fixups = realloc(fixups, cap_fix * sizeof(Fixup));
-        }
-        fixups[nfix++] = (Fixup){ncode, n->name, n->at, 0};
+        add_fixup(ncode, n->name, n->at, 0);
         emit(0x94000000u); /* bl */
         call_result(n);
         return;
@@ -2634,10 +2630,10 @@ static void gen_stmt(Node *n)
                     emit(0xf9400000u);     /* ldr x0, [x0] */
                 } else {
                     /* Into the caller's x8, saved in the frame at entry. */
-                    emit(0xd1000000u | ((unsigned)ret_slot << 10) | (29 << 5) | 9);
+                    frame_addr(9, ret_slot);
                     emit(0xf9400121u); /* ldr x1, [x9] */
                     copy_bytes(cur_ret->size);
-                    emit(0xd1000000u | ((unsigned)ret_slot << 10) | (29 << 5) | 9);
+                    frame_addr(9, ret_slot);
                     emit(0xf9400120u); /* ldr x0, [x9] */
                 }
             }
@@ -2854,19 +2850,19 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     emit(0xd1000000u | ((unsigned)frame << 10) | (31 << 5) | 31); /* sub sp, sp, #frame */
     if (cur_variadic) {
         /* x0-x7 into the save area va_arg reads (named ones too: va_start skips them). */
-        emit(0xd1000000u | ((unsigned)va_area << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        frame_addr(9, va_area);
         for (int r = 0; r < 8; r += 2)
             emit(0xa9000000u | ((unsigned)(r / 2 * 2) << 15) | ((r + 1) << 10) | (9 << 5) | r); /* stp xr, xr+1, [x9, #8r] */
     }
     /* Parameters into their slots: each from its register(s); a struct of up to 16 bytes
      * from two, a larger one's address first, its bytes copied after (the copy uses x0-x3). */
     if (ret_slot) {
-        emit(0xd1000000u | ((unsigned)ret_slot << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        frame_addr(9, ret_slot);
         emit(0xf9000128u);                                               /* str x8, [x9] */
     }
     for (int i = 0, r = 0; i < np; i++) {
         Type *pt = params[i]->ty;
-        emit(0xd1000000u | ((unsigned)params[i]->offset << 10) | (29 << 5) | 9); /* sub x9, x29, #off */
+        frame_addr(9, params[i]->offset);
         int size = pt->kind == TY_STRUCT ? 8 : pt->size;
         unsigned op = size == 1   ? 0x39000000u
                       : size == 2 ? 0x79000000u
@@ -2879,7 +2875,7 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     }
     for (int i = 0; i < np; i++)
         if (params[i]->ty->kind == TY_STRUCT && params[i]->ty->size > 16) {
-            emit(0xd1000000u | ((unsigned)params[i]->offset << 10) | (29 << 5) | 1); /* sub x1, x29, #off */
+            frame_addr(1, params[i]->offset);
             emit(0xf9400020u); /* ldr x0, [x1] */
             copy_bytes(params[i]->ty->size);
         }
@@ -2970,9 +2966,7 @@ static void start_code(void)
     /* _start: main(argc, argv), then exit with its result. */
     emit(0xf94003e0u); /* ldr x0, [sp] */
     emit(0x910023e1u); /* add x1, sp, #8 */
-    fixups = calloc(16, sizeof(Fixup));
-    cap_fix = 16;
-    fixups[nfix++] = (Fixup){ncode, "main", src, 0};
+    add_fixup(ncode, "main", src, 0);
     emit(0x94000000u); /* bl main */
     emit(0xd2800ba8u); /* mov x8, #93 */
     emit(0xd4000001u); /* svc #0 */
@@ -3174,7 +3168,6 @@ int main(int argc, char **argv)
         eof.at = files[first].text + files[first].len;
         vpush(&all, eof);
         toks = all.v;
-        ntoks = all.n;
         pos = 0;
         translation_unit();
     }

@@ -62,14 +62,13 @@ pub fn eventfd2(k: &mut Kernel, c: &mut Call) -> SysResult {
 }
 
 /// read/write on an eventfd: 8 bytes, the counter taken (or 1 of it, as a semaphore) or added
-/// to; `None` for any other file.
-pub(super) fn read_write(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> Option<SysResult> {
-    let Io { fd, buf, len, .. } = io;
-    let f = k.fd(c.pid, fd).ok()?;
+/// to.
+pub(super) fn read_write(c: &mut Call, f: &Fd, io: Io, write: bool) -> SysResult {
+    let Io { buf, len, .. } = io;
     let mut of = f.file.borrow_mut();
     let nonblock = of.flags & O_NONBLOCK != 0;
     let Kind::Event { count, semaphore } = &mut of.kind else {
-        return None;
+        return Err(EBADF.into());
     };
     let wait = || {
         if nonblock {
@@ -79,14 +78,13 @@ pub(super) fn read_write(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> O
         }
     };
     if len < 8 {
-        return Some(Err(EINVAL.into()));
+        return Err(EINVAL.into());
     }
-    Some(if write {
-        match c.read_obj::<u64>(buf) {
-            Err(e) => Err(e),
-            Ok(u64::MAX) => Err(EINVAL.into()),
-            Ok(v) if *count > u64::MAX - 1 - v => wait(),
-            Ok(v) => {
+    if write {
+        match c.read_obj::<u64>(buf)? {
+            u64::MAX => Err(EINVAL.into()),
+            v if *count > u64::MAX - 1 - v => wait(),
+            v => {
                 *count += v;
                 ret(8)
             }
@@ -95,14 +93,10 @@ pub(super) fn read_write(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> O
         wait()
     } else {
         let v = if *semaphore { 1 } else { *count };
-        match c.write_obj(buf, &v) {
-            Err(e) => Err(e),
-            Ok(()) => {
-                *count -= v;
-                ret(8)
-            }
-        }
-    })
+        c.write_obj(buf, &v)?;
+        *count -= v;
+        ret(8)
+    }
 }
 
 /// What an eventfd is ready for.

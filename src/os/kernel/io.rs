@@ -88,17 +88,30 @@ fn vectored(
 }
 
 /// read/write on what is not a byte stream of garm's own: host sockets, unconnected sockets,
-/// eventfds (`None`: an ordinary file, pipe or device).
-fn special_rw(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> Option<SysResult> {
-    net::read_write(k, c, io, write).or_else(|| event::read_write(k, c, io, write))
+/// eventfds (`None`: an ordinary file, pipe or device, which the caller reads or writes).
+fn special_rw(k: &mut Kernel, c: &mut Call, f: &Fd, io: Io, write: bool) -> Option<SysResult> {
+    let (socket, event) = {
+        let of = f.file.borrow();
+        (
+            matches!(of.kind, Kind::Net(_) | Kind::Unix(_)),
+            matches!(of.kind, Kind::Event { .. }),
+        )
+    };
+    if socket {
+        Some(net::read_write(k, c, io, write))
+    } else if event {
+        Some(event::read_write(c, f, io, write))
+    } else {
+        None
+    }
 }
 
 fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     let Io { fd, buf, len, at } = io;
-    if let Some(r) = special_rw(k, c, io, false) {
+    let f = k.fd(c.pid, fd)?;
+    if let Some(r) = special_rw(k, c, &f, io, false) {
         return r;
     }
-    let f = k.fd(c.pid, fd)?;
     let len = len.min(1 << 20);
     let mut of = f.file.borrow_mut();
     if of.flags & O_ACCMODE == O_WRONLY {
@@ -194,11 +207,11 @@ fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Opti
 
 fn do_write(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
     let Io { fd, buf, len, at } = io;
-    if let Some(r) = special_rw(k, c, io, true) {
-        return r;
-    }
     let pid = c.pid;
     let f = k.fd(pid, fd)?;
+    if let Some(r) = special_rw(k, c, &f, io, true) {
+        return r;
+    }
     let mut of = f.file.borrow_mut();
     if of.flags & O_ACCMODE == 0 && !matches!(of.kind, Kind::Out(..) | Kind::Dev(_)) {
         return Err(EBADF.into());

@@ -155,17 +155,22 @@ impl Kernel {
     }
 
     /// Adds what each process retired since the last call to its instance's total (a slot's
-    /// count is cumulative and a forked child starts from its parent's).
-    pub fn account(&mut self, g: &dyn Guest) {
+    /// count is cumulative and a forked child starts from its parent's); returns the most any
+    /// one process retired.
+    pub fn account(&mut self, g: &dyn Guest) -> u64 {
+        let mut most = 0;
         for p in self.procs.values_mut() {
             if let Some(s) = p.slot {
                 let now = g.word64(s, layout::S_COUNT);
+                let ran = now.saturating_sub(p.counted);
                 if let Some(e) = self.executed.get_mut(p.inst) {
-                    *e += now.saturating_sub(p.counted);
+                    *e += ran;
                 }
+                most = most.max(ran);
                 p.counted = now;
             }
         }
+        most
     }
 
     /// The live (not yet exited) processes of instance `inst`.

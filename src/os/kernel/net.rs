@@ -762,24 +762,17 @@ fn recv_into(
 }
 
 /// read/write on a socket that is not a plain pair (a host socket, an unconnected AF_UNIX
-/// socket); `None` for any other file.
-pub(super) fn read_write(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> Option<SysResult> {
-    let Io { fd, buf, len, .. } = io;
-    let special = k
-        .fd(c.pid, fd)
-        .is_ok_and(|f| matches!(f.file.borrow().kind, Kind::Net(_) | Kind::Unix(_)));
-    if !special {
-        return None;
-    }
-    let bufs = vec![(buf, len)];
-    Some(if write {
-        send_from(k, c, fd, &bufs, 0, &[])
+/// socket): a send or receive without flags.
+pub(super) fn read_write(k: &mut Kernel, c: &mut Call, io: Io, write: bool) -> SysResult {
+    let bufs = vec![(io.buf, io.len)];
+    if write {
+        send_from(k, c, io.fd, &bufs, 0, &[])
     } else {
-        recv_into(k, c, fd, &bufs, 0).and_then(|r| match r {
+        match recv_into(k, c, io.fd, &bufs, 0)? {
             Ok((n, _)) => ret(n),
             Err(s) => Ok(s),
-        })
-    })
+        }
+    }
 }
 
 /// sendto(fd, buf, len, flags, dest, destlen).

@@ -29,13 +29,15 @@ fn pipe_out(p: &Pipe) -> i16 {
     }
 }
 
-/// What `fd` of `pid` is ready for now (POLLIN/POLLOUT/POLLHUP/POLLERR), or POLLNVAL.
-fn readiness(k: &mut Kernel, pid: Pid, fd: i64) -> i16 {
+/// What `fd` of `pid` is ready for now (POLLIN/POLLOUT/POLLHUP/POLLERR), or POLLNVAL; what
+/// waiting on it would wait for outside garm goes into `outside`.
+fn readiness(k: &mut Kernel, pid: Pid, fd: i64, outside: &mut Outside, reading: bool) -> i16 {
     let Ok(f) = k.fd(pid, fd) else {
         return ev::NVAL;
     };
     let inst = k.procs[&pid].inst;
     let of = f.file.borrow();
+    outside.add_kind(&of.kind, reading);
     ready_of(k, inst, &of)
 }
 
@@ -106,12 +108,6 @@ pub(super) struct Outside {
 }
 
 impl Outside {
-    fn add(&mut self, k: &Kernel, pid: Pid, fd: i64, reading: bool) {
-        if let Ok(f) = k.fd(pid, fd) {
-            self.add_kind(&f.file.borrow().kind, reading);
-        }
-    }
-
     pub(super) fn add_kind(&mut self, kind: &Kind, reading: bool) {
         match kind {
             Kind::Stdin | Kind::Dev(Dev::Console) => self.stdin |= reading,
@@ -192,8 +188,7 @@ pub fn ppoll(k: &mut Kernel, c: &mut Call) -> SysResult {
         p.revents = if p.fd < 0 {
             0
         } else {
-            outside.add(k, c.pid, p.fd as i64, p.events & ev::IN != 0);
-            let r = readiness(k, c.pid, p.fd as i64);
+            let r = readiness(k, c.pid, p.fd as i64, &mut outside, p.events & ev::IN != 0);
             // HUP, ERR and NVAL are reported whether asked for or not.
             r & (p.events | ev::HUP | ev::ERR | ev::NVAL)
         };
@@ -238,11 +233,10 @@ pub fn pselect6(k: &mut Kernel, c: &mut Call) -> SysResult {
         if (rd[w] | wr[w] | ex[w]) & b == 0 {
             continue;
         }
-        let r = readiness(k, c.pid, fd as i64);
+        let r = readiness(k, c.pid, fd as i64, &mut outside, rd[w] & b != 0);
         if r & ev::NVAL != 0 {
             return Err(EBADF.into());
         }
-        outside.add(k, c.pid, fd as i64, rd[w] & b != 0);
         if rd[w] & b != 0 && r & (ev::IN | ev::HUP | ev::ERR) != 0 {
             out.0[w] |= b;
             ready += 1;
