@@ -141,12 +141,25 @@ static int escape(const char **pp)
         case 'n': c = '\n'; break;
         case 't': c = '\t'; break;
         case 'r': c = '\r'; break;
-        case '0': c = 0; break;
         case 'a': c = 7; break;
         case 'b': c = 8; break;
         case 'f': c = 12; break;
         case 'v': c = 11; break;
-        default: break; /* \\ \' \" and the rest stand for themselves */
+        case 'x': /* \xhh...: as many hex digits as follow, the low byte kept */
+            c = 0;
+            while (is_digit(*p) || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F')) {
+                c = (c * 16 + (is_digit(*p) ? *p - '0' : (*p | 32) - 'a' + 10)) & 0xff;
+                p++;
+            }
+            break;
+        default:
+            if (c >= '0' && c <= '7') { /* \ooo: up to three octal digits */
+                c -= '0';
+                for (int i = 0; i < 2 && *p >= '0' && *p <= '7'; i++)
+                    c = c * 8 + *p++ - '0';
+                c &= 0xff;
+            }
+            break; /* \\ \' \" and the rest stand for themselves */
         }
     }
     *pp = p;
@@ -699,6 +712,37 @@ static void preprocess(Token *in, int n, const char *path, TokVec *out, int dept
 
 static char *read_file(const char *path);
 
+/* Adjacent string literals become one (translation phase 6). */
+static void join_strings(TokVec *v)
+{
+    int out = 0;
+    for (int i = 0; i < v->n; i++) {
+        Token *t = &v->v[i];
+        if (out && t->kind == T_STR && v->v[out - 1].kind == T_STR) {
+            Token *p = &v->v[out - 1];
+            char *s = xalloc(malloc(p->str_len + t->str_len + 1));
+            memcpy(s, p->str, p->str_len);
+            memcpy(s + p->str_len, t->str, t->str_len + 1);
+            p->str = s;
+            p->str_len += t->str_len;
+            continue;
+        }
+        v->v[out++] = *t;
+    }
+    v->n = out;
+}
+
+/* What every file sees defined before its first line: this compiler, the target. */
+static const char predefined[] = "#define __garmcc__ 1\n"
+                                 "#define __aarch64__ 1\n"
+                                 "#define __LP64__ 1\n"
+                                 "#define __CHAR_UNSIGNED__ 1\n"
+                                 "#define __STDC__ 1\n"
+                                 "#define __STDC_VERSION__ 199901L\n"
+                                 "#define __STDC_HOSTED__ 1\n"
+                                 "#define __ORDER_LITTLE_ENDIAN__ 1234\n"
+                                 "#define __BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__\n";
+
 static void preprocess_file(const char *path, const char *at, TokVec *out, int depth)
 {
     if (nfiles == 256)
@@ -836,7 +880,8 @@ enum {
     N_EQ, N_NE, N_LT, N_LE, N_LOGAND, N_LOGOR, N_NOT, N_BITNOT, N_NEG, N_ADDR, N_DEREF,
     N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
     N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
-    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR, N_STMTEXPR, N_VASTART, N_VAARG
+    N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR, N_STMTEXPR, N_VASTART, N_VAARG, N_A64,
+    N_MULOV
 };
 
 /* A name in a scope: a variable, a typedef, or an enum constant. */
@@ -847,6 +892,7 @@ typedef struct Var {
     int offset; /* locals: below x29; globals: in the data */
     int is_typedef, is_enum;
     long val; /* an enum constant's */
+    int file; /* 1 + the file it belongs to (typedefs, enum constants, statics); 0: program-wide */
     struct Var *next;
 } Var;
 
@@ -923,7 +969,8 @@ static Var *find_var_n(const char *name, int len)
 {
     for (int g = 0; g < 2; g++)
         for (Var *v = g ? globals : locals; v; v = v->next)
-            if ((int)strlen(v->name) == len && !strncmp(v->name, name, len))
+            if ((!v->file || v->file == file_no + 1) && (int)strlen(v->name) == len &&
+                !strncmp(v->name, name, len))
                 return v;
     return 0;
 }
@@ -1101,6 +1148,40 @@ static int paren_type(void) { return is("(") && is_type_at(pos + 1); }
 
 static int saw_typedef, saw_static;
 
+/* Builtins that are an instruction or two on their first operand (x0), or marked for the
+ * parser. */
+enum { BUILTIN_EXPECT = 1, BUILTIN_MUL_OVERFLOW = 2 };
+typedef struct Builtin {
+    const char *name;
+    int nargs;
+    unsigned words[2]; /* the second 0: none */
+    Type *ty;
+} Builtin;
+
+static const Builtin *builtin_named(const char *name)
+{
+    static Builtin table[] = {
+        {"__builtin_clz", 1, {0x5ac01000u, 0}, &ty_int},          /* clz w0, w0 */
+        {"__builtin_clzl", 1, {0xdac01000u, 0}, &ty_int},         /* clz x0, x0 */
+        {"__builtin_clzll", 1, {0xdac01000u, 0}, &ty_int},
+        {"__builtin_ctz", 1, {0x5ac00000u, 0x5ac01000u}, &ty_int}, /* rbit, clz */
+        {"__builtin_ctzl", 1, {0xdac00000u, 0xdac01000u}, &ty_int},
+        {"__builtin_ctzll", 1, {0xdac00000u, 0xdac01000u}, &ty_int},
+        {"__builtin_bswap16", 1, {0x5ac00400u, 0}, &ty_ushort},   /* rev16 w0, w0 */
+        {"__builtin_bswap32", 1, {0x5ac00800u, 0}, &ty_uint},     /* rev w0, w0 */
+        {"__builtin_bswap64", 1, {0xdac00c00u, 0}, &ty_ulong},    /* rev x0, x0 */
+        {"__builtin_trap", 0, {0xd4207d00u, 0}, &ty_void},        /* brk #1000, as clang */
+        {"__builtin_unreachable", 0, {0, 0}, &ty_void},            /* udf #0 */
+        {"__builtin_expect", 2, {BUILTIN_EXPECT, 0}, &ty_long},
+        {"__builtin_mul_overflow", 3, {BUILTIN_MUL_OVERFLOW, 0}, &ty_int},
+    };
+    for (int i = 0; i < (int)(sizeof table / sizeof table[0]); i++)
+        if (!strcmp(table[i].name, name))
+            return &table[i];
+    return 0;
+}
+static int saw_naked; /* __attribute__((naked)) since the last function: no frame, no return */
+
 /* What declarations may carry that changes nothing here: __attribute__((...)), restrict,
  * inline, _Noreturn, register, auto. */
 static int skip_attrs(void)
@@ -1126,6 +1207,8 @@ static int skip_attrs(void)
                     depth++;
                 if (is(")"))
                     depth--;
+                if (tok_is(tok(), "naked") || tok_is(tok(), "__naked__"))
+                    saw_naked = 1;
                 pos++;
             }
             any = 1;
@@ -1249,6 +1332,7 @@ static Var *new_name(char *name, Type *ty)
     v->name = name;
     v->ty = ty;
     v->global = !in_func;
+    v->file = in_func ? 0 : file_no + 1;
     if (in_func) {
         v->next = locals;
         locals = v;
@@ -1265,21 +1349,25 @@ static Type *struct_decl(void)
     int is_union = tok_is(tok(), "union");
     pos++;
     char *tag = tok()->kind == T_IDENT ? ident() : 0;
-    if (tag && !is("{")) {
-        for (Tag *t = tags; t; t = t->next)
+    Type *ty = 0;
+    if (tag)
+        for (Tag *t = tags; t && !ty; t = t->next)
             if (!strcmp(t->name, tag))
-                return t->ty;
-    }
-    Type *ty = calloc(1, sizeof(Type));
-    ty->kind = TY_STRUCT;
-    ty->align = 1;
-    if (tag) {
-        Tag *t = calloc(1, sizeof(Tag));
-        t->name = tag;
-        t->ty = ty;
-        t->next = tags;
-        tags = t;
-    }
+                ty = t->ty;
+    if (ty && !is("{"))
+        return ty; /* the tag declared before */
+    if (!ty || ty->complete) {
+        ty = calloc(1, sizeof(Type));
+        ty->kind = TY_STRUCT;
+        ty->align = 1;
+        if (tag) {
+            Tag *t = calloc(1, sizeof(Tag));
+            t->name = tag;
+            t->ty = ty;
+            t->next = tags;
+            tags = t;
+        }
+    } /* else the definition of a tag declared before: that type, completed */
     if (!accept("{"))
         return ty; /* incomplete until defined */
     int off = 0;
@@ -1400,12 +1488,25 @@ static Type *declarator(Type *base, char **name, const char **at)
             stars++;
         *at = tok()->at;
         *name = ident();
+        /* (*name[N]...)(params): an array of them, its lengths read after the rest. */
+        int dims = pos;
+        while (accept("[")) {
+            while (!accept("]"))
+                if (tok()->kind == T_EOF)
+                    error_at(*at, "unterminated array length");
+                else
+                    pos++;
+        }
         expect(")");
         expect("(");
         skip_params();
         ty = func_of(ty);
         while (stars--)
             ty = ptr_to(ty);
+        int end = pos;
+        pos = dims;
+        ty = declarator_suffix(ty);
+        pos = end;
         skip_attrs();
         return ty;
     }
@@ -1529,6 +1630,49 @@ static Node *primary(void)
             }
             n->a = ap;
             expect(")");
+            return n;
+        }
+        const Builtin *bi = builtin_named(name);
+        if (bi) {
+            /* Its operands; the first goes to x0 for its instruction words. */
+            expect("(");
+            Node *n = node(N_A64, t->at);
+            Node *args[3] = {0, 0, 0};
+            for (int i = 0; i < bi->nargs; i++) {
+                if (i)
+                    expect(",");
+                args[i] = assign();
+                add_type(args[i]);
+            }
+            expect(")");
+            if (bi->words[0] == BUILTIN_EXPECT)
+                return args[0];
+            if (bi->words[0] == BUILTIN_MUL_OVERFLOW) {
+                if (!is_pointer(args[2]->ty) || args[2]->ty->base->size != 8)
+                    error_at(t->at, "__builtin_mul_overflow into this type (not yet)");
+                n->kind = N_MULOV;
+                n->a = args[0];
+                n->b = args[1];
+                n->c = args[2];
+                n->ty = &ty_int;
+                return n;
+            }
+            n->val = bi->words[0];
+            n->label = (int)bi->words[1];
+            n->a = args[0];
+            n->ty = bi->ty;
+            return n;
+        }
+        if (!strcmp(name, "__builtin_a64")) {
+            /* One instruction word as it stands, after its optional operand is put in x0;
+             * its value is x0 after it. */
+            expect("(");
+            Node *n = node(N_A64, t->at);
+            n->val = const_expr();
+            if (accept(","))
+                n->a = assign();
+            expect(")");
+            n->ty = &ty_long;
             return n;
         }
         if (!v && is("(")) {
@@ -1796,16 +1940,27 @@ static Node *expr(void)
     return n;
 }
 
+static int decl_static; /* the global being declared is static: its file's alone */
+
 static Var *new_var(char *name, Type *ty, int global)
 {
+    int file = global && decl_static ? file_no + 1 : 0;
     if (global)
         for (Var *g = globals; g; g = g->next)
-            if (!g->is_typedef && !g->is_enum && !strcmp(g->name, name) && g->ty->size == ty->size)
-                return g; /* declared again (extern, or in another file): one object */
+            if (!g->is_typedef && !g->is_enum && !strcmp(g->name, name) &&
+                (g->file == file || g->file == file_no + 1) &&
+                (g->ty->size == ty->size || g->ty->kind == TY_ARRAY)) {
+                /* Declared again (extern, or in another file): one object; an array's
+                 * length may come with its definition. */
+                if (g->ty->kind == TY_ARRAY && g->ty->len < 0 && ty->kind == TY_ARRAY && ty->len >= 0)
+                    error_at(tok()->at, "an array declared without its length before (not yet)");
+                return g;
+            }
     Var *v = calloc(1, sizeof(Var));
     v->name = name;
     v->ty = ty;
     v->global = global;
+    v->file = file;
     if (ty->kind == TY_STRUCT && !ty->complete)
         error_at(tok()->at, "a variable of incomplete type");
     if (global) {
@@ -1882,13 +2037,29 @@ static void brace_list(Type *ty, void (*each)(void *ctx, int i, Member *m), void
 {
     expect("{");
     Member *m = ty->kind == TY_STRUCT ? ty->members : 0;
-    for (int i = 0; !accept("}"); i++) {
-        if (i)
+    for (int i = 0, first = 1; !accept("}"); i++, first = 0) {
+        if (!first)
             expect(",");
         if (accept("}"))
             break;
+        /* A designator: the member or element the next items start from. */
+        const char *at = tok()->at;
+        if (ty->kind == TY_STRUCT && accept(".")) {
+            char *name = ident();
+            for (m = ty->members; m && strcmp(m->name, name); m = m->next)
+                ;
+            if (!m)
+                error_at(at, "no such member");
+            expect("=");
+        } else if (ty->kind == TY_ARRAY && accept("[")) {
+            i = (int)const_expr();
+            expect("]");
+            expect("=");
+            if (i < 0)
+                error_at(at, "a negative array index");
+        }
         if (ty->kind == TY_ARRAY ? i >= ty->len : !m)
-            error_at(tok()->at, "too many initialisers");
+            error_at(at, "too many initialisers");
         each(ctx, i, m);
         if (m)
             m = m->next;
@@ -2179,7 +2350,9 @@ static void add_fixup(int at, char *name, const char *at_src, int adr)
 
 typedef struct Func {
     char *name;
-    int at;
+    int at, end; /* its words: code[at..end) */
+    int idx;     /* its place in code order (link) */
+    int live;    /* reachable from _start (link) */
     struct Func *next;
 } Func;
 static Func *funcs;
@@ -2463,6 +2636,31 @@ static void gen_expr(Node *n)
     case N_FUNCADDR:
         gen_addr(n);
         return;
+    case N_A64:
+        if (n->a)
+            gen_expr(n->a);
+        emit((unsigned)n->val);
+        if (n->label)
+            emit((unsigned)n->label);
+        return;
+    case N_MULOV: {
+        /* *c = a * b as 64 bits; overflow when the high half is not the low half's sign (or
+         * not zero, unsigned). */
+        int uns = n->c->ty->base->is_unsigned;
+        gen_expr(n->a);
+        push();
+        gen_expr(n->b);
+        push();
+        gen_expr(n->c);
+        pop(1);
+        pop(2);
+        emit(0x9b017c43u);                            /* mul x3, x2, x1 */
+        emit(uns ? 0x9bc17c44u : 0x9b417c44u);        /* umulh / smulh x4, x2, x1 */
+        emit(0xf9000003u);                            /* str x3, [x0] */
+        emit(uns ? 0xf100009fu : 0xeb83fc9fu);        /* cmp x4, #0 / cmp x4, x3, asr #63 */
+        cset(1);                                      /* ne */
+        return;
+    }
     case N_STMTEXPR:
         gen_stmt(n->a);
         gen_expr(n->b);
@@ -2820,6 +3018,8 @@ static void function(Type *ret, char *name, const char *at, int is_static)
         }
     }
     skip_attrs();
+    int naked = saw_naked;
+    saw_naked = 0;
     if (accept(";") || is(",")) {
         in_func = 0;
         return; /* a prototype */
@@ -2842,6 +3042,12 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     funcs = f;
     Node *body = compound();
     in_func = 0;
+    if (naked) {
+        /* Only its __builtin_a64 words: no frame, no parameters kept, no return added. */
+        gen_stmt(body);
+        f->end = ncode;
+        return;
+    }
     int frame = (frame_size + 15) / 16 * 16;
     emit(0xa9bf7bfdu); /* stp x29, x30, [sp, #-16]! */
     emit(0x910003fdu); /* mov x29, sp */
@@ -2896,9 +3102,75 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     emit(0x910003bfu); /* mov sp, x29 */
     emit(0xa8c17bfdu); /* ldp x29, x30, [sp], #16 */
     emit(0xd65f03c0u); /* ret */
+    f->end = ncode;
 }
 
 static void global_init(int off, Type *ty);
+
+/* Pointers in data to functions: link writes their addresses (plus the addend already there)
+ * once every function has its place. */
+typedef struct DataReloc {
+    int off;
+    char *name;
+    const char *src;
+} DataReloc;
+static DataReloc *data_relocs;
+static int ndata_relocs, cap_data_relocs;
+
+static void add_data_reloc(int off, char *name, const char *src)
+{
+    if (ndata_relocs == cap_data_relocs) {
+        cap_data_relocs = cap_data_relocs ? cap_data_relocs * 2 : 64;
+        data_relocs = xalloc(realloc(data_relocs, cap_data_relocs * sizeof(DataReloc)));
+    }
+    data_relocs[ndata_relocs++] = (DataReloc){off, name, src};
+}
+
+static long static_value(Node *n, char **func);
+
+/* The address of an object a program can know before it runs: a global's, its members' and
+ * elements', a string's, a function's (then *func names it, the result is the addend). */
+static long static_addr(Node *n, char **func)
+{
+    switch (n->kind) {
+    case N_VAR:
+        if (n->var->global)
+            return DATA_BASE + n->var->offset;
+        break;
+    case N_STR: return DATA_BASE + n->val;
+    case N_MEMBER: return static_addr(n->a, func) + n->mem->offset;
+    case N_DEREF: return static_value(n->a, func);
+    case N_FUNCADDR: *func = n->name; return 0;
+    default: break;
+    }
+    error_at(n->at, "not a constant address");
+    return 0;
+}
+
+/* A static initialiser's value: a constant expression, or an address (static_addr) with a
+ * constant added or taken away. */
+static long static_value(Node *n, char **func)
+{
+    switch (n->kind) {
+    case N_ADDR: return static_addr(n->a, func);
+    case N_STR: case N_FUNCADDR: return static_addr(n, func);
+    case N_VAR:
+        if (n->ty->kind == TY_ARRAY)
+            return static_addr(n, func);
+        break;
+    case N_CAST: return static_value(n->a, func);
+    case N_ADD:
+        if (is_pointer(n->ty))
+            return static_value(n->a, func) + eval(n->b);
+        break;
+    case N_SUB:
+        if (is_pointer(n->ty) && is_integer(n->b->ty))
+            return static_value(n->a, func) - eval(n->b);
+        break;
+    default: break;
+    }
+    return eval(n);
+}
 
 typedef struct GlobalCtx {
     int off;
@@ -2931,51 +3203,45 @@ static void global_init(int off, Type *ty)
         brace_list(ty, global_item, &ctx);
         return;
     }
-    long val;
     int braced = accept("{");
-    t = tok();
-    if (t->kind == T_STR && ty->kind == TY_PTR) {
-        pos++;
-        int at = data_alloc(t->str_len + 1, 1);
-        memcpy(data + at, t->str, t->str_len + 1);
-        val = DATA_BASE + at;
-    } else if (is("&") && toks[pos + 1].kind == T_IDENT) {
-        pos++;
-        Var *g = find_var(ident());
-        if (!g || !g->global)
-            error_at(t->at, "the address of something that is not a global");
-        val = DATA_BASE + g->offset;
-    } else {
-        val = const_expr();
+    Node *e = assign();
+    add_type(e);
+    char *func = 0;
+    long val = static_value(e, &func);
+    if (func) {
+        if (ty->size != 8)
+            error_at(e->at, "a function's address in less than a pointer");
+        add_data_reloc(off, func, e->at);
     }
     memcpy(data + off, &val, ty->size < 8 ? ty->size : 8);
     if (braced)
         expect("}");
 }
 
-static void global_var(Type *ty, char *name, const char *at)
+static void global_var(Type *ty, char *name, const char *at, int is_static)
 {
     ty = complete_array(ty, at);
+    decl_static = is_static;
     Var *v = new_var(name, ty, 1);
+    decl_static = 0;
     if (accept("="))
         global_init(v->offset, ty);
 }
 
+#define START_WORDS 5
+
+/* _start's words, filled in by link once it knows what the program has. */
 static void start_code(void)
 {
-    /* _start: main(argc, argv), then exit with its result. */
-    emit(0xf94003e0u); /* ldr x0, [sp] */
-    emit(0x910023e1u); /* add x1, sp, #8 */
-    add_fixup(ncode, "main", src, 0);
-    emit(0x94000000u); /* bl main */
-    emit(0xd2800ba8u); /* mov x8, #93 */
-    emit(0xd4000001u); /* svc #0 */
+    for (int i = 0; i < START_WORDS; i++)
+        emit(0);
 }
 
 /* One file's declarations and functions, appended to the program. */
 static void translation_unit(void)
 {
     while (tok()->kind != T_EOF) {
+        saw_naked = 0;
         Type *base = base_type();
         int is_typedef = saw_typedef, is_static = saw_static;
         if (accept(";"))
@@ -3006,7 +3272,7 @@ static void translation_unit(void)
                 expect(",");
                 continue;
             }
-            global_var(ty, name, at);
+            global_var(ty, name, at, is_static);
             if (accept(";"))
                 break;
             expect(",");
@@ -3014,19 +3280,118 @@ static void translation_unit(void)
     }
 }
 
-/* Every call and function address, now that every function has its place. */
+/* Function names to places in funcs (open addressing; a program's names are few thousand). */
+static Func **fn_table;
+static int fn_cap;
+
+static unsigned name_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h;
+}
+
+static Func *func_named(const char *name)
+{
+    for (unsigned h = name_hash(name) & (fn_cap - 1); fn_table[h]; h = (h + 1) & (fn_cap - 1))
+        if (!strcmp(fn_table[h]->name, name))
+            return fn_table[h];
+    return 0;
+}
+
+/* The program's final text: _start, then every function reachable from it (as a linker
+ * keeps only the archive members a program uses, so the runtime's unused parts cost nothing
+ * and may call what is not there), every call and function address patched. */
 static void link(void)
 {
-    /* Every function that is called and defined nowhere, once each, then the failure. */
+    int nf = 0;
+    for (Func *f = funcs; f; f = f->next)
+        nf++;
+    fn_cap = 16;
+    while (fn_cap < 2 * nf)
+        fn_cap *= 2;
+    fn_table = xalloc(calloc(fn_cap, sizeof(Func *)));
+    /* In the order of their code: funcs is newest first. */
+    Func **fa = xalloc(malloc((nf + 1) * sizeof(Func *)));
+    int k = nf;
+    for (Func *f = funcs; f; f = f->next) {
+        fa[--k] = f;
+        f->idx = k;
+        unsigned h = name_hash(f->name) & (fn_cap - 1);
+        while (fn_table[h])
+            h = (h + 1) & (fn_cap - 1);
+        fn_table[h] = f;
+    }
+    /* _start: the runtime's __garm_start(sp) when the program has one (it unpacks the stack,
+     * runs main and exits), else main(argc, argv), then exit with its result. */
+    Func *entry = func_named("__garm_start");
+    if (entry) {
+        code[0] = 0x910003e0u; /* mov x0, sp */
+        code[1] = 0x94000000u; /* bl __garm_start */
+        code[2] = 0;           /* udf #0: it never returns */
+    } else {
+        entry = func_named("main");
+        if (!entry) {
+            fprintf(stderr, "cc: no function main\n");
+            exit(1);
+        }
+        code[0] = 0xf94003e0u; /* ldr x0, [sp] */
+        code[1] = 0x910023e1u; /* add x1, sp, #8 */
+        code[2] = 0x94000000u; /* bl main */
+        code[3] = 0xd2800ba8u; /* mov x8, #93 */
+        code[4] = 0xd4000001u; /* svc #0 */
+    }
+    add_fixup(code[0] == 0x910003e0u ? 1 : 2, entry->name, src, 0);
+    /* Each function's fixups are one run of the list (both in code order; _start's is last). */
+    int *lo = xalloc(calloc(nf + 1, sizeof(int))), *hi = xalloc(calloc(nf + 1, sizeof(int)));
+    Func **target = xalloc(calloc(nfix, sizeof(Func *)));
+    for (int i = 0, j = 0; i < nf; i++) {
+        while (j < nfix - 1 && fixups[j].at < fa[i]->at)
+            j++;
+        lo[i] = j;
+        while (j < nfix - 1 && fixups[j].at < fa[i]->end)
+            j++;
+        hi[i] = j;
+    }
+    for (int i = 0; i < nfix; i++)
+        target[i] = func_named(fixups[i].name);
+    /* Reachable functions, from _start's fixup. */
+    int *work = xalloc(malloc((nf + 1) * sizeof(int))), nwork = 0;
+    char *used = xalloc(calloc(nfix, 1));
+    used[nfix - 1] = 1;
+    entry->live = 1;
+    work[nwork++] = entry->idx;
+    for (int i = 0; i < ndata_relocs; i++) {
+        Func *f = func_named(data_relocs[i].name);
+        if (!f) {
+            report_at(data_relocs[i].src, "the address of an undefined function");
+            exit(1);
+        }
+        if (!f->live) {
+            f->live = 1;
+            work[nwork++] = f->idx;
+        }
+    }
+    while (nwork) {
+        int i = work[--nwork];
+        for (int j = lo[i]; j < hi[i]; j++) {
+            used[j] = 1;
+            if (target[j] && !target[j]->live) {
+                target[j]->live = 1;
+                work[nwork++] = target[j]->idx;
+            }
+        }
+    }
+    /* Every function called from live code and defined nowhere, once each, then the failure. */
     int undefined = 0;
     for (int i = 0; i < nfix; i++) {
-        Func *f = funcs;
-        while (f && strcmp(f->name, fixups[i].name))
-            f = f->next;
+        if (!used[i] || target[i])
+            continue;
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
-            seen = !strcmp(fixups[j].name, fixups[i].name);
-        if (!f && !seen) {
+            seen = used[j] && !target[j] && !strcmp(fixups[j].name, fixups[i].name);
+        if (!seen) {
             char msg[300];
             const char *at = strchr(fixups[i].name, '@');
             snprintf(msg, sizeof msg, "call to an undefined function '%.*s'",
@@ -3037,11 +3402,30 @@ static void link(void)
     }
     if (undefined)
         exit(1);
+    /* Live functions move down over the dead ones (their own branches are relative). */
+    int out = START_WORDS;
+    for (int i = 0; i < nf; i++) {
+        if (!fa[i]->live)
+            continue;
+        int delta = fa[i]->at - out, len = fa[i]->end - fa[i]->at;
+        memmove(code + out, code + fa[i]->at, len * 4);
+        for (int j = lo[i]; j < hi[i]; j++)
+            fixups[j].at -= delta;
+        fa[i]->at = out;
+        fa[i]->end = out + len;
+        out += len;
+    }
+    ncode = out;
+    for (int i = 0; i < ndata_relocs; i++) {
+        long v;
+        memcpy(&v, data + data_relocs[i].off, 8);
+        v += TEXT_BASE + 4L * func_named(data_relocs[i].name)->at;
+        memcpy(data + data_relocs[i].off, &v, 8);
+    }
     for (int i = 0; i < nfix; i++) {
-        Func *f = funcs;
-        while (f && strcmp(f->name, fixups[i].name))
-            f = f->next;
-        int off = f->at - fixups[i].at;
+        if (!used[i])
+            continue;
+        int off = target[i]->at - fixups[i].at;
         if (fixups[i].adr) {
             int bytes = off * 4;
             code[fixups[i].at] |= ((unsigned)(bytes & 3) << 29) | ((unsigned)((bytes >> 2) & 0x7ffff) << 5);
@@ -3155,6 +3539,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < nsources; k++) {
         src_name = sources[k];
         macros = 0;
+        TokVec pre = {0};
+        TokVec ptoks = tokenize(predefined);
+        preprocess(ptoks.v, ptoks.n, "<built-in>", &pre, 0);
         tags = 0;
         aliases = 0;
         file_no = k;
@@ -3163,6 +3550,7 @@ int main(int argc, char **argv)
         preprocess_file(src_name, 0, &all, 0);
         if (k == 0)
             src = files[0].text;
+        join_strings(&all);
         Token eof = {0};
         eof.kind = T_EOF;
         eof.at = files[first].text + files[first].len;

@@ -6,8 +6,10 @@
 char **environ;
 
 extern int main(int argc, char **argv, char **envp);
+#ifndef __garmcc__
 extern void (*__init_array_start[])(void) __attribute__((weak));
 extern void (*__init_array_end[])(void) __attribute__((weak));
+#endif
 
 void __garm_start(long *sp) __attribute__((noreturn, used));
 
@@ -106,8 +108,10 @@ void __garm_start(long *sp)
     char **envp = argv + argc + 1;  /* skip argv's NULL terminator */
     environ = envp;
 
+#ifndef __garmcc__ /* garm's own C compiler has no constructors */
     for (void (**f)(void) = __init_array_start; f < __init_array_end; f++)
         (*f)();
+#endif
 
     exit(main(argc, argv, envp));
 }

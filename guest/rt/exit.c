@@ -8,8 +8,10 @@
 static void (*handlers[ATEXIT_MAX])(void);
 static int nhandlers;
 
+#ifndef __garmcc__ /* garm's own C compiler has no destructors */
 extern void (*__fini_array_start[])(void) __attribute__((weak));
 extern void (*__fini_array_end[])(void) __attribute__((weak));
+#endif
 
 int atexit(void (*fn)(void))
 {
@@ -24,8 +26,10 @@ void exit(int status)
     /* Pop one at a time so a handler that calls exit() doesn't rerun itself. */
     while (nhandlers > 0)
         handlers[--nhandlers]();
+#ifndef __garmcc__
     for (void (**f)(void) = __fini_array_end; f > __fini_array_start;)
         (*--f)();
+#endif
     __garm_stdio_flush_all();
     __garm_exit_group(status);
 }

@@ -187,7 +187,15 @@ int closedir(DIR *d)
 /* The handler returns here; rt_sigreturn restores the interrupted registers. The native (host)
  * build of the runtime runs no signal handlers, so it has no stub. */
 void __garm_sigreturn(void);
-#if defined(__aarch64__) && !defined(GARM_HOST)
+#if defined(__garmcc__)
+/* garm's own C compiler: the same words in a function without a frame. */
+__attribute__((naked)) void __garm_sigreturn(void)
+{
+    __builtin_a64(0xd2801168); /* mov x8, #139 */
+    __builtin_a64(0xd4000001); /* svc #0 */
+    __builtin_a64(0);          /* udf #0 */
+}
+#elif defined(__aarch64__) && !defined(GARM_HOST)
 __asm__(".text\n.p2align 2\n.globl __garm_sigreturn\n__garm_sigreturn:\n"
         "    mov x8, #139\n    svc #0\n    udf #0\n");
 #else

@@ -700,8 +700,9 @@ int vdprintf(int fd, const char *fmt, va_list ap)
 }
 
 /* The variadic entry points: on AArch64 in printf_entry.S (they save q0-q7 only for formats
- * with a float conversion); the host build (the JIT oracle) has them in C. */
-#ifdef GARM_HOST
+ * with a float conversion); the host build (the JIT oracle) and garm's own C compiler (no FP
+ * registers to save: its va_start leaves __vr_offs 0) have them in C. */
+#if defined(GARM_HOST) || defined(__garmcc__)
 int printf(const char *fmt, ...)
 {
     va_list ap;

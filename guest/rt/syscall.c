@@ -19,6 +19,12 @@ long __syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
     return __garm_host->syscall6(n, a, b, c, d, e, f);
 }
+#elif defined(__garmcc__)
+/* garm's own C compiler has no inline assembly; its __syscall builtin is the svc. */
+long __syscall6(long n, long a, long b, long c, long d, long e, long f)
+{
+    return __syscall(n, a, b, c, d, e, f);
+}
 #else
 long __syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
@@ -186,12 +192,23 @@ void garm_clear_cache(void *begin, void *end)
      * reading CTR_EL0 (an emulator need not implement that register). */
     unsigned long line = 16;
     unsigned long b = (unsigned long)begin & ~(line - 1), e = (unsigned long)end;
+#ifdef __garmcc__
+    /* The same instructions as words (the operand goes to x0). */
+    for (unsigned long p = b; p < e; p += line)
+        __builtin_a64(0xd50b7b20, p); /* dc cvau, x0 */
+    __builtin_a64(0xd5033b9f);        /* dsb ish */
+    for (unsigned long p = b; p < e; p += line)
+        __builtin_a64(0xd50b7520, p); /* ic ivau, x0 */
+    __builtin_a64(0xd5033b9f);
+    __builtin_a64(0xd5033fdf); /* isb */
+#else
     for (unsigned long p = b; p < e; p += line)
         __asm__ volatile("dc cvau, %0" ::"r"(p) : "memory");
     __asm__ volatile("dsb ish" ::: "memory");
     for (unsigned long p = b; p < e; p += line)
         __asm__ volatile("ic ivau, %0" ::"r"(p) : "memory");
     __asm__ volatile("dsb ish\n\tisb" ::: "memory");
+#endif
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)

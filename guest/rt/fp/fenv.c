@@ -7,6 +7,13 @@
 
 #if defined(__aarch64__)
 
+#ifdef __garmcc__
+/* garm's own C compiler: the same instructions as words (x0 in and out). */
+static unsigned long get_fpcr(void) { return __builtin_a64(0xd53b4400); }  /* mrs x0, fpcr */
+static void set_fpcr(unsigned long v) { __builtin_a64(0xd51b4400, v); }    /* msr fpcr, x0 */
+static unsigned long get_fpsr(void) { return __builtin_a64(0xd53b4420); }  /* mrs x0, fpsr */
+static void set_fpsr(unsigned long v) { __builtin_a64(0xd51b4420, v); }    /* msr fpsr, x0 */
+#else
 static inline unsigned long get_fpcr(void)
 {
     unsigned long v;
@@ -21,6 +28,7 @@ static inline unsigned long get_fpsr(void)
     return v;
 }
 static inline void set_fpsr(unsigned long v) { __asm__ volatile("msr fpsr, %0" : : "r"(v) : "memory"); }
+#endif
 
 static int get_flags(void) { return (int)(get_fpsr() & FE_ALL_EXCEPT); }
 static void set_flags(int f) { set_fpsr((get_fpsr() & ~(unsigned long)FE_ALL_EXCEPT) | (unsigned)(f & FE_ALL_EXCEPT)); }
