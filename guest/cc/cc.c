@@ -127,6 +127,45 @@ static const char *keywords[] = {
 static const char *puncts[] = {"...", "<<=", ">>=", "##", "==", "!=", "<=", ">=", "&&", "||", "++", "--",
                                "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", 0};
 
+/* FNV-1a: the hash of every name table here. */
+static unsigned text_hash(const char *s, int len)
+{
+    unsigned h = 2166136261u;
+    for (int i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* Whether the len characters at `at` spell the string s (no strlen: the lookups that call it
+ * run for every token). */
+static int spells(const char *at, int len, const char *s)
+{
+    for (int i = 0; i < len; i++)
+        if (at[i] != s[i])
+            return 0;
+    return s[len] == 0;
+}
+
+/* Whether the identifier at s is a keyword: a hash table of them, made at the first call. */
+static int is_keyword(const char *s, int len)
+{
+    static signed char slot[256];
+    static int made;
+    if (!made) {
+        memset(slot, -1, sizeof slot);
+        for (int i = 0; keywords[i]; i++) {
+            unsigned h = text_hash(keywords[i], (int)strlen(keywords[i])) & 255;
+            while (slot[h] >= 0)
+                h = (h + 1) & 255;
+            slot[h] = (signed char)i;
+        }
+        made = 1;
+    }
+    for (unsigned h = text_hash(s, len) & 255; slot[h] >= 0; h = (h + 1) & 255)
+        if (spells(s, len, keywords[slot[h]]))
+            return 1;
+    return 0;
+}
 
 static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
@@ -230,9 +269,8 @@ static TokVec tokenize(const char *text)
                 p++;
             t.len = (int)(p - s);
             t.kind = T_IDENT;
-            for (int i = 0; keywords[i]; i++)
-                if ((int)strlen(keywords[i]) == t.len && !strncmp(s, keywords[i], t.len))
-                    t.kind = T_KEYWORD;
+            if (is_keyword(s, t.len))
+                t.kind = T_KEYWORD;
         } else if (*p == '\'') {
             p++;
             t.kind = T_NUM;
@@ -263,11 +301,16 @@ static TokVec tokenize(const char *text)
         } else {
             t.kind = T_PUNCT;
             t.len = 1;
-            for (int i = 0; puncts[i]; i++)
-                if (!strncmp(p, puncts[i], strlen(puncts[i]))) {
-                    t.len = (int)strlen(puncts[i]);
+            /* Every longer punctuator's second character is one of these. */
+            for (int i = 0; p[1] && strchr(".<>#=&|+-", p[1]) && puncts[i]; i++) {
+                int n = 0;
+                while (puncts[i][n] && puncts[i][n] == p[n])
+                    n++;
+                if (!puncts[i][n]) {
+                    t.len = n;
                     break;
                 }
+            }
             if (p[0] == '-' && p[1] == '>')
                 t.len = 2;
             /* Any other character is a token of its own (skipped code may hold it); the
@@ -277,7 +320,6 @@ static TokVec tokenize(const char *text)
         vpush(&out, t);
     }
 }
-
 
 /* ---- the preprocessor ---- */
 
@@ -293,7 +335,10 @@ typedef struct Macro {
     struct Macro *next;
 } Macro;
 
-static Macro *macros;
+/* The macros defined so far, by a hash of their names. */
+#define MACRO_BUCKETS 1024
+static Macro *macros[MACRO_BUCKETS];
+
 static const char *include_dirs[32];
 static int ninclude_dirs;
 
@@ -307,8 +352,7 @@ static char *tok_text(Token *t)
 
 static int tok_is(Token *t, const char *s)
 {
-    return t->kind != T_STR && t->kind != T_EOF && t->len == (int)strlen(s) &&
-           !strncmp(t->at, s, t->len);
+    return t->kind != T_STR && t->kind != T_EOF && spells(t->at, t->len, s);
 }
 
 static int is_name(Token *t) { return t->kind == T_IDENT || t->kind == T_KEYWORD; }
@@ -317,16 +361,16 @@ static Macro *find_macro(Token *t)
 {
     if (!is_name(t))
         return 0;
-    for (Macro *m = macros; m; m = m->next)
-        if ((int)strlen(m->name) == t->len && !strncmp(m->name, t->at, t->len))
+    for (Macro *m = macros[text_hash(t->at, t->len) % MACRO_BUCKETS]; m; m = m->next)
+        if (spells(t->at, t->len, m->name))
             return m;
     return 0;
 }
 
 static void undef(Token *t)
 {
-    for (Macro **m = &macros; *m; m = &(*m)->next)
-        if ((int)strlen((*m)->name) == t->len && !strncmp((*m)->name, t->at, t->len)) {
+    for (Macro **m = &macros[text_hash(t->at, t->len) % MACRO_BUCKETS]; *m; m = &(*m)->next)
+        if (spells(t->at, t->len, (*m)->name)) {
             *m = (*m)->next;
             return;
         }
@@ -443,7 +487,7 @@ static void expand_one(Token *in, int n, int *i, TokVec *out)
         int hash = tok_is(b, "#") && m->fnlike && k + 1 < m->nbody;
         Token *pt = hash ? &m->body[k + 1] : b;
         for (int p = 0; p < m->nparams && is_name(pt); p++)
-            if ((int)strlen(m->params[p]) == pt->len && !strncmp(m->params[p], pt->at, pt->len))
+            if (spells(pt->at, pt->len, m->params[p]))
                 param = p;
         if (hash && param >= 0) {
             Token st = stringify(&in[starts[param]], ends[param] - starts[param], b->at);
@@ -455,7 +499,7 @@ static void expand_one(Token *in, int n, int *i, TokVec *out)
             Token *next = &m->body[k + 1];
             int np = -1;
             for (int p = 0; p < m->nparams && is_name(next); p++)
-                if ((int)strlen(m->params[p]) == next->len && !strncmp(m->params[p], next->at, next->len))
+                if (spells(next->at, next->len, m->params[p]))
                     np = p;
             Token *rhs = next;
             int rn = 1;
@@ -662,8 +706,9 @@ static void preprocess(Token *in, int n, const char *path, TokVec *out, int dept
             m->body = &args[k];
             m->nbody = nargs - k;
             undef(args);
-            m->next = macros;
-            macros = m;
+            unsigned h = text_hash(args->at, args->len) % MACRO_BUCKETS;
+            m->next = macros[h];
+            macros[h] = m;
         } else if (tok_is(d, "undef")) {
             if (nargs >= 1)
                 undef(args);
@@ -760,8 +805,7 @@ static Token *tok(void) { return &toks[pos]; }
 static int is(const char *s)
 {
     Token *t = tok();
-    return (t->kind == T_PUNCT || t->kind == T_KEYWORD) && t->len == (int)strlen(s) &&
-           !strncmp(t->at, s, t->len);
+    return (t->kind == T_PUNCT || t->kind == T_KEYWORD) && spells(t->at, t->len, s);
 }
 
 static int accept(const char *s)
@@ -930,7 +974,8 @@ typedef struct FuncDecl {
     Type *ret;
     struct FuncDecl *next;
 } FuncDecl;
-static FuncDecl *fdecls;
+#define FUNC_BUCKETS 1024
+static FuncDecl *fdecls[FUNC_BUCKETS]; /* by a hash of the name */
 static Type *cur_ret;
 /* In a variadic function: its named parameters' registers and where x0-x7 are saved. */
 static int cur_variadic, cur_named_regs, va_area;
@@ -954,13 +999,27 @@ static char *internal_name(const char *name)
 static FuncDecl *find_func(const char *name)
 {
     name = internal_name(name);
-    for (FuncDecl *f = fdecls; f; f = f->next)
+    for (FuncDecl *f = fdecls[text_hash(name, (int)strlen(name)) % FUNC_BUCKETS]; f; f = f->next)
         if (!strcmp(f->name, name))
             return f;
     return 0;
 }
 
-static Var *locals, *globals;
+/* Locals innermost first; file-scope names by a hash of the name (each chain newest first). */
+#define GLOBAL_BUCKETS 2048
+static Var *locals, *globals[GLOBAL_BUCKETS];
+
+static Var **global_chain(const char *name, int len)
+{
+    return &globals[text_hash(name, len) % GLOBAL_BUCKETS];
+}
+
+static void add_global(Var *v)
+{
+    Var **chain = global_chain(v->name, (int)strlen(v->name));
+    v->next = *chain;
+    *chain = v;
+}
 static Tag *tags;
 static int frame_size, in_func;
 static Node *cur_switch;
@@ -968,9 +1027,8 @@ static Node *cur_switch;
 static Var *find_var_n(const char *name, int len)
 {
     for (int g = 0; g < 2; g++)
-        for (Var *v = g ? globals : locals; v; v = v->next)
-            if ((!v->file || v->file == file_no + 1) && (int)strlen(v->name) == len &&
-                !strncmp(v->name, name, len))
+        for (Var *v = g ? *global_chain(name, len) : locals; v; v = v->next)
+            if ((!v->file || v->file == file_no + 1) && spells(name, len, v->name))
                 return v;
     return 0;
 }
@@ -1136,7 +1194,7 @@ static int is_type_at(int i)
     if (t->kind != T_KEYWORD)
         return 0;
     for (int k = 0; names[k]; k++)
-        if ((int)strlen(names[k]) == t->len && !strncmp(t->at, names[k], t->len))
+        if (spells(t->at, t->len, names[k]))
             return 1;
     return 0;
 }
@@ -1337,8 +1395,7 @@ static Var *new_name(char *name, Type *ty)
         v->next = locals;
         locals = v;
     } else {
-        v->next = globals;
-        globals = v;
+        add_global(v);
     }
     return v;
 }
@@ -1946,7 +2003,7 @@ static Var *new_var(char *name, Type *ty, int global)
 {
     int file = global && decl_static ? file_no + 1 : 0;
     if (global)
-        for (Var *g = globals; g; g = g->next)
+        for (Var *g = *global_chain(name, (int)strlen(name)); g; g = g->next)
             if (!g->is_typedef && !g->is_enum && !strcmp(g->name, name) &&
                 (g->file == file || g->file == file_no + 1) &&
                 (g->ty->size == ty->size || g->ty->kind == TY_ARRAY)) {
@@ -1965,8 +2022,7 @@ static Var *new_var(char *name, Type *ty, int global)
         error_at(tok()->at, "a variable of incomplete type");
     if (global) {
         v->offset = data_alloc(ty->size, ty->align < 8 ? ty->align : 8);
-        v->next = globals;
-        globals = v;
+        add_global(v);
     } else {
         int align = ty->kind == TY_ARRAY || ty->align > 8 ? 8 : ty->align;
         frame_size = (frame_size + ty->size + align - 1) / align * align;
@@ -2976,8 +3032,9 @@ static void function(Type *ret, char *name, const char *at, int is_static)
         FuncDecl *fd = calloc(1, sizeof(FuncDecl));
         fd->name = name;
         fd->ret = ret;
-        fd->next = fdecls;
-        fdecls = fd;
+        unsigned h = text_hash(name, (int)strlen(name)) % FUNC_BUCKETS;
+        fd->next = fdecls[h];
+        fdecls[h] = fd;
     }
     cur_ret = ret;
     cur_variadic = 0;
@@ -3284,17 +3341,9 @@ static void translation_unit(void)
 static Func **fn_table;
 static int fn_cap;
 
-static unsigned name_hash(const char *s)
-{
-    unsigned h = 2166136261u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    return h;
-}
-
 static Func *func_named(const char *name)
 {
-    for (unsigned h = name_hash(name) & (fn_cap - 1); fn_table[h]; h = (h + 1) & (fn_cap - 1))
+    for (unsigned h = text_hash(name, (int)strlen(name)) & (fn_cap - 1); fn_table[h]; h = (h + 1) & (fn_cap - 1))
         if (!strcmp(fn_table[h]->name, name))
             return fn_table[h];
     return 0;
@@ -3318,7 +3367,7 @@ static void link(void)
     for (Func *f = funcs; f; f = f->next) {
         fa[--k] = f;
         f->idx = k;
-        unsigned h = name_hash(f->name) & (fn_cap - 1);
+        unsigned h = text_hash(f->name, (int)strlen(f->name)) & (fn_cap - 1);
         while (fn_table[h])
             h = (h + 1) & (fn_cap - 1);
         fn_table[h] = f;
@@ -3538,7 +3587,7 @@ int main(int argc, char **argv)
      * meet in one program. */
     for (int k = 0; k < nsources; k++) {
         src_name = sources[k];
-        macros = 0;
+        memset(macros, 0, sizeof macros);
         TokVec pre = {0};
         TokVec ptoks = tokenize(predefined);
         preprocess(ptoks.v, ptoks.n, "<built-in>", &pre, 0);
