@@ -914,6 +914,28 @@ static int arg_regs(Type *t)
     return t->kind == TY_STRUCT && t->size <= 16 ? (t->size + 7) / 8 : 1;
 }
 
+/* Where AAPCS64 puts n arguments of types ty: reg[i], the first x register of the i-th, or -1
+ * and then slot[i], its first 8-byte stack slot (once one is stacked, the rest are). Returns
+ * the stack slots used; *nreg: the registers used. */
+static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg)
+{
+    int r = 0, s = 0;
+    for (int i = 0; i < n; i++) {
+        int k = arg_regs(ty[i]);
+        if (r + k <= 8) {
+            reg[i] = r;
+            r += k;
+        } else {
+            r = 8;
+            reg[i] = -1;
+            slot[i] = s;
+            s += k;
+        }
+    }
+    *nreg = r;
+    return s;
+}
+
 static int is_integer(Type *t) { return t->kind >= TY_CHAR && t->kind <= TY_LONG; }
 static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY; }
 
@@ -937,6 +959,7 @@ typedef struct Var {
     int is_typedef, is_enum;
     long val; /* an enum constant's */
     int file; /* 1 + the file it belongs to (typedefs, enum constants, statics); 0: program-wide */
+    int from_lib; /* a library's global, typed by the first declaration that meets it */
     struct Var *next;
 } Var;
 
@@ -978,7 +1001,7 @@ typedef struct FuncDecl {
 static FuncDecl *fdecls[FUNC_BUCKETS]; /* by a hash of the name */
 static Type *cur_ret;
 /* In a variadic function: its named parameters' registers and where x0-x7 are saved. */
-static int cur_variadic, cur_named_regs, va_area;
+static int cur_variadic, cur_named_regs, cur_named_stack, va_area;
 
 /* This file's static functions: their names and the program-wide names they get. */
 typedef struct Alias {
@@ -987,6 +1010,7 @@ typedef struct Alias {
 } Alias;
 static Alias *aliases;
 static int file_no;
+static int lib_files; /* the files a loaded library was made of: this program's are numbered on */
 
 static char *internal_name(const char *name)
 {
@@ -1028,7 +1052,7 @@ static Var *find_var_n(const char *name, int len)
 {
     for (int g = 0; g < 2; g++)
         for (Var *v = g ? *global_chain(name, len) : locals; v; v = v->next)
-            if ((!v->file || v->file == file_no + 1) && spells(name, len, v->name))
+            if ((!v->file || v->file == file_no + 1) && !v->from_lib && spells(name, len, v->name))
                 return v;
     return 0;
 }
@@ -1598,7 +1622,7 @@ static void call_args(Node *n, int max)
         regs += arg_regs(cur->ty);
     }
     if (regs > max)
-        error_at(n->at, "too many arguments");
+        error_at(n->at, "too many arguments for a system call");
     n->a = head.next;
     if (n->ty->kind == TY_STRUCT) {
         if (!in_func)
@@ -1739,7 +1763,7 @@ static Node *primary(void)
             n->name = internal_name(name);
             FuncDecl *fd = find_func(name);
             n->ty = !strcmp(name, "__syscall") ? &ty_long : fd ? fd->ret : &ty_int;
-            call_args(n, strcmp(name, "__syscall") ? 8 : 7);
+            call_args(n, strcmp(name, "__syscall") ? 1 << 20 : 7);
             return n;
         }
         if (!v && find_func(name)) {
@@ -1790,7 +1814,7 @@ static Node *postfix_of(Node *n)
             c->b = n;
             Type *f = n->ty->kind == TY_FUNC ? n->ty : n->ty->base;
             c->ty = f->base;
-            call_args(c, 8);
+            call_args(c, 1 << 20);
             n = c;
             continue;
         }
@@ -2006,7 +2030,11 @@ static Var *new_var(char *name, Type *ty, int global)
         for (Var *g = *global_chain(name, (int)strlen(name)); g; g = g->next)
             if (!g->is_typedef && !g->is_enum && !strcmp(g->name, name) &&
                 (g->file == file || g->file == file_no + 1) &&
-                (g->ty->size == ty->size || g->ty->kind == TY_ARRAY)) {
+                (g->ty->size == ty->size || g->ty->kind == TY_ARRAY || g->from_lib)) {
+                if (g->from_lib) {
+                    g->ty = ty;
+                    g->from_lib = 0;
+                }
                 /* Declared again (extern, or in another file): one object; an array's
                  * length may come with its definition. */
                 if (g->ty->kind == TY_ARRAY && g->ty->len < 0 && ty->kind == TY_ARRAY && ty->len >= 0)
@@ -2434,9 +2462,12 @@ static void load_imm(int rd, long v)
 /* xd = x29 - off: the address of a frame slot. */
 static void frame_addr(int rd, int off)
 {
-    if (off > 0xfff)
-        error_at(0, "frame too large");
-    emit(0xd1000000u | ((unsigned)off << 10) | (29 << 5) | (unsigned)rd); /* sub xd, x29, #off */
+    int base = 29;
+    if (off >> 12) {
+        emit(0xd1400000u | ((unsigned)(off >> 12) << 10) | (29 << 5) | (unsigned)rd); /* sub xd, x29, #hi, lsl 12 */
+        base = rd;
+    }
+    emit(0xd1000000u | ((unsigned)(off & 0xfff) << 10) | ((unsigned)base << 5) | (unsigned)rd); /* sub xd, base, #lo */
 }
 
 static void push(void) { emit(0xf81f0fe0u); }          /* str x0, [sp, #-16]! */
@@ -2723,7 +2754,7 @@ static void gen_expr(Node *n)
         return;
     case N_VASTART:
         gen_addr(n->a);
-        emit(0x910043a1u);                                                          /* add x1, x29, #16 */
+        emit(0x910003a1u | ((unsigned)(16 + 8 * cur_named_stack) << 10)); /* add x1, x29, #16 + named */
         emit(0xf9000001u);                                                          /* str x1, [x0] */
         frame_addr(1, va_area - 64);
         emit(0xf9000401u);                                                          /* str x1, [x0, #8] */
@@ -2753,55 +2784,78 @@ static void gen_expr(Node *n)
     }
     case N_CALL: {
         int argc = 0;
-        Type *arg_ty[8];
+        for (Node *a = n->a; a; a = a->next)
+            argc++;
+        Type **arg_ty = xalloc(malloc((argc + 1) * sizeof(Type *)));
+        int *reg = xalloc(malloc((argc + 1) * sizeof(int)));
+        int *slot = xalloc(malloc((argc + 1) * sizeof(int)));
+        argc = 0;
         for (Node *a = n->a; a; a = a->next) {
             gen_expr(a);
             push();
-            if (argc < 8)
-                arg_ty[argc] = a->ty;
-            argc++;
+            arg_ty[argc++] = a->ty;
         }
-        if (n->b) {
-            gen_expr(n->b);
-            emit(0xaa0003e9u); /* mov x9, x0 */
-        }
-        for (int i = argc - 1; i >= 0; i--)
-            pop(i);
-        if (strcmp(n->name ? n->name : "", "__syscall")) {
-            /* Struct arguments of up to 16 bytes spread into their registers, from the last
-             * argument back (each goes no lower than it was). */
-            int reg[8], r = 0;
-            for (int i = 0; i < argc; i++) {
-                reg[i] = r;
-                r += arg_regs(arg_ty[i]);
-            }
-            for (int i = argc - 1; i >= 0; i--) {
-                if (arg_regs(arg_ty[i]) == 2)
-                    emit(0xf9400400u | (i << 5) | (reg[i] + 1)); /* ldr x(r+1), [xi, #8] */
-                if (arg_ty[i]->kind == TY_STRUCT && arg_ty[i]->size <= 16)
-                    emit(0xf9400000u | (i << 5) | reg[i]); /* ldr xr, [xi] */
-                else if (reg[i] != i)
-                    emit(0xaa0003e0u | (i << 16) | reg[i]); /* mov xr, xi */
-            }
-        }
-        if (n->ty->kind == TY_STRUCT && n->ty->size > 16) {
-            /* x8: where a large struct result goes. */
-            frame_addr(8, n->var->offset);
-        }
-        if (n->b) {
-            emit(0xd63f0120u); /* blr x9 */
-            call_result(n);
-            return;
-        }
-        if (!strcmp(n->name, "__syscall")) {
+        if (n->name && !strcmp(n->name, "__syscall")) {
+            for (int i = argc - 1; i >= 0; i--)
+                pop(i);
             emit(0xaa0003e8u); /* mov x8, x0 */
             for (int i = 1; i < argc; i++)
                 emit(0xaa0003e0u | (i << 16) | (i - 1)); /* mov x(i-1), xi */
             emit(0xd4000001u);                            /* svc #0 */
             return;
         }
-        add_fixup(ncode, n->name, n->at, 0);
-        emit(0x94000000u); /* bl */
+        if (n->b) {
+            gen_expr(n->b);
+            emit(0xaa0003e9u); /* mov x9, x0 */
+        }
+        /* The stacked arguments below the evaluated ones (each 16 bytes up there), then the
+         * register ones loaded from where they were pushed. */
+        int nreg, stacked = arg_layout(arg_ty, argc, reg, slot, &nreg);
+        int area = (stacked * 8 + 15) / 16 * 16, temps = 16 * argc;
+        if (area)
+            emit(0xd1000000u | ((unsigned)area << 10) | (31 << 5) | 31); /* sub sp, sp, #area */
+        for (int i = 0; i < argc; i++) {
+            if (reg[i] >= 0)
+                continue;
+            unsigned at = (unsigned)(area + 16 * (argc - 1 - i));
+            emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
+            if (arg_ty[i]->kind == TY_STRUCT && arg_ty[i]->size <= 16) {
+                for (int w = 0; w < arg_regs(arg_ty[i]); w++) {
+                    emit(0xf940014bu | ((unsigned)w << 10));                  /* ldr x11, [x10, #8w] */
+                    emit(0xf90003ebu | ((unsigned)(slot[i] + w) << 10));      /* str x11, [sp, #8slot] */
+                }
+            } else {
+                emit(0xf90003eau | ((unsigned)slot[i] << 10)); /* str x10, [sp, #8slot] */
+            }
+        }
+        /* Register arguments, each read from where it was pushed. */
+        for (int i = 0; i < argc; i++) {
+            if (reg[i] < 0)
+                continue;
+            unsigned at = (unsigned)(area + 16 * (argc - 1 - i));
+            if (arg_ty[i]->kind == TY_STRUCT && arg_ty[i]->size <= 16) {
+                emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
+                if (arg_regs(arg_ty[i]) == 2)
+                    emit(0xf9400540u | (reg[i] + 1)); /* ldr x(r+1), [x10, #8] */
+                emit(0xf9400140u | reg[i]);           /* ldr xr, [x10] */
+            } else {
+                emit(0xf94003e0u | ((at / 8) << 10) | reg[i]); /* ldr xr, [sp, #at] */
+            }
+        }
+        free(arg_ty);
+        free(reg);
+        free(slot);
+        if (n->ty->kind == TY_STRUCT && n->ty->size > 16) {
+            /* x8: where a large struct result goes. */
+            frame_addr(8, n->var->offset);
+        }
+        if (n->b) {
+            emit(0xd63f0120u); /* blr x9 */
+        } else {
+            add_fixup(ncode, n->name, n->at, 0);
+            emit(0x94000000u); /* bl */
+        }
+        emit(0x91000000u | ((unsigned)(area + temps) << 10) | (31 << 5) | 31); /* add sp, sp, #all */
         call_result(n);
         return;
     }
@@ -3041,7 +3095,7 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     locals = 0;
     frame_size = 0;
     in_func = 1;
-    Var *params[8];
+    Var *params[64];
     int np = 0;
     if (!accept(")")) {
         if (is("void") && toks[pos + 1].len == 1 && toks[pos + 1].at[0] == ')') {
@@ -3065,8 +3119,8 @@ static void function(Type *ret, char *name, const char *at, int is_static)
                 }
                 if (ty->kind == TY_ARRAY)
                     ty = ptr_to(ty->base);
-                if (np == 8)
-                    error_at(tok()->at, "more than eight parameters");
+                if (np == 64)
+                    error_at(tok()->at, "more than 64 parameters");
                 params[np++] = ty->kind == TY_STRUCT ? struct_slot(pname, ty) : new_var(pname, ty, 0);
             } while (accept(","));
             expect(")");
@@ -3083,10 +3137,12 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     }
     expect("{");
     ret_slot = ret->kind == TY_STRUCT && ret->size > 16 ? new_var("", &ty_long, 0)->offset : 0;
+    Type *pty[64];
+    int preg[64], pslot[64];
+    for (int i = 0; i < np; i++)
+        pty[i] = params[i]->ty;
+    cur_named_stack = arg_layout(pty, np, preg, pslot, &cur_named_regs);
     if (cur_variadic) {
-        cur_named_regs = 0;
-        for (int i = 0; i < np; i++)
-            cur_named_regs += arg_regs(params[i]->ty);
         va_area = new_var("", array_of(&ty_long, 8), 0)->offset;
     }
     for (Func *g = funcs; g; g = g->next)
@@ -3108,9 +3164,11 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     int frame = (frame_size + 15) / 16 * 16;
     emit(0xa9bf7bfdu); /* stp x29, x30, [sp, #-16]! */
     emit(0x910003fdu); /* mov x29, sp */
-    if (frame > 0xfff)
+    if (frame > 0xffffff)
         error_at(at, "frame too large");
-    emit(0xd1000000u | ((unsigned)frame << 10) | (31 << 5) | 31); /* sub sp, sp, #frame */
+    if (frame >> 12)
+        emit(0xd1400000u | ((unsigned)(frame >> 12) << 10) | (31 << 5) | 31); /* sub sp, sp, #hi, lsl 12 */
+    emit(0xd1000000u | ((unsigned)(frame & 0xfff) << 10) | (31 << 5) | 31); /* sub sp, sp, #lo */
     if (cur_variadic) {
         /* x0-x7 into the save area va_arg reads (named ones too: va_start skips them). */
         frame_addr(9, va_area);
@@ -3123,7 +3181,7 @@ static void function(Type *ret, char *name, const char *at, int is_static)
         frame_addr(9, ret_slot);
         emit(0xf9000128u);                                               /* str x8, [x9] */
     }
-    for (int i = 0, r = 0; i < np; i++) {
+    for (int i = 0; i < np; i++) {
         Type *pt = params[i]->ty;
         frame_addr(9, params[i]->offset);
         int size = pt->kind == TY_STRUCT ? 8 : pt->size;
@@ -3131,10 +3189,18 @@ static void function(Type *ret, char *name, const char *at, int is_static)
                       : size == 2 ? 0x79000000u
                       : size == 4 ? 0xb9000000u
                                   : 0xf9000000u;
+        int r = preg[i];
+        if (r < 0) {
+            /* A stacked one: its words from the caller's frame, above x29's pair. */
+            for (int w = 0; w < arg_regs(pt); w++) {
+                emit(0xf94003aau | ((unsigned)(2 + pslot[i] + w) << 10)); /* ldr x10, [x29, #16 + 8slot] */
+                emit((w ? 0xf9000000u | (1u << 10) : op) | (9 << 5) | 10);  /* str x10 / w10 ..., [x9, #8w] */
+            }
+            continue;
+        }
         emit(op | (9 << 5) | r); /* strb/str wr/xr, [x9] */
         if (arg_regs(pt) == 2)
             emit(0xf9000520u | (r + 1)); /* str x(r+1), [x9, #8] */
-        r += arg_regs(pt);
     }
     for (int i = 0; i < np; i++)
         if (params[i]->ty->kind == TY_STRUCT && params[i]->ty->size > 16) {
@@ -3563,26 +3629,217 @@ static char *read_file(const char *path)
     return buf;
 }
 
+/* ---- libraries: a compiled set of files kept for later programs ----
+ *
+ * A library is this compiler's state after its files: the words of their code (after
+ * _start's), their data, functions, calls to patch and the program-wide globals. A program
+ * loads it before its own files, so every address it compiled stays right and nothing needs
+ * relocating; link keeps only what the program reaches. */
+
+#define LIB_MAGIC "garm-cc-library 1\n"
+
+static void lib_int(FILE *f, long v) { fwrite(&v, 8, 1, f); }
+
+static void lib_str(FILE *f, const char *s)
+{
+    lib_int(f, (long)strlen(s));
+    fwrite(s, 1, strlen(s), f);
+}
+
+static void write_library(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "cc: cannot write %s\n", path);
+        exit(1);
+    }
+    fwrite(LIB_MAGIC, 1, strlen(LIB_MAGIC), f);
+    lib_int(f, file_no + 1);
+    lib_int(f, ncode);
+    fwrite(code, 4, ncode, f);
+    lib_int(f, data_len);
+    fwrite(data, 1, data_len, f);
+    int n = 0;
+    for (Func *fn = funcs; fn; fn = fn->next)
+        n++;
+    lib_int(f, n);
+    for (Func *fn = funcs; fn; fn = fn->next) {
+        lib_str(f, fn->name);
+        lib_int(f, fn->at);
+        lib_int(f, fn->end);
+    }
+    lib_int(f, nfix);
+    for (int i = 0; i < nfix; i++) {
+        lib_str(f, fixups[i].name);
+        lib_int(f, fixups[i].at);
+        lib_int(f, fixups[i].adr);
+    }
+    lib_int(f, ndata_relocs);
+    for (int i = 0; i < ndata_relocs; i++) {
+        lib_str(f, data_relocs[i].name);
+        lib_int(f, data_relocs[i].off);
+    }
+    n = 0;
+    for (int b = 0; b < GLOBAL_BUCKETS; b++)
+        for (Var *v = globals[b]; v; v = v->next)
+            n += !v->file && !v->is_typedef && !v->is_enum;
+    lib_int(f, n);
+    for (int b = 0; b < GLOBAL_BUCKETS; b++)
+        for (Var *v = globals[b]; v; v = v->next)
+            if (!v->file && !v->is_typedef && !v->is_enum) {
+                lib_str(f, v->name);
+                lib_int(f, v->offset);
+                lib_int(f, v->ty->size);
+            }
+    if (fclose(f) != 0) {
+        fprintf(stderr, "cc: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+/* Reading a library: a cursor over its bytes, every read checked against the end. */
+static unsigned char *lib_at, *lib_end;
+static const char *lib_path;
+
+static void lib_bytes(void *to, long n)
+{
+    if (n < 0 || n > lib_end - lib_at) {
+        fprintf(stderr, "cc: %s: not a library of this compiler (damaged)\n", lib_path);
+        exit(1);
+    }
+    memcpy(to, lib_at, n);
+    lib_at += n;
+}
+
+static long lib_get(void)
+{
+    long v;
+    lib_bytes(&v, 8);
+    return v;
+}
+
+static char *lib_get_str(void)
+{
+    long n = lib_get();
+    if (n < 0 || n > 4096)
+        lib_bytes(0, -1);
+    char *s = xalloc(malloc(n + 1));
+    lib_bytes(s, n);
+    s[n] = 0;
+    return s;
+}
+
+static void read_library(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        fprintf(stderr, "cc: cannot open %s\n", path);
+        exit(1);
+    }
+    long cap = 1 << 16, n = 0;
+    unsigned char *buf = xalloc(malloc(cap));
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n, in)) > 0) {
+        n += (long)got;
+        if (n == cap)
+            buf = xalloc(realloc(buf, cap *= 2));
+    }
+    fclose(in);
+    lib_path = path;
+    lib_at = buf;
+    lib_end = buf + n;
+    char magic[sizeof LIB_MAGIC];
+    lib_bytes(magic, strlen(LIB_MAGIC));
+    if (memcmp(magic, LIB_MAGIC, strlen(LIB_MAGIC))) {
+        fprintf(stderr, "cc: %s: not a library of this compiler\n", path);
+        exit(1);
+    }
+    lib_files = (int)lib_get();
+    long words = lib_get();
+    if (words < START_WORDS || words > (1L << 24))
+        lib_bytes(0, -1);
+    cap_code = (int)words + 4096;
+    code = xalloc(malloc(cap_code * 4L));
+    lib_bytes(code, words * 4);
+    ncode = (int)words;
+    long len = lib_get();
+    if (len < 8 || len > (1L << 28))
+        lib_bytes(0, -1);
+    int at = data_alloc((int)len - data_len, 1);
+    unsigned char first[8]; /* the word no object has */
+    lib_bytes(first, 8);
+    lib_bytes(data + at, len - 8);
+    long nf = lib_get();
+    Func head = {0}, *last = &head;
+    for (long i = 0; i < nf; i++) { /* in the file's order, which is funcs' */
+        Func *fn = xalloc(calloc(1, sizeof(Func)));
+        fn->name = lib_get_str();
+        fn->at = (int)lib_get();
+        fn->end = (int)lib_get();
+        if (fn->at < START_WORDS || fn->end < fn->at || fn->end > ncode)
+            lib_bytes(0, -1);
+        last = last->next = fn;
+    }
+    funcs = head.next;
+    long nfx = lib_get();
+    for (long i = 0; i < nfx; i++) {
+        char *name = lib_get_str();
+        int at = (int)lib_get();
+        if (at < 0 || at >= ncode)
+            lib_bytes(0, -1);
+        add_fixup(at, name, 0, (int)lib_get());
+    }
+    long nrel = lib_get();
+    for (long i = 0; i < nrel; i++) {
+        char *name = lib_get_str();
+        int off = (int)lib_get();
+        if (off < 0 || off + 8 > data_len)
+            lib_bytes(0, -1);
+        add_data_reloc(off, name, 0);
+    }
+    long ng = lib_get();
+    for (long i = 0; i < ng; i++) {
+        Var *v = xalloc(calloc(1, sizeof(Var)));
+        v->name = lib_get_str();
+        v->offset = (int)lib_get();
+        v->ty = array_of(&ty_char, (int)lib_get());
+        v->global = 1;
+        v->from_lib = 1;
+        if (v->offset < 0 || v->offset + v->ty->size > data_len)
+            lib_bytes(0, -1);
+        add_global(v);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    const char *out = "a.out";
+    const char *out = "a.out", *library = 0;
     const char *sources[64];
-    int nsources = 0;
+    int nsources = 0, make_library = 0;
     src_name = 0;
     for (int i = 1; i < argc; i++) {
+        int n = (int)strlen(argv[i]);
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(argv[i], "--library"))
+            make_library = 1;
+        else if (n > 4 && !strcmp(argv[i] + n - 4, ".lib"))
+            library = argv[i];
         else if (!strncmp(argv[i], "-I", 2) && ninclude_dirs < 32)
             include_dirs[ninclude_dirs++] = argv[i][2] ? argv[i] + 2 : (i + 1 < argc ? argv[++i] : ".");
         else if (nsources < 64)
             sources[nsources++] = argv[i];
     }
     if (!nsources) {
-        fprintf(stderr, "usage: cc [-I DIR]... FILE.c... [-o OUT]\n");
+        fprintf(stderr, "usage: cc [-I DIR]... FILE.c... [LIBRARY.lib] [-o OUT]\n"
+                        "       cc --library [-I DIR]... FILE.c... -o LIBRARY.lib\n");
         return 2;
     }
     data_alloc(8, 8); /* no object at address DATA_BASE + 0 */
-    start_code();
+    if (library)
+        read_library(library);
+    else
+        start_code();
     /* Each file on its own (its macros, tags and typedefs stay in it); functions and globals
      * meet in one program. */
     for (int k = 0; k < nsources; k++) {
@@ -3593,7 +3850,7 @@ int main(int argc, char **argv)
         preprocess(ptoks.v, ptoks.n, "<built-in>", &pre, 0);
         tags = 0;
         aliases = 0;
-        file_no = k;
+        file_no = lib_files + k;
         TokVec all = {0};
         int first = nfiles;
         preprocess_file(src_name, 0, &all, 0);
@@ -3607,6 +3864,10 @@ int main(int argc, char **argv)
         toks = all.v;
         pos = 0;
         translation_unit();
+    }
+    if (make_library) {
+        write_library(out);
+        return 0;
     }
     link();
     write_elf(out);
