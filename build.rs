@@ -1,5 +1,5 @@
-//! Embeds the guest runtime (guest/rt, guest/include) and the linker script in the binary, so
-//! `garm cc` works from any directory.
+//! Embeds the guest runtime (guest/rt, guest/include), the linker script and garm's own C
+//! compiler (guest/cc) in the binary, so `garm cc` and `garm selfhost` work from any directory.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -26,6 +26,18 @@ fn main() {
     }
     let mut s = String::from("/// (path relative to the repository, contents) of every runtime file.\npub static RUNTIME_FILES: &[(&str, &[u8])] = &[\n");
     for f in &files {
+        let rel = f.strip_prefix(&format!("{root}/")).unwrap();
+        writeln!(s, "    ({rel:?}, include_bytes!({f:?})),").unwrap();
+    }
+    s.push_str("];\n");
+    // garm's own C compiler and its headers (not its tests): `garm selfhost` and `garm cc
+    // --compiler garm` stage them for the guest.
+    let mut cc = vec![format!("{root}/guest/cc/cc.c")];
+    walk(&Path::new(&root).join("guest/cc/include"), &mut cc);
+    println!("cargo:rerun-if-changed=guest/cc/cc.c");
+    println!("cargo:rerun-if-changed=guest/cc/include");
+    s.push_str("/// (path relative to the repository, contents) of garm's C compiler and its headers.\npub static GARMCC_FILES: &[(&str, &[u8])] = &[\n");
+    for f in &cc {
         let rel = f.strip_prefix(&format!("{root}/")).unwrap();
         writeln!(s, "    ({rel:?}, include_bytes!({f:?})),").unwrap();
     }

@@ -51,6 +51,7 @@ pub mod loader;
 pub mod os;
 pub mod progress;
 pub mod run;
+pub mod selfhost;
 pub mod tier;
 pub mod toolchain;
 pub mod trace;

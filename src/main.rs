@@ -120,13 +120,26 @@ enum Cmd {
         /// -l, -L, -Wl,...;
         /// garm's own: --libc garm|glibc|musl (static; FP/SIMD allowed: what garm does not
         /// execute yet traps with pc and word), --pie (a static PIE: ET_DYN,
-        /// no interpreter), --cflag FLAG (any other clang flag).
+        /// no interpreter), --cflag FLAG (any other clang flag), --compiler garm (garm's own
+        /// C compiler, guest/cc/cc.c, runs on garm instead of clang: C sources to an
+        /// executable, with -o, -I, -D, -U; -O, -g, -W, -f, -std= change nothing for it).
         #[arg(
             allow_hyphen_values = true,
             trailing_var_arg = true,
             value_name = "ARGS"
         )]
         args: Vec<String>,
+    },
+    /// Bootstrap garm's own C compiler on the GPU: stage 0 built by clang, stage 1 = stage 0
+    /// on garm compiling the compiler and the runtime, stage 2 = stage 1 doing it again; exit 0
+    /// when stages 1 and 2 are byte-identical (the fixed point).
+    Selfhost {
+        #[command(flatten)]
+        args: Box<RunArgs>,
+        /// Keep stage0.elf, stage1.elf and stage2.elf in DIR (default: a temporary directory,
+        /// removed at the end).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// List adapters with backend, type, limits and features.
     Info,
@@ -400,9 +413,13 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
         }
         Cmd::Cc { args } => {
             let a = garm::toolchain::driver::parse(&args).map_err(Error::Usage)?;
+            if a.garm_compiler {
+                return garm::selfhost::compile(&a, &RunOptions::default());
+            }
             Toolchain::find()?.drive(&a)?;
             Ok(0)
         }
+        Cmd::Selfhost { args, out } => selfhost(&options(&args)?, out),
         Cmd::Run {
             args,
             program,
@@ -453,6 +470,51 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
                 .unwrap_or(0);
             Ok(status)
         }
+    }
+}
+
+/// `garm selfhost`: the bootstrap, a line per stage as it ends, then the verdict.
+fn selfhost(opts: &RunOptions, keep: Option<PathBuf>) -> Result<i32, Error> {
+    let dir = keep.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("garm-selfhost-{}", std::process::id()))
+    });
+    garm::elog!(
+        "garm selfhost: {} and {} runtime files, tier {:?}",
+        garm::selfhost::COMPILER,
+        garm::selfhost::runtime_sources().len(),
+        opts.tier
+    );
+    garm::elog!(
+        "{:<8} {:<16} {:>14} {:>10} {:>12}  sha256 (bytes)",
+        "stage",
+        "built by",
+        "instructions",
+        "wall",
+        "round trips"
+    );
+    let stages = garm::selfhost::bootstrap(&dir, opts, |s| {
+        let dash = || "-".to_string();
+        garm::elog!(
+            "{:<8} {:<16} {:>14} {:>9.2}s {:>12}  {} ({})",
+            s.name,
+            s.by,
+            s.instructions.map_or_else(dash, |n| n.to_string()),
+            s.wall.as_secs_f64(),
+            s.round_trips.map_or_else(dash, |n| n.to_string()),
+            s.sha256,
+            s.bytes
+        );
+    });
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let stages = stages?;
+    if stages[1].sha256 == stages[2].sha256 {
+        garm::elog!("garm selfhost: fixed point: stage 1 and stage 2 are byte-identical");
+        Ok(0)
+    } else {
+        garm::elog!("garm selfhost: no fixed point: stage 1 and stage 2 differ");
+        Ok(1)
     }
 }
 

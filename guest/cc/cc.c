@@ -25,7 +25,8 @@
  * and globals meet (a global declared again is the same object; static functions stay their
  * file's). Linking names every function called and defined nowhere.
  *
- * Usage: cc [-I DIR]... FILE.c... -o OUT */
+ * Usage: cc [-I DIR] [-D NAME[=VALUE]] [-U NAME]... FILE.c... [LIBRARY.lib] -o OUT
+ *        cc --library [-I DIR]... FILE.c... -o LIBRARY.lib */
 #include <garm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -777,6 +778,9 @@ static void join_strings(TokVec *v)
     v->n = out;
 }
 
+/* -D and -U from the command line, as lines of directives. */
+static char *cmdline_defs;
+
 /* What every file sees defined before its first line: this compiler, the target. */
 static const char predefined[] = "#define __garmcc__ 1\n"
                                  "#define __aarch64__ 1\n"
@@ -858,6 +862,10 @@ typedef struct Type {
     int align;
     Member *members; /* a struct's, in order */
     int complete;
+    /* A bit-field's type: its width and lowest bit in the unit of its declared type (origin)
+     * that its member's offset names. */
+    int bits, bitpos, unit; /* unit: the bytes loaded and stored for it */
+    struct Type *origin;
 } Type;
 
 /* char is unsigned on AArch64 (AAPCS64). */
@@ -947,7 +955,7 @@ enum {
     N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
     N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
     N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR, N_STMTEXPR, N_VASTART, N_VAARG, N_A64,
-    N_MULOV
+    N_OVERFLOW, N_OPASSIGN, N_OLDVAL
 };
 
 /* A name in a scope: a variable, a typedef, or an enum constant. */
@@ -980,6 +988,8 @@ typedef struct Node {
     char *name; /* N_CALL */
     Member *mem; /* N_MEMBER */
     int label, jump; /* N_CASE: its place and the branch to it */
+    unsigned word;          /* N_A64: one instruction */
+    const unsigned *words;  /* N_A64: a builtin's instructions (0-terminated after the first) */
     const char *at;
 } Node;
 
@@ -1084,7 +1094,12 @@ static int data_alloc(int size, int align)
 
 /* The usual arithmetic conversions: char and short promote to int; then the larger rank, and
  * unsigned where either of that rank is. */
-static Type *promote(Type *t) { return t->kind == TY_CHAR || t->kind == TY_SHORT ? &ty_int : t; }
+static Type *promote(Type *t)
+{
+    if (t->bits) /* a bit-field whose values all fit an int is one */
+        return t->bits < 32 || (t->bits == 32 && !t->is_unsigned) ? &ty_int : t->origin;
+    return t->kind == TY_CHAR || t->kind == TY_SHORT ? &ty_int : t;
+}
 
 static Type *arith(Type *a, Type *b)
 {
@@ -1141,7 +1156,14 @@ static void add_type(Node *n)
         n->ty = n->b->ty;
         break;
     case N_COND:
-        n->ty = is_pointer(n->b->ty) ? n->b->ty : arith(n->b->ty, n->c->ty);
+        if (is_pointer(n->b->ty) || n->b->ty->kind == TY_STRUCT || n->b->ty->kind == TY_VOID)
+            n->ty = n->b->ty;
+        else if (is_pointer(n->c->ty))
+            n->ty = n->c->ty; /* 0 or a pointer */
+        else
+            n->ty = arith(n->b->ty, n->c->ty);
+        if (n->ty->kind == TY_ARRAY)
+            n->ty = ptr_to(n->ty->base);
         break;
     case N_ADDR:
         n->ty = ptr_to(n->a->ty->kind == TY_ARRAY ? n->a->ty->base : n->a->ty);
@@ -1230,32 +1252,78 @@ static int paren_type(void) { return is("(") && is_type_at(pos + 1); }
 
 static int saw_typedef, saw_static;
 
-/* Builtins that are an instruction or two on their first operand (x0), or marked for the
- * parser. */
-enum { BUILTIN_EXPECT = 1, BUILTIN_MUL_OVERFLOW = 2 };
+/* Builtins that are a few instructions on their first operand (in x0, the result too), or
+ * (kind) the checked arithmetic the parser makes a node of. */
+enum { BUILTIN_WORDS, BUILTIN_EXPECT, BUILTIN_OVERFLOW };
 typedef struct Builtin {
     const char *name;
-    int nargs;
-    unsigned words[2]; /* the second 0: none */
+    int nargs, kind;
+    const unsigned *words; /* BUILTIN_WORDS: the instructions, 0-terminated after the first */
     Type *ty;
+    int op; /* BUILTIN_OVERFLOW: N_ADD, N_SUB or N_MUL */
 } Builtin;
+
+static const unsigned w_clz32[] = {0x5ac01000u, 0};             /* clz w0, w0 */
+static const unsigned w_clz64[] = {0xdac01000u, 0};             /* clz x0, x0 */
+static const unsigned w_ctz32[] = {0x5ac00000u, 0x5ac01000u, 0}; /* rbit, clz */
+static const unsigned w_ctz64[] = {0xdac00000u, 0xdac01000u, 0};
+static const unsigned w_cls32[] = {0x5ac01400u, 0};             /* cls w0, w0 */
+static const unsigned w_cls64[] = {0xdac01400u, 0};
+static const unsigned w_rev16[] = {0x5ac00400u, 0};             /* rev16 w0, w0 */
+static const unsigned w_rev32[] = {0x5ac00800u, 0};             /* rev w0, w0 */
+static const unsigned w_rev64[] = {0xdac00c00u, 0};             /* rev x0, x0 */
+static const unsigned w_trap[] = {0xd4207d00u, 0};              /* brk #1000, as clang */
+static const unsigned w_udf[] = {0, 0};                         /* udf #0 */
+/* Population count without SIMD: pairs, nibbles, bytes, then the bytes summed into the top. */
+#define POPCOUNT64                                                                          \
+    0xd341fc01u, /* lsr x1, x0, #1 */ 0x9200f021u, /* and x1, x1, #0x5555555555555555 */    \
+        0xcb010000u, /* sub x0, x0, x1 */ 0x9200e401u, /* and x1, x0, #0x3333333333333333 */ \
+        0xd342fc00u, /* lsr x0, x0, #2 */ 0x9200e400u, /* and x0, x0, #0x3333333333333333 */ \
+        0x8b010000u, /* add x0, x0, x1 */ 0x8b401000u, /* add x0, x0, x0, lsr #4 */          \
+        0x9200cc00u, /* and x0, x0, #0x0f0f0f0f0f0f0f0f */ 0x8b002000u, /* add .., lsl #8 */ \
+        0x8b004000u, /* add .., lsl #16 */ 0x8b008000u, /* add .., lsl #32 */                \
+        0xd378fc00u /* lsr x0, x0, #56 */
+static const unsigned w_pop64[] = {POPCOUNT64, 0};
+static const unsigned w_pop32[] = {0x2a0003e0u /* mov w0, w0 */, POPCOUNT64, 0};
+static const unsigned w_par64[] = {POPCOUNT64, 0x92400000u /* and x0, x0, #1 */, 0};
+static const unsigned w_par32[] = {0x2a0003e0u, POPCOUNT64, 0x92400000u, 0};
+/* ffs: the lowest set bit's number from 1, 0 for none. */
+#define FFS64                                                                               \
+    0xdac00001u, /* rbit x1, x0 */ 0xdac01021u, /* clz x1, x1 */ 0x91000421u, /* add x1, x1, #1 */ \
+        0xf100001fu, /* cmp x0, #0 */ 0x9a9f1020u /* csel x0, x1, xzr, ne */
+static const unsigned w_ffs64[] = {FFS64, 0};
+static const unsigned w_ffs32[] = {0x2a0003e0u, FFS64, 0};
 
 static const Builtin *builtin_named(const char *name)
 {
     static Builtin table[] = {
-        {"__builtin_clz", 1, {0x5ac01000u, 0}, &ty_int},          /* clz w0, w0 */
-        {"__builtin_clzl", 1, {0xdac01000u, 0}, &ty_int},         /* clz x0, x0 */
-        {"__builtin_clzll", 1, {0xdac01000u, 0}, &ty_int},
-        {"__builtin_ctz", 1, {0x5ac00000u, 0x5ac01000u}, &ty_int}, /* rbit, clz */
-        {"__builtin_ctzl", 1, {0xdac00000u, 0xdac01000u}, &ty_int},
-        {"__builtin_ctzll", 1, {0xdac00000u, 0xdac01000u}, &ty_int},
-        {"__builtin_bswap16", 1, {0x5ac00400u, 0}, &ty_ushort},   /* rev16 w0, w0 */
-        {"__builtin_bswap32", 1, {0x5ac00800u, 0}, &ty_uint},     /* rev w0, w0 */
-        {"__builtin_bswap64", 1, {0xdac00c00u, 0}, &ty_ulong},    /* rev x0, x0 */
-        {"__builtin_trap", 0, {0xd4207d00u, 0}, &ty_void},        /* brk #1000, as clang */
-        {"__builtin_unreachable", 0, {0, 0}, &ty_void},            /* udf #0 */
-        {"__builtin_expect", 2, {BUILTIN_EXPECT, 0}, &ty_long},
-        {"__builtin_mul_overflow", 3, {BUILTIN_MUL_OVERFLOW, 0}, &ty_int},
+        {"__builtin_clz", 1, BUILTIN_WORDS, w_clz32, &ty_int, 0},
+        {"__builtin_clzl", 1, BUILTIN_WORDS, w_clz64, &ty_int, 0},
+        {"__builtin_clzll", 1, BUILTIN_WORDS, w_clz64, &ty_int, 0},
+        {"__builtin_ctz", 1, BUILTIN_WORDS, w_ctz32, &ty_int, 0},
+        {"__builtin_ctzl", 1, BUILTIN_WORDS, w_ctz64, &ty_int, 0},
+        {"__builtin_ctzll", 1, BUILTIN_WORDS, w_ctz64, &ty_int, 0},
+        {"__builtin_clrsb", 1, BUILTIN_WORDS, w_cls32, &ty_int, 0},
+        {"__builtin_clrsbl", 1, BUILTIN_WORDS, w_cls64, &ty_int, 0},
+        {"__builtin_clrsbll", 1, BUILTIN_WORDS, w_cls64, &ty_int, 0},
+        {"__builtin_popcount", 1, BUILTIN_WORDS, w_pop32, &ty_int, 0},
+        {"__builtin_popcountl", 1, BUILTIN_WORDS, w_pop64, &ty_int, 0},
+        {"__builtin_popcountll", 1, BUILTIN_WORDS, w_pop64, &ty_int, 0},
+        {"__builtin_parity", 1, BUILTIN_WORDS, w_par32, &ty_int, 0},
+        {"__builtin_parityl", 1, BUILTIN_WORDS, w_par64, &ty_int, 0},
+        {"__builtin_parityll", 1, BUILTIN_WORDS, w_par64, &ty_int, 0},
+        {"__builtin_ffs", 1, BUILTIN_WORDS, w_ffs32, &ty_int, 0},
+        {"__builtin_ffsl", 1, BUILTIN_WORDS, w_ffs64, &ty_int, 0},
+        {"__builtin_ffsll", 1, BUILTIN_WORDS, w_ffs64, &ty_int, 0},
+        {"__builtin_bswap16", 1, BUILTIN_WORDS, w_rev16, &ty_ushort, 0},
+        {"__builtin_bswap32", 1, BUILTIN_WORDS, w_rev32, &ty_uint, 0},
+        {"__builtin_bswap64", 1, BUILTIN_WORDS, w_rev64, &ty_ulong, 0},
+        {"__builtin_trap", 0, BUILTIN_WORDS, w_trap, &ty_void, 0},
+        {"__builtin_unreachable", 0, BUILTIN_WORDS, w_udf, &ty_void, 0},
+        {"__builtin_expect", 2, BUILTIN_EXPECT, 0, &ty_long, 0},
+        {"__builtin_add_overflow", 3, BUILTIN_OVERFLOW, 0, &ty_int, N_ADD},
+        {"__builtin_sub_overflow", 3, BUILTIN_OVERFLOW, 0, &ty_int, N_SUB},
+        {"__builtin_mul_overflow", 3, BUILTIN_OVERFLOW, 0, &ty_int, N_MUL},
     };
     for (int i = 0; i < (int)(sizeof table / sizeof table[0]); i++)
         if (!strcmp(table[i].name, name))
@@ -1263,6 +1331,7 @@ static const Builtin *builtin_named(const char *name)
     return 0;
 }
 static int saw_naked; /* __attribute__((naked)) since the last function: no frame, no return */
+static int saw_packed, saw_aligned; /* __attribute__((packed)), ((aligned(N))) on a struct */
 
 /* What declarations may carry that changes nothing here: __attribute__((...)), restrict,
  * inline, _Noreturn, register, auto. */
@@ -1291,6 +1360,11 @@ static int skip_attrs(void)
                     depth--;
                 if (tok_is(tok(), "naked") || tok_is(tok(), "__naked__"))
                     saw_naked = 1;
+                if (tok_is(tok(), "packed") || tok_is(tok(), "__packed__"))
+                    saw_packed = 1;
+                if ((tok_is(tok(), "aligned") || tok_is(tok(), "__aligned__")) && tok_is(&toks[pos + 1], "(") &&
+                    toks[pos + 2].kind == T_NUM)
+                    saw_aligned = (int)toks[pos + 2].val;
                 pos++;
             }
             any = 1;
@@ -1429,6 +1503,8 @@ static Type *struct_decl(void)
 {
     int is_union = tok_is(tok(), "union");
     pos++;
+    saw_packed = saw_aligned = 0;
+    skip_attrs();
     char *tag = tok()->kind == T_IDENT ? ident() : 0;
     Type *ty = 0;
     if (tag)
@@ -1451,36 +1527,92 @@ static Type *struct_decl(void)
     } /* else the definition of a tag declared before: that type, completed */
     if (!accept("{"))
         return ty; /* incomplete until defined */
-    int off = 0;
+    /* Laid out in bits (bit-fields share units of their declared type, never straddling one
+     * of its alignment, as AAPCS64 has it); packed: every member at alignment 1. */
+    int packed = saw_packed, struct_aligned = saw_aligned;
+    long bit = 0, size = 0;
     Member head = {0}, *cur = &head;
     while (!accept("}")) {
         Type *b = base_type();
         do {
-            char *name;
-            const char *at;
-            Type *mt = declarator(b, &name, &at);
+            char *name = 0;
+            const char *at = tok()->at;
+            Type *mt = is(":") ? b : declarator(b, &name, &at);
             if (mt->kind == TY_STRUCT && !mt->complete)
                 error_at(at, "a member of incomplete type");
+            int width = -1;
+            if (accept(":")) {
+                width = (int)const_expr();
+                if (!is_integer(mt) || width < 0 || width > 8 * mt->size || (name && !width))
+                    error_at(at, "a bit-field's width must fit its integer type");
+            }
+            int align = packed ? 1 : mt->align;
+            long start = is_union ? 0 : bit;
+            if (width >= 0) {
+                int unit = 8 * mt->align;
+                if (!width || (!packed && start / unit != (start + width - 1) / unit))
+                    start = (start + unit - 1) / unit * unit;
+                if (name) {
+                    Member *m = calloc(1, sizeof(Member));
+                    m->name = name;
+                    Type *bt = calloc(1, sizeof(Type));
+                    *bt = *mt;
+                    bt->bits = width;
+                    bt->origin = mt;
+                    m->offset = (int)(start / unit * mt->align);
+                    bt->unit = mt->size;
+                    if (packed) { /* from the byte it starts in, as few bytes as hold it */
+                        m->offset = (int)(start / 8);
+                        bt->unit = 1;
+                        while (bt->unit < 8 && 8 * bt->unit < start % 8 + width)
+                            bt->unit *= 2;
+                    }
+                    bt->bitpos = (int)(start - 8L * m->offset);
+                    if (bt->bitpos + width > 8 * bt->unit)
+                        error_at(at, "a packed bit-field over more than 8 bytes (not yet)");
+                    m->ty = bt;
+                    cur = cur->next = m;
+                    if (align > ty->align)
+                        ty->align = align;
+                }
+                if (is_union) {
+                    if ((width + 7) / 8 > size)
+                        size = (width + 7) / 8;
+                } else {
+                    bit = start + width;
+                }
+                continue;
+            }
             Member *m = calloc(1, sizeof(Member));
             m->name = name;
             m->ty = mt;
             cur = cur->next = m;
+            long off = (start + 7) / 8;
+            off = (off + align - 1) / align * align;
+            m->offset = (int)off;
+            long msize = mt->kind == TY_ARRAY && mt->len < 0 ? 0 : mt->size; /* a flexible array */
             if (is_union) {
-                m->offset = 0;
-                if (mt->size > off)
-                    off = mt->size;
+                if (msize > size)
+                    size = msize;
             } else {
-                off = (off + mt->align - 1) / mt->align * mt->align;
-                m->offset = off;
-                off += mt->size;
+                bit = 8 * (off + msize);
             }
-            if (mt->align > ty->align)
-                ty->align = mt->align;
+            if (align > ty->align)
+                ty->align = align;
         } while (accept(","));
         expect(";");
     }
+    saw_packed = saw_aligned = 0;
+    skip_attrs(); /* struct {...} __attribute__((packed)) comes too late to lay it out */
+    if (struct_aligned > saw_aligned)
+        saw_aligned = struct_aligned;
+    if (saw_aligned > ty->align)
+        ty->align = saw_aligned;
+    saw_aligned = 0;
+    if (!is_union)
+        size = (bit + 7) / 8;
     ty->members = head.next;
-    ty->size = (off + ty->align - 1) / ty->align * ty->align;
+    ty->size = (int)((size + ty->align - 1) / ty->align * ty->align);
     ty->complete = 1;
     return ty;
 }
@@ -1639,16 +1771,24 @@ static Node *primary(void)
         expect(")");
         return n;
     }
-    if (accept("sizeof")) {
+    if (is("sizeof") || tok_is(t, "_Alignof") || tok_is(t, "__alignof__")) {
+        /* size_t values: of a type (abstract declarator: pointers and array lengths) or of an
+         * expression's type, not evaluated. */
+        int size = is("sizeof");
+        pos++;
+        Type *ty;
         if (paren_type()) {
             pos++;
-            Type *ty = pointers(base_type());
+            ty = declarator_suffix(pointers(base_type()));
             expect(")");
-            return new_num(ty->size, t->at);
+        } else {
+            Node *n = unary();
+            add_type(n);
+            ty = n->ty;
         }
-        Node *n = unary();
-        add_type(n);
-        return new_num(n->ty->size, t->at);
+        Node *n = new_num(size ? ty->size : ty->align, t->at);
+        n->ty = &ty_ulong;
+        return n;
     }
     if (t->kind == T_NUM) {
         pos++;
@@ -1726,20 +1866,25 @@ static Node *primary(void)
                 add_type(args[i]);
             }
             expect(")");
-            if (bi->words[0] == BUILTIN_EXPECT)
+            if (bi->kind == BUILTIN_EXPECT)
                 return args[0];
-            if (bi->words[0] == BUILTIN_MUL_OVERFLOW) {
-                if (!is_pointer(args[2]->ty) || args[2]->ty->base->size != 8)
-                    error_at(t->at, "__builtin_mul_overflow into this type (not yet)");
-                n->kind = N_MULOV;
+            if (bi->kind == BUILTIN_OVERFLOW) {
+                Type *r = is_pointer(args[2]->ty) ? args[2]->ty->base : 0;
+                if (!r || !is_integer(r))
+                    error_at(t->at, "the result of a checked operation goes through a pointer to an integer");
+                int u64 = (args[0]->ty->size == 8 && args[0]->ty->is_unsigned) ||
+                          (args[1]->ty->size == 8 && args[1]->ty->is_unsigned);
+                if (u64 && (!r->is_unsigned || bi->op == N_SUB))
+                    error_at(t->at, "this checked operation on unsigned long (not yet)");
+                n->kind = N_OVERFLOW;
+                n->val = bi->op;
                 n->a = args[0];
                 n->b = args[1];
                 n->c = args[2];
                 n->ty = &ty_int;
                 return n;
             }
-            n->val = bi->words[0];
-            n->label = (int)bi->words[1];
+            n->words = bi->words;
             n->a = args[0];
             n->ty = bi->ty;
             return n;
@@ -1749,7 +1894,7 @@ static Node *primary(void)
              * its value is x0 after it. */
             expect("(");
             Node *n = node(N_A64, t->at);
-            n->val = const_expr();
+            n->word = (unsigned)const_expr();
             if (accept(","))
                 n->a = assign();
             expect(")");
@@ -2001,12 +2146,24 @@ static Node *assign(void)
     static const int kinds[] = {N_ADD, N_SUB, N_MUL, N_DIV, N_MOD, N_AND, N_OR, N_XOR, N_SHL, N_SHR};
     for (int i = 0; ops[i]; i++)
         if (accept(ops[i])) {
-            /* a op= b as a = a op b (slice 1: the target is evaluated twice). */
+            /* a op= b: a's address once, in a frame slot; the operation on its value there
+             * (N_OLDVAL), with the conversions a op b has. */
             Node *r = assign();
-            Node *v = kinds[i] == N_ADD ? new_add(n, r, at)
-                      : kinds[i] == N_SUB ? new_sub(n, r, at)
-                                          : new_binary(kinds[i], n, r, at);
-            return new_binary(N_ASSIGN, n, v, at);
+            add_type(n);
+            if (!in_func)
+                error_at(at, "an assignment outside a function");
+            Node *old = node(N_OLDVAL, at);
+            old->ty = n->ty;
+            old->var = new_var("", &ty_long, 0);
+            Node *v = kinds[i] == N_ADD ? new_add(old, r, at)
+                      : kinds[i] == N_SUB ? new_sub(old, r, at)
+                                          : new_binary(kinds[i], old, r, at);
+            Node *a = node(N_OPASSIGN, at);
+            a->a = n;
+            a->b = v;
+            a->var = old->var;
+            a->ty = n->ty;
+            return a;
         }
     return n;
 }
@@ -2536,6 +2693,12 @@ static void load(Type *ty)
         error_at(0, "floating point values (not yet)");
     if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT || ty->kind == TY_FUNC)
         return; /* an array (a struct, a function) is its address */
+    if (ty->bits) { /* its unit, then its bits */
+        emit(ty->unit == 1 ? 0x39400000u : ty->unit == 2 ? 0x79400000u : ty->unit == 4 ? 0xb9400000u : 0xf9400000u); /* ldr x0, [x0] */
+        unsigned p = (unsigned)ty->bitpos, hi = p + (unsigned)ty->bits - 1;
+        emit((ty->is_unsigned ? 0xd3400000u : 0x93400000u) | (p << 16) | (hi << 10)); /* ubfx / sbfx x0, x0, #p, #bits */
+        return;
+    }
     int u = ty->is_unsigned;
     if (ty->size == 1)
         emit(u ? 0x39400000u : 0x39800000u); /* ldrb w0 / ldrsb x0, [x0] */
@@ -2550,6 +2713,13 @@ static void load(Type *ty)
 /* *(type *)x1 = x0. */
 static void store(Type *ty)
 {
+    if (ty->bits) { /* into its unit, the other bits kept */
+        int sz = ty->unit;
+        emit(sz == 1 ? 0x39400024u : sz == 2 ? 0x79400024u : sz == 4 ? 0xb9400024u : 0xf9400024u); /* ldr x4, [x1] */
+        emit(0xb3400004u | ((unsigned)((64 - ty->bitpos) & 63) << 16) | ((unsigned)(ty->bits - 1) << 10)); /* bfi x4, x0, #p, #bits */
+        emit(sz == 1 ? 0x39000024u : sz == 2 ? 0x79000024u : sz == 4 ? 0xb9000024u : 0xf9000024u); /* str x4, [x1] */
+        return;
+    }
     if (ty->size == 1)
         emit(0x39000020u); /* strb w0, [x1] */
     else if (ty->size == 2)
@@ -2564,6 +2734,10 @@ static void store(Type *ty)
 static void narrow(Type *ty)
 {
     int u = ty->is_unsigned;
+    if (ty->bits) {
+        emit((u ? 0xd3400000u : 0x93400000u) | ((unsigned)(ty->bits - 1) << 10)); /* ubfx / sbfx x0, x0, #0, #bits */
+        return;
+    }
     if (ty->kind == TY_CHAR)
         emit(u ? 0x92401c00u : 0x93401c00u); /* and x0, x0, #0xff / sxtb x0, w0 */
     else if (ty->kind == TY_SHORT)
@@ -2664,6 +2838,21 @@ static void gen_expr(Node *n)
         pop(1);
         store(n->a->ty);
         return;
+    case N_OPASSIGN:
+        gen_addr(n->a);
+        frame_addr(1, n->var->offset);
+        emit(0xf9000020u); /* str x0, [x1] */
+        gen_expr(n->b);
+        narrow(n->a->ty);
+        frame_addr(1, n->var->offset);
+        emit(0xf9400021u); /* ldr x1, [x1] */
+        store(n->a->ty);
+        return;
+    case N_OLDVAL:
+        frame_addr(0, n->var->offset);
+        emit(0xf9400000u); /* ldr x0, [x0] */
+        load(n->ty);
+        return;
     case N_PREINC:
     case N_POSTINC:
         gen_addr(n->a);
@@ -2726,14 +2915,20 @@ static void gen_expr(Node *n)
     case N_A64:
         if (n->a)
             gen_expr(n->a);
-        emit((unsigned)n->val);
-        if (n->label)
-            emit((unsigned)n->label);
+        if (n->words) {
+            emit(n->words[0]);
+            for (int i = 1; n->words[i]; i++)
+                emit(n->words[i]);
+        } else {
+            emit(n->word);
+        }
         return;
-    case N_MULOV: {
-        /* *c = a * b as 64 bits; overflow when the high half is not the low half's sign (or
-         * not zero, unsigned). */
-        int uns = n->c->ty->base->is_unsigned;
+    case N_OVERFLOW: {
+        /* x3 = a op b as 64 bits (operands are their types' 64-bit extensions), w4 = whether
+         * that overflowed, then whether the result type holds it; *c = x3. */
+        Type *r = n->c->ty->base;
+        int uns = (n->a->ty->size == 8 && n->a->ty->is_unsigned) ||
+                  (n->b->ty->size == 8 && n->b->ty->is_unsigned);
         gen_expr(n->a);
         push();
         gen_expr(n->b);
@@ -2741,11 +2936,30 @@ static void gen_expr(Node *n)
         gen_expr(n->c);
         pop(1);
         pop(2);
-        emit(0x9b017c43u);                            /* mul x3, x2, x1 */
-        emit(uns ? 0x9bc17c44u : 0x9b417c44u);        /* umulh / smulh x4, x2, x1 */
-        emit(0xf9000003u);                            /* str x3, [x0] */
-        emit(uns ? 0xf100009fu : 0xeb83fc9fu);        /* cmp x4, #0 / cmp x4, x3, asr #63 */
-        cset(1);                                      /* ne */
+        if (n->val == N_MUL) {
+            emit(0x9b017c43u);                     /* mul x3, x2, x1 */
+            emit(uns ? 0x9bc17c45u : 0x9b417c45u); /* umulh / smulh x5, x2, x1 */
+            emit(uns ? 0xf10000bfu : 0xeb83fcbfu); /* cmp x5, #0 / cmp x5, x3, asr #63 */
+            emit(0x1a9f07e4u);                     /* cset w4, ne */
+        } else {
+            emit(n->val == N_ADD ? 0xab010043u : 0xeb010043u); /* adds / subs x3, x2, x1 */
+            emit(uns ? 0x1a9f37e4u : 0x1a9f77e4u);             /* cset w4, cs / vs */
+        }
+        if (r->size == 8 && r->is_unsigned && !uns) {
+            emit(0xf100007fu); /* cmp x3, #0 */
+            emit(0x1a9fa7e5u); /* cset w5, lt */
+            emit(0x2a050084u); /* orr w4, w4, w5 */
+        } else if (r->size < 8) {
+            if (r->is_unsigned)
+                emit(0xd340fc65u | ((unsigned)(8 * r->size) << 16)); /* lsr x5, x3, #bits */
+            else
+                emit(r->size == 1 ? 0x93401c65u : r->size == 2 ? 0x93403c65u : 0x93407c65u); /* sxt x5, x3 */
+            emit(r->is_unsigned ? 0xf10000bfu : 0xeb0300bfu); /* cmp x5, #0 / cmp x5, x3 */
+            emit(0x1a9f07e5u);                                /* cset w5, ne */
+            emit(0x2a050084u);                                /* orr w4, w4, w5 */
+        }
+        emit(r->size == 1 ? 0x39000003u : r->size == 2 ? 0x79000003u : r->size == 4 ? 0xb9000003u : 0xf9000003u); /* str x3, [x0] */
+        emit(0x2a0403e0u); /* mov w0, w4 */
         return;
     }
     case N_STMTEXPR:
@@ -3823,6 +4037,19 @@ int main(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(argv[i], "--library"))
             make_library = 1;
+        else if (!strncmp(argv[i], "-D", 2) || !strncmp(argv[i], "-U", 2)) {
+            /* -DNAME, -DNAME=VALUE, -UNAME: lines every file sees after the predefined ones. */
+            int undefine = argv[i][1] == 'U';
+            const char *d = argv[i][2] ? argv[i] + 2 : (i + 1 < argc ? argv[++i] : "");
+            const char *eq = strchr(d, '=');
+            int len = eq ? (int)(eq - d) : (int)strlen(d);
+            int have = cmdline_defs ? (int)strlen(cmdline_defs) : 0;
+            cmdline_defs = xalloc(realloc(cmdline_defs, have + strlen(d) + 16));
+            if (undefine)
+                sprintf(cmdline_defs + have, "#undef %.*s\n", len, d);
+            else
+                sprintf(cmdline_defs + have, "#define %.*s %s\n", len, d, eq ? eq + 1 : "1");
+        }
         else if (n > 4 && !strcmp(argv[i] + n - 4, ".lib"))
             library = argv[i];
         else if (!strncmp(argv[i], "-I", 2) && ninclude_dirs < 32)
@@ -3831,8 +4058,8 @@ int main(int argc, char **argv)
             sources[nsources++] = argv[i];
     }
     if (!nsources) {
-        fprintf(stderr, "usage: cc [-I DIR]... FILE.c... [LIBRARY.lib] [-o OUT]\n"
-                        "       cc --library [-I DIR]... FILE.c... -o LIBRARY.lib\n");
+        fprintf(stderr, "usage: cc [-I DIR] [-D NAME[=VALUE]] [-U NAME]... FILE.c... [LIBRARY.lib] "
+                        "[-o OUT]\n       cc --library [-I DIR]... FILE.c... -o LIBRARY.lib\n");
         return 2;
     }
     data_alloc(8, 8); /* no object at address DATA_BASE + 0 */
@@ -3848,6 +4075,10 @@ int main(int argc, char **argv)
         TokVec pre = {0};
         TokVec ptoks = tokenize(predefined);
         preprocess(ptoks.v, ptoks.n, "<built-in>", &pre, 0);
+        if (cmdline_defs) {
+            TokVec dtoks = tokenize(cmdline_defs);
+            preprocess(dtoks.v, dtoks.n, "<command line>", &pre, 0);
+        }
         tags = 0;
         aliases = 0;
         file_no = lib_files + k;

@@ -26,6 +26,8 @@ pub struct CcArgs {
     pub libc: Libc,
     /// Make-style dependency output: `-MD`/`-MMD` (`-MP`, `-MF FILE`, `-MT`/`-MQ TARGET`).
     pub deps: Deps,
+    /// `--compiler clang|garm`: garm's own compiler runs on garm instead of clang on the host.
+    pub garm_compiler: bool,
 }
 
 /// What `-MD` and its companions ask for: a `.d` file written beside each object.
@@ -44,6 +46,15 @@ const WITH_VALUE: &[&str] = &[
 ];
 /// Flags garm builds ignore: every garm program is static and linked by garm's script.
 const IGNORED: &[&str] = &["-static", "-pipe", "-no-pie"];
+
+/// `--compiler`'s value: whether it names garm's own compiler.
+fn compiler(v: &str) -> Result<bool, String> {
+    match v {
+        "garm" => Ok(true),
+        "clang" => Ok(false),
+        _ => Err(format!("garm cc: unknown compiler '{v}' (clang or garm)")),
+    }
+}
 
 /// Sorts a `garm cc` command line; an error names the argument garm cannot take.
 pub fn parse(args: &[String]) -> Result<CcArgs, String> {
@@ -67,6 +78,7 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
             "-MF" => a.deps.file = Some(PathBuf::from(value(&mut it, s)?)),
             "-MT" | "-MQ" => a.deps.targets.push(value(&mut it, s)?),
             "--libc" => a.libc = value(&mut it, s)?.parse()?,
+            "--compiler" => a.garm_compiler = compiler(&value(&mut it, s)?)?,
             // garm's earlier spelling: one clang flag per --cflag.
             "--cflag" => a.cflags.push(value(&mut it, s)?),
             _ if IGNORED.contains(&s) => {}
@@ -81,6 +93,9 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
                 to.push(v);
             }
             _ if s.starts_with("--libc=") => a.libc = s["--libc=".len()..].parse()?,
+            _ if s.starts_with("--compiler=") => {
+                a.garm_compiler = compiler(&s["--compiler=".len()..])?
+            }
             _ if s.starts_with("--cflag=") => a.cflags.push(s["--cflag=".len()..].to_string()),
             _ if s.starts_with("-o") => a.output = Some(PathBuf::from(&s[2..])),
             _ if s.starts_with("-l") || s.starts_with("-L") || s.starts_with("-Wl,") => {
@@ -177,6 +192,9 @@ mod tests {
         assert_eq!(a.objects, [PathBuf::from("b.o"), PathBuf::from("c.a")]);
         assert_eq!(a.output, Some(PathBuf::from("prog")));
         assert_eq!(p("--libc=musl x.c").unwrap().libc, Libc::Musl);
+        assert!(p("--compiler garm x.c").unwrap().garm_compiler);
+        assert!(!p("--compiler=clang x.c").unwrap().garm_compiler);
+        assert!(p("--compiler gcc x.c").is_err());
         let d = p("-c -MMD -MP -MF x.d -MT obj a.c").unwrap().deps;
         assert_eq!(d.system, Some(false));
         assert!(d.phony);
