@@ -3,7 +3,7 @@
  * recursive-descent parser to a small tree, then A64 code straight from the tree, every value
  * in x0 with a stack of temporaries.
  *
- * It takes: char (unsigned, as AAPCS64), signed char, short, int, long and their unsigned
+ * It takes: char (signed, as garm's clang builds), signed char, short, int, long and their unsigned
  * forms with C's conversions, pointers, arrays, structs (members, nesting, self-reference,
  * assignment, by value in calls and results as AAPCS64 passes them), unions, compound
  * literals, typedef, enum, static locals, const/extern/volatile (accepted), globals with
@@ -275,7 +275,7 @@ static TokVec tokenize(const char *text)
         } else if (*p == '\'') {
             p++;
             t.kind = T_NUM;
-            t.val = escape(&p);
+            t.val = (signed char)escape(&p); /* plain char is signed */
             if (*p != '\'')
                 error_at(p, "unterminated character constant");
             p++;
@@ -400,7 +400,7 @@ static Token stringify(Token *t, int n, const char *at)
             *q++ = ' ';
         for (int k = 0; k < t[i].len; k++) {
             char c = t[i].at[k];
-            if (t[i].kind == T_STR && (c == '"' || c == '\\'))
+            if ((t[i].kind == T_STR || t[i].at[0] == '\'') && (c == '"' || c == '\\'))
                 *q++ = '\\';
             *q++ = c;
         }
@@ -785,7 +785,6 @@ static char *cmdline_defs;
 static const char predefined[] = "#define __garmcc__ 1\n"
                                  "#define __aarch64__ 1\n"
                                  "#define __LP64__ 1\n"
-                                 "#define __CHAR_UNSIGNED__ 1\n"
                                  "#define __STDC__ 1\n"
                                  "#define __STDC_VERSION__ 199901L\n"
                                  "#define __STDC_HOSTED__ 1\n"
@@ -868,8 +867,10 @@ typedef struct Type {
     struct Type *origin;
 } Type;
 
-/* char is unsigned on AArch64 (AAPCS64). */
-static Type ty_void = {TY_VOID, 1, 0, 0, 0, 1, 0, 1}, ty_char = {TY_CHAR, 1, 0, 0, 1, 1, 0, 1},
+/* Plain char is signed, as garm's clang builds have it (-fsigned-char: the same on the host's
+ * JIT oracle), though AAPCS64 makes it unsigned. */
+static Type ty_void = {TY_VOID, 1, 0, 0, 0, 1, 0, 1}, ty_char = {TY_CHAR, 1, 0, 0, 0, 1, 0, 1},
+            ty_uchar = {TY_CHAR, 1, 0, 0, 1, 1, 0, 1},
             ty_schar = {TY_CHAR, 1, 0, 0, 0, 1, 0, 1}, ty_short = {TY_SHORT, 2, 0, 0, 0, 2, 0, 1},
             ty_ushort = {TY_SHORT, 2, 0, 0, 1, 2, 0, 1}, ty_int = {TY_INT, 4, 0, 0, 0, 4, 0, 1},
             ty_uint = {TY_INT, 4, 0, 0, 1, 4, 0, 1}, ty_long = {TY_LONG, 8, 0, 0, 0, 8, 0, 1},
@@ -1160,15 +1161,30 @@ static void add_type(Node *n)
             n->ty = n->b->ty;
         else if (is_pointer(n->c->ty))
             n->ty = n->c->ty; /* 0 or a pointer */
-        else
+        else {
+            /* Both arms converted to their common type. */
             n->ty = arith(n->b->ty, n->c->ty);
+            for (int k = 0; k < 2; k++) {
+                Node **arm = k ? &n->c : &n->b;
+                if ((*arm)->ty != n->ty) {
+                    Node *c = node(N_CAST, (*arm)->at);
+                    c->a = *arm;
+                    c->ty = n->ty;
+                    *arm = c;
+                }
+            }
+        }
         if (n->ty->kind == TY_ARRAY)
             n->ty = ptr_to(n->ty->base);
         break;
     case N_ADDR:
-        n->ty = ptr_to(n->a->ty->kind == TY_ARRAY ? n->a->ty->base : n->a->ty);
+        n->ty = n->a->ty->kind == TY_FUNC ? n->a->ty : ptr_to(n->a->ty); /* &array: to the array */
         break;
     case N_DEREF:
+        if (n->a->ty->kind == TY_FUNC || (n->a->ty->kind == TY_PTR && n->a->ty->base->kind == TY_FUNC)) {
+            n->ty = n->a->ty; /* *f: the function again */
+            break;
+        }
         if (!is_pointer(n->a->ty))
             error_at(n->at, "dereferencing a value that is not a pointer");
         n->ty = n->a->ty->base;
@@ -1234,6 +1250,12 @@ static int is_type_at(int i)
     if (t->kind == T_IDENT && tok_is(t, "__builtin_va_list"))
         return 1;
     if (t->kind == T_IDENT) {
+        /* What skip_attrs passes over may begin a declaration too. */
+        static const char *quals[] = {"register", "auto", "inline", "__inline", "_Noreturn",
+                                      "__extension__", 0};
+        for (int k = 0; quals[k]; k++)
+            if (spells(t->at, t->len, quals[k]))
+                return 1;
         Var *v = find_var_n(t->at, t->len);
         return v && v->is_typedef;
     }
@@ -1436,7 +1458,7 @@ static Type *base_type(void)
     if (nbool)
         return &ty_bool;
     if (nchar)
-        return sgn ? &ty_schar : &ty_char;
+        return uns ? &ty_uchar : sgn ? &ty_schar : &ty_char;
     if (nshort)
         return uns ? &ty_ushort : &ty_short;
     if (nlong)
@@ -1449,35 +1471,85 @@ static Type *declarator_suffix(Type *ty);
 static Type *declarator(Type *base, char **name, const char **at);
 static Node *conditional(void);
 
-/* A constant expression's value (enum values, case labels, array lengths). */
+static long static_addr(Node *n, char **func);
+
+/* v as a value of type ty: wrapped to its width, extended by its signedness. */
+static long fit(long v, Type *ty)
+{
+    if (!ty || !is_integer(ty) || ty->size == 8)
+        return v;
+    if (ty == &ty_bool)
+        return v != 0;
+    int bits = 8 * ty->size;
+    unsigned long m = (1UL << bits) - 1, u = (unsigned long)v & m;
+    if (!ty->is_unsigned && (u >> (bits - 1)) & 1)
+        u |= ~m;
+    return (long)u;
+}
+
+/* Whether a binary operation compares, divides or shifts as unsigned. */
+static int eval_unsigned(Node *n)
+{
+    if (n->kind == N_SHR)
+        return promote(n->a->ty)->is_unsigned;
+    return is_pointer(n->a->ty) || is_pointer(n->b->ty) || arith(n->a->ty, n->b->ty)->is_unsigned;
+}
+
+/* A constant expression's value (enum values, case labels, array lengths, #if), computed in
+ * its operands' types as the program would. */
 static long eval(Node *n)
 {
+    long a = 0, b = 0;
+    if (n->kind != N_NUM && n->kind != N_COND && n->kind != N_LOGAND && n->kind != N_LOGOR &&
+        n->kind != N_ADDR && n->a) {
+        a = eval(n->a);
+        if (n->b)
+            b = eval(n->b);
+    }
+    unsigned long ua = (unsigned long)a, ub = (unsigned long)b;
+    long v;
     switch (n->kind) {
     case N_NUM: return n->val;
-    case N_ADD: return eval(n->a) + eval(n->b);
-    case N_SUB: return eval(n->a) - eval(n->b);
-    case N_MUL: return eval(n->a) * eval(n->b);
-    case N_DIV: return eval(n->a) / eval(n->b);
-    case N_MOD: return eval(n->a) % eval(n->b);
-    case N_SHL: return eval(n->a) << eval(n->b);
-    case N_SHR: return eval(n->a) >> eval(n->b);
-    case N_AND: return eval(n->a) & eval(n->b);
-    case N_OR: return eval(n->a) | eval(n->b);
-    case N_XOR: return eval(n->a) ^ eval(n->b);
-    case N_EQ: return eval(n->a) == eval(n->b);
-    case N_NE: return eval(n->a) != eval(n->b);
-    case N_LT: return eval(n->a) < eval(n->b);
-    case N_LE: return eval(n->a) <= eval(n->b);
-    case N_NEG: return -eval(n->a);
-    case N_NOT: return !eval(n->a);
-    case N_BITNOT: return ~eval(n->a);
+    case N_ADD: v = (long)(ua + ub); break;
+    case N_SUB: v = (long)(ua - ub); break;
+    case N_MUL: v = (long)(ua * ub); break;
+    case N_DIV:
+    case N_MOD:
+        if (!b)
+            error_at(n->at, "division by zero in a constant expression");
+        if (eval_unsigned(n))
+            v = (long)(n->kind == N_DIV ? ua / ub : ua % ub);
+        else if (b == -1)
+            v = n->kind == N_DIV ? (long)(0 - ua) : 0; /* LONG_MIN / -1 wraps */
+        else
+            v = n->kind == N_DIV ? a / b : a % b;
+        break;
+    case N_SHL: v = (long)(ua << (b & 63)); break;
+    case N_SHR: v = eval_unsigned(n) ? (long)(ua >> (b & 63)) : a >> (b & 63); break;
+    case N_AND: v = a & b; break;
+    case N_OR: v = a | b; break;
+    case N_XOR: v = a ^ b; break;
+    case N_EQ: return a == b;
+    case N_NE: return a != b;
+    case N_LT: return eval_unsigned(n) ? ua < ub : a < b;
+    case N_LE: return eval_unsigned(n) ? ua <= ub : a <= b;
+    case N_NEG: v = (long)(0 - ua); break;
+    case N_NOT: return !a;
+    case N_BITNOT: v = ~a; break;
     case N_LOGAND: return eval(n->a) && eval(n->b);
     case N_LOGOR: return eval(n->a) || eval(n->b);
     case N_COND: return eval(n->a) ? eval(n->b) : eval(n->c);
-    case N_CAST: return eval(n->a);
-    default: error_at(n->at, "not a constant expression");
+    case N_CAST: v = a; break;
+    case N_ADDR: {
+        char *func = 0;
+        v = static_addr(n->a, &func);
+        if (func)
+            error_at(n->at, "not a constant expression");
+        break;
     }
-    return 0;
+    default: error_at(n->at, "not a constant expression"); return 0;
+    }
+    return fit(v, n->ty);
 }
 
 static long const_expr(void) { return eval(conditional()); }
@@ -2031,8 +2103,10 @@ static Node *unary(void)
         return new_unary(N_BITNOT, at);
     if (accept("&"))
         return new_unary(N_ADDR, at);
-    if (accept("*"))
-        return new_unary(N_DEREF, at);
+    if (accept("*")) {
+        Node *n = new_unary(N_DEREF, at);
+        return is_func(n->ty) ? n->a : n; /* *f and **f call f */
+    }
     if (accept("++") || accept("--")) {
         Node *n = node(N_PREINC, at);
         n->val = toks[pos - 1].at[0] == '+' ? 1 : -1;
@@ -2666,7 +2740,8 @@ static void gen_addr(Node *n)
         gen_addr(n->b);
         return;
     }
-    if (n->ty && n->ty->kind == TY_STRUCT && (n->kind == N_CALL || n->kind == N_ASSIGN)) {
+    if (n->ty && n->ty->kind == TY_STRUCT &&
+        (n->kind == N_CALL || n->kind == N_ASSIGN || n->kind == N_COND || n->kind == N_COMMA)) {
         gen_expr(n); /* a struct's value is its address */
         return;
     }
@@ -2677,10 +2752,12 @@ static void gen_addr(Node *n)
     }
     if (n->kind == N_MEMBER) {
         gen_addr(n->a);
-        if (n->mem->offset > 0xfff)
-            error_at(n->at, "struct too large");
-        if (n->mem->offset)
+        if (n->mem->offset > 0xfff) {
+            load_imm(1, n->mem->offset);
+            emit(0x8b010000u); /* add x0, x0, x1 */
+        } else if (n->mem->offset) {
             emit(0x91000000u | ((unsigned)n->mem->offset << 10)); /* add x0, x0, #off */
+        }
         return;
     }
     error_at(n->at, "not an lvalue");
@@ -2730,10 +2807,17 @@ static void store(Type *ty)
         emit(0xf9000020u); /* str x0, [x1] */
 }
 
+static void cset(unsigned cond) { emit(0x9a9f07e0u | ((cond ^ 1) << 12)); } /* cset x0, cond */
+
 /* Narrows x0 to `ty` as a conversion does. */
 static void narrow(Type *ty)
 {
     int u = ty->is_unsigned;
+    if (ty == &ty_bool) { /* any nonzero value is 1 */
+        emit(0xf100001fu); /* cmp x0, #0 */
+        cset(1);           /* ne */
+        return;
+    }
     if (ty->bits) {
         emit((u ? 0xd3400000u : 0x93400000u) | ((unsigned)(ty->bits - 1) << 10)); /* ubfx / sbfx x0, x0, #0, #bits */
         return;
@@ -2746,7 +2830,6 @@ static void narrow(Type *ty)
         emit(u ? 0x2a0003e0u : 0x93407c00u); /* mov w0, w0 / sxtw x0, w0 */
 }
 
-static void cset(unsigned cond) { emit(0x9a9f07e0u | ((cond ^ 1) << 12)); } /* cset x0, cond */
 
 static int label_here(void) { return ncode; }
 

@@ -1,12 +1,13 @@
-/* limits.h for garm's C compiler: LP64 AArch64 (char is unsigned). */
+/* limits.h for garm's C compiler: LP64 AArch64, char signed as in garm's clang builds
+ * (-fsigned-char). */
 #ifndef _LIMITS_H
 #define _LIMITS_H
 #define CHAR_BIT 8
 #define SCHAR_MIN (-128)
 #define SCHAR_MAX 127
 #define UCHAR_MAX 255
-#define CHAR_MIN 0
-#define CHAR_MAX 255
+#define CHAR_MIN (-128)
+#define CHAR_MAX 127
 #define SHRT_MIN (-32767 - 1)
 #define SHRT_MAX 32767
 #define USHRT_MAX 65535
