@@ -969,6 +969,7 @@ typedef struct Var {
     long val; /* an enum constant's */
     int file; /* 1 + the file it belongs to (typedefs, enum constants, statics); 0: program-wide */
     int from_lib; /* a library's global, typed by the first declaration that meets it */
+    int pending;  /* an extern array of unknown length not defined yet: no place so far */
     struct Var *next;
 } Var;
 
@@ -1011,6 +1012,7 @@ typedef struct FuncDecl {
 #define FUNC_BUCKETS 1024
 static FuncDecl *fdecls[FUNC_BUCKETS]; /* by a hash of the name */
 static Type *cur_ret;
+static char *cur_func_name; /* __func__ */
 /* In a variadic function: its named parameters' registers and where x0-x7 are saved. */
 static int cur_variadic, cur_named_regs, cur_named_stack, va_area;
 
@@ -1029,6 +1031,21 @@ static char *internal_name(const char *name)
         if (!strcmp(a->name, name))
             return a->internal;
     return (char *)name;
+}
+
+static FuncDecl *find_func(const char *name);
+
+/* A function's name and what it returns, known from here on (the first declaration counts). */
+static void declare_func(char *name, Type *ret)
+{
+    if (find_func(name))
+        return;
+    FuncDecl *fd = calloc(1, sizeof(FuncDecl));
+    fd->name = name;
+    fd->ret = ret;
+    unsigned h = text_hash(name, (int)strlen(name)) % FUNC_BUCKETS;
+    fd->next = fdecls[h];
+    fdecls[h] = fd;
 }
 
 static FuncDecl *find_func(const char *name)
@@ -1272,7 +1289,8 @@ static int is_typename(void) { return is_type_at(pos); }
 /* "(" followed by a type: a cast or sizeof(type). */
 static int paren_type(void) { return is("(") && is_type_at(pos + 1); }
 
-static int saw_typedef, saw_static;
+static int saw_typedef, saw_static, saw_extern;
+static int saw_extern_tu; /* the file-scope declaration being read is extern */
 
 /* Builtins that are a few instructions on their first operand (in x0, the result too), or
  * (kind) the checked arithmetic the parser makes a node of. */
@@ -1402,6 +1420,7 @@ static Type *enum_decl(void);
 static Type *base_type(void)
 {
     int nlong = 0, nshort = 0, nchar = 0, nvoid = 0, sgn = 0, uns = 0, n = 0, tdef = 0, stat = 0;
+    int ext = 0;
     int nfloat = 0, ndouble = 0, nbool = 0;
     Type *other = 0;
     for (;;) {
@@ -1410,7 +1429,11 @@ static Type *base_type(void)
             stat = 1;
             continue;
         }
-        if (accept("const") || accept("volatile") || accept("extern") || skip_attrs())
+        if (accept("extern")) {
+            ext = 1;
+            continue;
+        }
+        if (accept("const") || accept("volatile") || skip_attrs())
             continue;
         if (accept("typedef")) {
             tdef = 1;
@@ -1445,6 +1468,7 @@ static Type *base_type(void)
     /* (After the loop: a struct's members are declarations of their own.) */
     saw_typedef = tdef;
     saw_static = stat;
+    saw_extern = ext;
     if (other)
         return other;
     if (!n)
@@ -1761,44 +1785,64 @@ static void skip_params(void)
     }
 }
 
-/* A declarator after the base type: pointers, a name (or (*name)(params) for a pointer to a
- * function), array suffixes. */
-static Type *declarator(Type *base, char **name, const char **at)
+/* Where the parameters of the function a declarator names begin (its "("), when the name is
+ * followed by them: a definition's parameters are parsed from there. -1: none. */
+static int name_params;
+static int decl_end = -1; /* function(): where its declarator ends, when parenthesised */
+
+/* A declarator after the base type, as C reads it inside out: pointers, then a name (none in an
+ * abstract declarator) or a parenthesised declarator, then array and function suffixes, which
+ * apply before what the parentheses say. */
+static Type *declarator2(Type *base, char **name, const char **at, int abstract)
 {
     Type *ty = pointers(base);
-    if (is("(") && toks[pos + 1].kind == T_PUNCT && toks[pos + 1].at[0] == '*') {
-        pos++;
-        int stars = 0;
-        while (accept("*"))
-            stars++;
-        *at = tok()->at;
-        *name = ident();
-        /* (*name[N]...)(params): an array of them, its lengths read after the rest. */
-        int dims = pos;
-        while (accept("[")) {
-            while (!accept("]"))
-                if (tok()->kind == T_EOF)
-                    error_at(*at, "unterminated array length");
-                else
-                    pos++;
+    Token *next = &toks[pos + 1];
+    int nested = is("(") && (tok_is(next, "*") || tok_is(next, "(") || tok_is(next, "[") ||
+                             tok_is(next, "^") || (next->kind == T_IDENT && !is_type_at(pos + 1)));
+    if (nested) {
+        /* What follows the parentheses first, then the declarator inside them. */
+        int inner = ++pos;
+        for (int depth = 1; depth; pos++) {
+            if (tok()->kind == T_EOF)
+                error_at(toks[inner].at, "unterminated declarator");
+            depth += is("(") - is(")");
         }
-        expect(")");
-        expect("(");
-        skip_params();
-        ty = func_of(ty);
-        while (stars--)
-            ty = ptr_to(ty);
-        int end = pos;
-        pos = dims;
         ty = declarator_suffix(ty);
+        int end = pos;
+        pos = inner;
+        ty = declarator2(ty, name, at, abstract);
+        expect(")");
         pos = end;
         skip_attrs();
         return ty;
     }
     *at = tok()->at;
-    *name = ident();
+    if (tok()->kind == T_IDENT) {
+        *name = ident();
+        name_params = is("(") ? pos : -1;
+    } else if (abstract) {
+        *name = 0;
+    } else {
+        *name = ident(); /* the error */
+    }
     ty = declarator_suffix(ty);
     skip_attrs();
+    return ty;
+}
+
+static Type *declarator(Type *base, char **name, const char **at)
+{
+    return declarator2(base, name, at, 0);
+}
+
+/* A type name's declarator (casts, sizeof, compound literals): no name. */
+static Type *abstract_declarator(Type *base)
+{
+    char *name;
+    const char *at;
+    Type *ty = declarator2(base, &name, &at, 1);
+    if (name)
+        error_at(at, "a type name has no name");
     return ty;
 }
 
@@ -1851,7 +1895,7 @@ static Node *primary(void)
         Type *ty;
         if (paren_type()) {
             pos++;
-            ty = declarator_suffix(pointers(base_type()));
+            ty = abstract_declarator(base_type());
             expect(")");
         } else {
             Node *n = unary();
@@ -1959,6 +2003,17 @@ static Node *primary(void)
             n->words = bi->words;
             n->a = args[0];
             n->ty = bi->ty;
+            return n;
+        }
+        if ((!strcmp(name, "__func__") || !strcmp(name, "__FUNCTION__")) && !v) {
+            /* The enclosing function's name, a static array of char. */
+            const char *f = cur_func_name && in_func ? cur_func_name : "";
+            const char *at2 = strchr(f, '@'); /* a static function's program-wide suffix */
+            int len = at2 ? (int)(at2 - f) : (int)strlen(f);
+            Node *n = node(N_STR, t->at);
+            n->val = data_alloc(len + 1, 1);
+            memcpy(data + n->val, f, len);
+            n->ty = array_of(&ty_char, len + 1);
             return n;
         }
         if (!strcmp(name, "__builtin_a64")) {
@@ -2119,8 +2174,7 @@ static Node *unary(void)
     }
     if (paren_type()) {
         pos++;
-        Type *ty = pointers(base_type());
-        ty = declarator_suffix(ty);
+        Type *ty = abstract_declarator(base_type());
         expect(")");
         if (is("{")) {
             /* A compound literal: an unnamed local, zeroed, then initialised. */
@@ -2266,6 +2320,12 @@ static Var *new_var(char *name, Type *ty, int global)
                     g->ty = ty;
                     g->from_lib = 0;
                 }
+                if (g->pending) { /* its definition: its place now */
+                    g->ty = ty;
+                    g->offset = data_alloc(ty->size, ty->align < 8 ? ty->align : 8);
+                    g->pending = 0;
+                    g->global = 1;
+                }
                 /* Declared again (extern, or in another file): one object; an array's
                  * length may come with its definition. */
                 if (g->ty->kind == TY_ARRAY && g->ty->len < 0 && ty->kind == TY_ARRAY && ty->len >= 0)
@@ -2295,15 +2355,21 @@ static Var *new_var(char *name, Type *ty, int global)
 static Type *declarator_suffix(Type *ty)
 {
     if (accept("[")) {
+        while (accept("static") || accept("const") || accept("volatile") || skip_attrs())
+            ;
         long len = is("]") ? -1 : const_expr(); /* -1: from the initialiser */
         expect("]");
         return array_of(declarator_suffix(ty), (int)len);
+    }
+    if (accept("(")) { /* a function: its parameters matter only to a definition */
+        skip_params();
+        return func_of(declarator_suffix(ty));
     }
     return ty;
 }
 
 /* The elements an array of unknown length gets from the initialiser ahead: a string's bytes
- * and its NUL, or the top-level items of a brace list. */
+ * and its NUL, or one past the last element its brace list names (in order, or by [N]). */
 static int init_count(void)
 {
     Token *t = tok();
@@ -2311,26 +2377,41 @@ static int init_count(void)
         return t->str_len + 1;
     if (!is("{"))
         error_at(t->at, "an array of unknown length needs an initialiser");
-    int depth = 0, n = 0, i = pos;
-    for (;; i++) {
+    int save = pos, depth = 0, idx = 0, count = 0, item = 0;
+    for (int i = pos;; i++) {
         Token *k = &toks[i];
         if (k->kind == T_EOF)
             error_at(t->at, "unterminated initialiser");
+        if (item) { /* the first token of a top-level item */
+            item = 0;
+            if (tok_is(k, "}"))
+                break; /* after a trailing comma */
+            int designated = tok_is(k, "[");
+            if (designated) {
+                pos = i + 1;
+                idx = (int)const_expr();
+                i = pos; /* its "]", passed over */
+            }
+            if (idx + 1 > count)
+                count = idx + 1;
+            if (designated)
+                continue;
+        }
         if (k->kind != T_PUNCT || k->len != 1)
             continue;
         char c = k->at[0];
-        if (c == '{' || c == '(' || c == '[')
-            depth++;
-        else if (c == '}' || c == ')' || c == ']') {
+        if (c == '{' || c == '(' || c == '[') {
+            item = ++depth == 1;
+        } else if (c == '}' || c == ')' || c == ']') {
             if (--depth == 0)
                 break;
-        } else if (c == ',' && depth == 1)
-            n++;
+        } else if (c == ',' && depth == 1) {
+            idx++;
+            item = 1;
+        }
     }
-    /* A trailing comma adds no element. */
-    Token *last = &toks[i - 1];
-    int trailing = last->kind == T_PUNCT && last->len == 1 && last->at[0] == ',';
-    return toks[pos + 1].at == toks[i].at ? 0 : n + 1 - trailing;
+    pos = save;
+    return count;
 }
 
 /* An array declared with [] takes its length from the initialiser ahead (after its "="). */
@@ -2444,7 +2525,7 @@ static void local_init(Node **cur, Node *target, Type *ty)
 static Node *declaration(void)
 {
     Type *base = base_type();
-    int is_typedef = saw_typedef, is_static = saw_static;
+    int is_typedef = saw_typedef, is_static = saw_static, is_extern = saw_extern;
     Node head = {0}, *cur = &head;
     int first = 1;
     while (!accept(";")) {
@@ -2456,6 +2537,22 @@ static Node *declaration(void)
         Type *ty = declarator(base, &name, &at);
         if (is_typedef) {
             new_name(name, ty)->is_typedef = 1;
+            continue;
+        }
+        if (ty->kind == TY_FUNC) { /* a function declared in a block */
+            declare_func(internal_name(name), ty->base);
+            continue;
+        }
+        if (is_extern) {
+            /* The program's object of that name, seen in this block under it. */
+            int was = in_func;
+            in_func = 0;
+            Var *g = new_var(name, ty, 1);
+            in_func = was;
+            Var *v = calloc(1, sizeof(Var));
+            *v = *g;
+            v->next = locals;
+            locals = v;
             continue;
         }
         ty = complete_array(ty, at);
@@ -2717,9 +2814,17 @@ static void gen_expr(Node *n);
 static void gen_stmt(Node *n);
 
 /* The address of an lvalue in x0. */
+static void add_var_fixup(int at, Var *v, const char *src);
+
 static void gen_addr(Node *n)
 {
     if (n->kind == N_VAR) {
+        if (n->var->pending) {
+            add_var_fixup(ncode, n->var, n->at);
+            emit(0xd2800000u); /* movz x0, #lo */
+            emit(0xf2a00000u); /* movk x0, #hi, lsl #16 */
+            return;
+        }
         if (n->var->global) {
             load_imm(0, DATA_BASE + n->var->offset);
         } else {
@@ -3379,14 +3484,8 @@ static void function(Type *ret, char *name, const char *at, int is_static)
         aliases = a;
     }
     name = internal_name(name);
-    if (!find_func(name)) {
-        FuncDecl *fd = calloc(1, sizeof(FuncDecl));
-        fd->name = name;
-        fd->ret = ret;
-        unsigned h = text_hash(name, (int)strlen(name)) % FUNC_BUCKETS;
-        fd->next = fdecls[h];
-        fdecls[h] = fd;
-    }
+    declare_func(name, ret);
+    cur_func_name = name;
     cur_ret = ret;
     cur_variadic = 0;
     locals = 0;
@@ -3416,6 +3515,8 @@ static void function(Type *ret, char *name, const char *at, int is_static)
                 }
                 if (ty->kind == TY_ARRAY)
                     ty = ptr_to(ty->base);
+                else if (ty->kind == TY_FUNC)
+                    ty = ptr_to(ty); /* a function parameter is a pointer to one */
                 if (np == 64)
                     error_at(tok()->at, "more than 64 parameters");
                 params[np++] = ty->kind == TY_STRUCT ? struct_slot(pname, ty) : new_var(pname, ty, 0);
@@ -3426,6 +3527,8 @@ static void function(Type *ret, char *name, const char *at, int is_static)
         }
     }
     skip_attrs();
+    if (decl_end >= 0)
+        pos = decl_end; /* past the rest of a parenthesised declarator */
     int naked = saw_naked;
     saw_naked = 0;
     if (accept(";") || is(",")) {
@@ -3554,6 +3657,8 @@ static long static_addr(Node *n, char **func)
 {
     switch (n->kind) {
     case N_VAR:
+        if (n->var->pending)
+            error_at(n->at, "the address of an extern array before its definition (not yet)");
         if (n->var->global)
             return DATA_BASE + n->var->offset;
         break;
@@ -3638,8 +3743,19 @@ static void global_init(int off, Type *ty)
         expect("}");
 }
 
-static void global_var(Type *ty, char *name, const char *at, int is_static)
+static void global_var(Type *ty, char *name, const char *at, int is_static, int is_extern)
 {
+    if (is_extern && ty->kind == TY_ARRAY && ty->len < 0 && !is("=")) {
+        /* extern T a[]: its place comes with its definition; code addresses it through
+         * words patched then. */
+        Var *v = find_var(name);
+        if (v && v->global)
+            return;
+        v = new_name(name, ty);
+        v->file = is_static ? file_no + 1 : 0;
+        v->pending = 1;
+        return;
+    }
     ty = complete_array(ty, at);
     decl_static = is_static;
     Var *v = new_var(name, ty, 1);
@@ -3664,6 +3780,7 @@ static void translation_unit(void)
         saw_naked = 0;
         Type *base = base_type();
         int is_typedef = saw_typedef, is_static = saw_static;
+        saw_extern_tu = saw_extern;
         if (accept(";"))
             continue; /* struct or enum declared alone */
         for (;;) {
@@ -3671,9 +3788,21 @@ static void translation_unit(void)
             Type *ty = pointers(base);
             const char *at = tok()->at;
             char *name;
-            if (is("(")) { /* a pointer to a function */
+            if (is("(")) { /* a parenthesised declarator */
                 pos = start;
+                name_params = -1;
                 ty = declarator(base, &name, &at);
+                if (!is_typedef && ty->kind == TY_FUNC && name_params >= 0) {
+                    /* A function returning what the rest says: its parameters are parsed
+                     * again where they are, its body (or ;) after the whole declarator. */
+                    decl_end = pos;
+                    pos = name_params + 1;
+                    function(ty->base, name, at, is_static);
+                    decl_end = -1;
+                    if (!accept(","))
+                        break;
+                    continue;
+                }
             } else {
                 name = ident();
                 if (!is_typedef && accept("(")) {
@@ -3692,12 +3821,44 @@ static void translation_unit(void)
                 expect(",");
                 continue;
             }
-            global_var(ty, name, at, is_static);
+            global_var(ty, name, at, is_static, saw_extern_tu);
             if (accept(";"))
                 break;
             expect(",");
         }
     }
+}
+
+/* Code that addresses an extern array defined after it: a movz/movk pair per use. */
+typedef struct VarFixup {
+    int at;
+    Var *var;
+    const char *src;
+} VarFixup;
+static VarFixup *var_fixups;
+static int nvar_fixups, cap_var_fixups;
+
+static void add_var_fixup(int at, Var *v, const char *src)
+{
+    if (nvar_fixups == cap_var_fixups) {
+        cap_var_fixups = cap_var_fixups ? cap_var_fixups * 2 : 16;
+        var_fixups = xalloc(realloc(var_fixups, cap_var_fixups * sizeof(VarFixup)));
+    }
+    var_fixups[nvar_fixups++] = (VarFixup){at, v, src};
+}
+
+/* Every such pair, now that every array has its place (before link moves code). */
+static void patch_var_fixups(void)
+{
+    for (int i = 0; i < nvar_fixups; i++) {
+        VarFixup *f = &var_fixups[i];
+        if (f->var->pending)
+            error_at(f->src, "an extern array never defined");
+        unsigned long a = DATA_BASE + (unsigned long)f->var->offset;
+        code[f->at] |= (unsigned)(a & 0xffff) << 5;
+        code[f->at + 1] |= (unsigned)((a >> 16) & 0xffff) << 5;
+    }
+    nvar_fixups = 0;
 }
 
 /* Function names to places in funcs (open addressing; a program's names are few thousand). */
@@ -4179,6 +4340,7 @@ int main(int argc, char **argv)
         pos = 0;
         translation_unit();
     }
+    patch_var_fixups();
     if (make_library) {
         write_library(out);
         return 0;
