@@ -59,6 +59,32 @@ typedef struct File {
 static File files[256];
 static int nfiles;
 
+/* #line directives: from the newline ending one, lines count from `line` (in file `name`). */
+typedef struct LineMark {
+    const char *at;
+    int line;
+    const char *name;
+} LineMark;
+static LineMark line_marks[256];
+static int nline_marks;
+
+/* The line (1-based) and file name a place in a source file has, #line counted. */
+static int line_of(File *fl, const char *at, const char **name)
+{
+    const char *from = fl->text;
+    int line = 1;
+    *name = fl->name;
+    for (int i = 0; i < nline_marks; i++)
+        if (line_marks[i].at >= fl->text && line_marks[i].at < at && line_marks[i].at >= from) {
+            from = line_marks[i].at;
+            line = line_marks[i].line - 1;
+            *name = line_marks[i].name;
+        }
+    for (const char *p = from; p < at; p++)
+        line += *p == '\n';
+    return line;
+}
+
 /* Prints a diagnostic at `at` (a place in a source file, or NULL). */
 static void report_at(const char *at, const char *msg)
 {
@@ -66,16 +92,11 @@ static void report_at(const char *at, const char *msg)
         File *fl = &files[f];
         if (at < fl->text || at > fl->text + fl->len)
             continue;
-        int line = 1, col = 1;
-        for (const char *p = fl->text; p < at; p++) {
-            if (*p == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        fprintf(stderr, "%s:%d:%d: error: %s\n", fl->name, line, col, msg);
+        const char *name;
+        int line = line_of(fl, at, &name), col = 1;
+        for (const char *p = at; p > fl->text && p[-1] != '\n'; p--)
+            col++;
+        fprintf(stderr, "%s:%d:%d: error: %s\n", name, line, col, msg);
         return;
     }
     fprintf(stderr, "%s: error: %s\n", src_name, msg);
@@ -411,6 +432,7 @@ static Token stringify(Token *t, int n, const char *at)
 }
 
 static void expand_list(Token *in, int n, TokVec *out);
+static const char *expand_site; /* the token a top-level expansion started at */
 
 /* Expands the token at in[*i] (and a function-like macro's arguments after it) into out. */
 static void expand_one(Token *in, int n, int *i, TokVec *out)
@@ -418,15 +440,14 @@ static void expand_one(Token *in, int n, int *i, TokVec *out)
     Token *t = &in[*i];
     Macro *m = find_macro(t);
     if (tok_is(t, "__LINE__") || tok_is(t, "__FILE__")) {
+        /* Where the outermost macro call began (a macro's __LINE__ is its use's). */
+        const char *site = expand_site ? expand_site : t->at;
         char buf[512];
         const char *name = src_name;
         int line = 1;
         for (int f = 0; f < nfiles; f++)
-            if (t->at >= files[f].text && t->at <= files[f].text + files[f].len) {
-                name = files[f].name;
-                for (const char *p = files[f].text; p < t->at; p++)
-                    line += *p == '\n';
-            }
+            if (site >= files[f].text && site <= files[f].text + files[f].len)
+                line = line_of(&files[f], site, &name);
         if (tok_is(t, "__LINE__"))
             snprintf(buf, sizeof buf, "%d", line);
         else
@@ -626,8 +647,11 @@ static void preprocess(Token *in, int n, const char *path, TokVec *out, int dept
             int end = i;
             while (end < n && in[end].kind != T_EOF && !(tok_is(&in[end], "#") && in[end].bol))
                 end++;
-            while (i < end)
+            while (i < end) {
+                expand_site = in[i].at;
                 expand_one(in, end, &i, out);
+            }
+            expand_site = 0;
             continue;
         }
         Token *hash = &in[i++];
@@ -745,7 +769,17 @@ static void preprocess(Token *in, int n, const char *path, TokVec *out, int dept
             preprocess_file(strdup(name), hash->at, out, depth + 1);
         } else if (tok_is(d, "error")) {
             error_at(d->at, "#error");
-        } else if (tok_is(d, "line") || tok_is(d, "pragma")) {
+        } else if (tok_is(d, "line")) {
+            if (nargs < 1 || args[0].kind != T_NUM || (nargs > 1 && args[1].kind != T_STR))
+                error_at(d->at, "#line needs a line number and maybe a file name");
+            if (nline_marks == 256)
+                error_at(d->at, "too many #line directives");
+            const char *nl = d->at;
+            while (*nl && *nl != '\n')
+                nl++;
+            line_marks[nline_marks++] = (LineMark){nl, (int)args[0].val,
+                                                   nargs > 1 ? args[1].str : path};
+        } else if (tok_is(d, "pragma")) {
             /* accepted, nothing to do */
         } else {
             error_at(d->at, "unknown directive");
@@ -2135,6 +2169,8 @@ static Node *postfix_of(Node *n)
     }
 }
 
+static void global_init(int off, Type *ty);
+
 /* An operator applied to the unary expression that follows. */
 static Node *new_unary(int kind, const char *at)
 {
@@ -2178,9 +2214,20 @@ static Node *unary(void)
         expect(")");
         if (is("{")) {
             /* A compound literal: an unnamed local, zeroed, then initialised. */
-            if (!in_func)
-                error_at(at, "a compound literal outside a function (not yet)");
             ty = complete_array_list(ty);
+            if (!in_func) {
+                /* At file scope: an unnamed object in the data, initialised there. */
+                Var *v = calloc(1, sizeof(Var));
+                v->name = "";
+                v->ty = ty;
+                v->global = 1;
+                v->offset = data_alloc(ty->size, ty->align < 8 ? ty->align : 8);
+                global_init(v->offset, ty);
+                Node *var = node(N_VAR, at);
+                var->var = v;
+                var->ty = ty;
+                return postfix_of(var);
+            }
             Var *v = ty->kind == TY_STRUCT ? struct_slot("", ty) : new_var("", ty, 0);
             Node *var = node(N_VAR, at);
             var->var = v;
@@ -2429,30 +2476,62 @@ static Type *complete_array(Type *ty, const char *at)
 
 /* The items of a brace list for an array or a struct of type ty: each(ctx, i, m) for the
  * i-th (m: the struct's member, 0 in an array). */
+static int init_depth; /* brace lists being read: inside one, a sub-object's braces may go */
+static int chain_pending; /* a designator chain goes on into the sub-object being initialised */
+
 static void brace_list(Type *ty, void (*each)(void *ctx, int i, Member *m), void *ctx)
 {
-    expect("{");
+    /* Without its braces (inside a list), a sub-object takes the items it needs and leaves
+     * the rest, and any designator, to the list around it. */
+    int braced = accept("{");
+    if (!braced && !init_depth)
+        expect("{");
+    init_depth++;
     Member *m = ty->kind == TY_STRUCT ? ty->members : 0;
-    for (int i = 0, first = 1; !accept("}"); i++, first = 0) {
-        if (!first)
-            expect(",");
-        if (accept("}"))
-            break;
-        /* A designator: the member or element the next items start from. */
+    for (int i = 0, first = 1;; i++, first = 0) {
+        if (braced) {
+            if (accept("}"))
+                break;
+            if (!first)
+                expect(",");
+            if (accept("}"))
+                break;
+        } else {
+            if (ty->kind == TY_ARRAY ? i >= ty->len : !m)
+                break;
+            if (!first) {
+                Token *next = &toks[pos + 1];
+                if (!is(",") || tok_is(next, "}") || tok_is(next, ".") || tok_is(next, "["))
+                    break;
+                pos++;
+            } else if (is("}")) {
+                break;
+            }
+        }
+        /* A designator: the member or element the next items start from (one of a chain,
+         * .a.b or [i].x, names a sub-object whose own list goes on without braces). */
         const char *at = tok()->at;
-        if (ty->kind == TY_STRUCT && accept(".")) {
+        if (!braced && !(first && chain_pending)) {
+            /* none here: they belong to the list around */
+        } else if (ty->kind == TY_STRUCT && accept(".")) {
             char *name = ident();
             for (m = ty->members; m && strcmp(m->name, name); m = m->next)
                 ;
             if (!m)
                 error_at(at, "no such member");
-            expect("=");
+            chain_pending = is(".") || is("[");
+            if (!chain_pending)
+                expect("=");
         } else if (ty->kind == TY_ARRAY && accept("[")) {
             i = (int)const_expr();
             expect("]");
-            expect("=");
+            chain_pending = is(".") || is("[");
+            if (!chain_pending)
+                expect("=");
             if (i < 0)
                 error_at(at, "a negative array index");
+        } else if (chain_pending) {
+            error_at(at, "a designator of something that is not a struct or an array");
         }
         if (ty->kind == TY_ARRAY ? i >= ty->len : !m)
             error_at(at, "too many initialisers");
@@ -2460,6 +2539,22 @@ static void brace_list(Type *ty, void (*each)(void *ctx, int i, Member *m), void
         if (m)
             m = m->next;
     }
+    init_depth--;
+}
+
+/* Whether the struct initialiser ahead, inside a list, is its members without their braces
+ * (not one expression of a struct type): a look at the expression's type. */
+static int elided_struct(void)
+{
+    if (chain_pending)
+        return 1;
+    if (is("{") || !init_depth)
+        return 0;
+    int save = pos;
+    Node *e = assign();
+    add_type(e);
+    pos = save;
+    return e->ty->kind != TY_STRUCT;
 }
 
 static void local_init(Node **cur, Node *target, Type *ty);
@@ -2508,7 +2603,7 @@ static void local_init(Node **cur, Node *target, Type *ty)
         }
         return;
     }
-    if (ty->kind == TY_ARRAY || (ty->kind == TY_STRUCT && is("{"))) {
+    if (ty->kind == TY_ARRAY || (ty->kind == TY_STRUCT && (is("{") || elided_struct()))) {
         LocalCtx ctx = {cur, target, at};
         brace_list(ty, local_item, &ctx);
         return;
