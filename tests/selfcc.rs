@@ -215,3 +215,261 @@ fn bad_sources_get_a_diagnostic_with_line_and_column() {
         );
     }
 }
+
+/// The compiler's tree (its source and headers, the runtime), stage 1 built by stage 0 on garm,
+/// and the runtime as a library of the compiler; made once per test process.
+struct Boot {
+    dir: PathBuf,
+    stage1: PathBuf,
+    lib: PathBuf,
+}
+
+/// The runtime sources the compiler takes (garm selfhost's list).
+fn runtime_sources() -> Vec<&'static str> {
+    garm::selfhost::runtime_sources()
+}
+
+fn includes(dir: &Path) -> Vec<String> {
+    vec![
+        "-I".into(),
+        dir.join("guest/cc/include").display().to_string(),
+        "-I".into(),
+        dir.join("guest/include").display().to_string(),
+    ]
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let t = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &t);
+        } else {
+            std::fs::copy(&p, &t).unwrap();
+        }
+    }
+}
+
+fn boot() -> &'static Boot {
+    static BOOT: std::sync::OnceLock<Boot> = std::sync::OnceLock::new();
+    BOOT.get_or_init(|| {
+        let stage0 = build("cc/cc");
+        let dir = workdir("boot");
+        std::fs::create_dir_all(dir.join("guest/cc")).unwrap();
+        std::fs::copy(root().join("guest/cc/cc.c"), dir.join("guest/cc/cc.c")).unwrap();
+        for d in ["guest/cc/include", "guest/include", "guest/rt"] {
+            copy_tree(&root().join(d), &dir.join(d));
+        }
+        // Stage 1: stage 0 on garm compiling the compiler and the runtime.
+        let stage1 = dir.join("stage1.elf");
+        let mount = format!("{}:{}", dir.display(), dir.display());
+        let mut args: Vec<String> = ["--timeout", "600", "--mem", "128M", "--mount", &mount]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.push(stage0.display().to_string());
+        args.extend(includes(&dir));
+        args.push(dir.join("guest/cc/cc.c").display().to_string());
+        args.extend(
+            runtime_sources()
+                .iter()
+                .map(|s| dir.join(s).display().to_string()),
+        );
+        args.extend(["-o".into(), stage1.display().to_string()]);
+        let r = garm(&args, b"");
+        assert_eq!(r.status, 0, "stage 1: {}", r.stderr);
+        // The runtime as the compiler's library: made by stage 1 itself (under qemu, for time;
+        // the same compiler makes the same bytes anywhere, as the fixed point shows).
+        let lib = dir.join("runtime.lib");
+        let mut cmd = Command::new("qemu-aarch64");
+        cmd.arg(&stage1).arg("--library").args(includes(&dir));
+        cmd.args(runtime_sources().iter().map(|s| dir.join(s)));
+        let o = cmd.arg("-o").arg(&lib).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        Boot { dir, stage1, lib }
+    })
+}
+
+#[test]
+fn stage1_built_on_the_gpu_compiles_itself_to_the_same_bytes() {
+    // The fixed point: stage 1 (built on garm by the clang-built compiler) compiling the
+    // compiler and the runtime again writes itself. `garm selfhost` runs stage 2 on garm too
+    // (a benchmark: ~3 minutes on lavapipe).
+    let b = boot();
+    let stage2 = b.dir.join("stage2.elf");
+    let mut cmd = Command::new("qemu-aarch64");
+    cmd.arg(&b.stage1).args(includes(&b.dir));
+    cmd.arg(b.dir.join("guest/cc/cc.c"));
+    cmd.args(runtime_sources().iter().map(|s| b.dir.join(s)));
+    let o = cmd.arg("-o").arg(&stage2).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read(&b.stage1).unwrap() == std::fs::read(&stage2).unwrap(),
+        "stage 1 and stage 2 differ"
+    );
+}
+
+/// What the clang build of `src` prints under qemu (output and errors, then its status), the
+/// same text batch.c records for garm's build.
+fn clang_oracle(src: &Path, dir: &Path) -> String {
+    let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+    let elf = dir.join(format!("{name}.clang.elf"));
+    let o = Command::new(garm_bin())
+        .arg("cc")
+        .arg(src)
+        .arg("-o")
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "clang {name}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r = qemu(&elf, &[], &[], b"");
+    let mut text = String::from_utf8_lossy(&r.stdout).into_owned();
+    text.push_str(&r.stderr);
+    format!("{text}\nstatus {}", r.status)
+}
+
+/// Compiles every `sources` program with stage 1 running on garm, many compilers at once
+/// (guest/cc/batch.c over 32 instances), runs each result there too, and compares each with its
+/// clang build under qemu. `gaps`: programs the compiler must refuse with a diagnostic.
+fn stage1_on_the_gpu(name: &str, src_dir: &Path, gaps: &[&str]) {
+    let b = boot();
+    let batch = build("cc/batch");
+    let out = workdir(name);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(src_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let mut args: Vec<String> = [
+        "--timeout",
+        "1200",
+        "--instances",
+        "32",
+        "--max-procs",
+        "64",
+        "--mem",
+        "32M",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for d in [&b.dir, &out, &src_dir.to_path_buf()] {
+        args.extend(["--mount".into(), format!("{}:{}", d.display(), d.display())]);
+    }
+    args.push(batch.display().to_string());
+    args.push(b.stage1.display().to_string());
+    args.push(out.display().to_string());
+    args.push(b.lib.display().to_string());
+    args.extend(includes(&b.dir));
+    args.push("--".into());
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let r = garm(&args, b"");
+    assert_eq!(r.status, 0, "batch: {}", r.stderr);
+    // The oracles, two at a time.
+    let oracles: Vec<(PathBuf, String)> = std::thread::scope(|s| {
+        let halves: Vec<_> = files
+            .chunks(files.len().div_ceil(2))
+            .map(|chunk| {
+                let out = &out;
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|f| (f.clone(), clang_oracle(f, out)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    let mut bad = Vec::new();
+    for (f, want) in oracles {
+        let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let read = |ext: &str| std::fs::read_to_string(out.join(format!("{stem}.{ext}")));
+        let status = read("status").unwrap_or_else(|_| format!("{stem}: no status"));
+        if gaps.contains(&stem.as_str()) {
+            let err = read("err").unwrap_or_default();
+            assert!(
+                status.starts_with("cc 1 ") && err.contains(": error: "),
+                "{stem} should be refused with a diagnostic: {status} {err}"
+            );
+            continue;
+        }
+        if !status.starts_with("cc 0 ") {
+            bad.push(format!(
+                "{stem}: {status} {}",
+                read("err").unwrap_or_default()
+            ));
+            continue;
+        }
+        let run: i32 = status.trim().rsplit(' ').next().unwrap().parse().unwrap();
+        let got = format!("{}\nstatus {run}", read("out").unwrap_or_default());
+        if got != want {
+            bad.push(format!("{stem}: garm's build gave\n{got}\nclang's\n{want}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of {} differ:\n{}",
+        bad.len(),
+        files.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn conformance_programs_compiled_by_stage1_on_the_gpu_equal_their_clang_builds() {
+    // 256 programs of one form each (guest/cc/conformance); variable-length arrays are the
+    // one C99 form the compiler refuses.
+    stage1_on_the_gpu(
+        "conformance",
+        &root().join("guest/cc/conformance"),
+        &["089_vla"],
+    );
+}
+
+#[test]
+fn corpus_programs_compiled_by_stage1_on_the_gpu_equal_their_clang_builds() {
+    // The integer corpus (guest/tests/corpus); unsigned __int128 (a GCC extension) is refused.
+    stage1_on_the_gpu(
+        "corpus",
+        &root().join("guest/tests/corpus"),
+        &["int128_mul", "primes_mr"],
+    );
+}
+
+#[test]
+fn garm_cc_compiles_with_the_garm_compiler_on_the_gpu() {
+    // `garm cc --compiler garm`: its stage 0 on garm against its runtime library (built on
+    // garm once, cached); the program equals its clang build under qemu.
+    let dir = workdir("driver");
+    let src = root().join("guest/tests/corpus/wordcount_hash.c");
+    let elf = dir.join("wc.elf");
+    let o = Command::new(garm_bin())
+        .args(["cc", "--compiler", "garm", "-O2", "-DUNUSED=1"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let want = clang_oracle(&src, &dir);
+    let g = garm(&[elf.to_str().unwrap()], b"");
+    assert_eq!(
+        format!("{}{}\nstatus {}", g.out(), g.stderr, g.status),
+        want
+    );
+    // What it cannot do is said, not done.
+    let o = Command::new(garm_bin())
+        .args(["cc", "--compiler", "garm", "-c"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no -c"));
+}

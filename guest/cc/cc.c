@@ -1166,12 +1166,23 @@ static Type *arith(Type *a, Type *b)
 
 static void add_type(Node *n);
 
+static long eval(Node *n);
+
 static Node *new_binary(int kind, Node *a, Node *b, const char *at)
 {
     Node *n = node(kind, at);
     n->a = a;
     n->b = b;
     add_type(n);
+    /* Constants fold, in their types (a division by zero is left to run). */
+    if (a->kind == N_NUM && b->kind == N_NUM && is_integer(n->ty) && is_integer(a->ty) &&
+        is_integer(b->ty) && kind != N_ASSIGN && kind != N_COMMA &&
+        !((kind == N_DIV || kind == N_MOD) && !b->val)) {
+        Node *c = node(N_NUM, at);
+        c->val = eval(n);
+        c->ty = n->ty;
+        return c;
+    }
     return n;
 }
 
@@ -3078,6 +3089,65 @@ static void call_result(Node *n)
     frame_addr(0, n->var->offset);
 }
 
+/* A local scalar within 256 bytes of x29: one ldur/stur reaches it (the common case, kept
+ * out of the general address-then-load path). */
+static int near_local(Node *n)
+{
+    return n->kind == N_VAR && !n->var->global && !n->var->pending && n->var->offset <= 256 &&
+           (is_integer(n->ty) || n->ty->kind == TY_PTR) && n->ty != &ty_bool;
+}
+
+/* ldur (loading) or stur x0 at x29 - off, for a scalar of type ty. */
+static void local_access(Type *ty, int off, int loading)
+{
+    unsigned imm = ((unsigned)-off & 0x1ff) << 12, op;
+    int u = ty->is_unsigned || ty->kind == TY_PTR;
+    if (ty->size == 1)
+        op = loading ? (u ? 0x38400000u : 0x38800000u) : 0x38000000u; /* ldurb / ldursb x / sturb */
+    else if (ty->size == 2)
+        op = loading ? (u ? 0x78400000u : 0x78800000u) : 0x78000000u; /* ldurh / ldursh x / sturh */
+    else if (ty->size == 4)
+        op = loading ? (u ? 0xb8400000u : 0xb8800000u) : 0xb8000000u; /* ldur w / ldursw / stur w */
+    else
+        op = loading ? 0xf8400000u : 0xf8000000u; /* ldur / stur x */
+    emit(op | imm | (29 << 5));
+}
+
+/* log2 of v when it is a power of two (above 1), else -1. */
+static int shift_of(long v)
+{
+    for (int k = 1; k < 63; k++)
+        if (v == 1L << k)
+            return k;
+    return -1;
+}
+
+/* Whether a binary operation has a small constant on the right that its immediate form takes
+ * (x0 op= imm: nothing but x0 used). */
+static int immediate_op(Node *n)
+{
+    if (!n->b || n->b->kind != N_NUM || n->b->val < 0 || n->b->val >= 4096)
+        return 0;
+    switch (n->kind) {
+    case N_ADD: case N_SUB: case N_EQ: case N_NE: case N_LT: case N_LE: return 1;
+    case N_SHL: case N_SHR: return n->b->val < 64;
+    case N_MUL: return shift_of(n->b->val) > 0;
+    default: return 0;
+    }
+}
+
+/* Whether n's value can be made in x0 leaving x1 alone: then a binary operation needs no stack
+ * slot for its left operand. */
+static int leaves_x1(Node *n)
+{
+    if (n->kind == N_NUM || near_local(n) ||
+        (n->kind == N_VAR && n->var->global && !n->var->pending && is_integer(n->ty)))
+        return 1;
+    if (n->kind == N_CAST)
+        return is_integer(n->ty) && leaves_x1(n->a);
+    return immediate_op(n) && leaves_x1(n->a);
+}
+
 static void gen_expr(Node *n)
 {
     add_type(n);
@@ -3086,6 +3156,13 @@ static void gen_expr(Node *n)
         load_imm(0, n->val);
         return;
     case N_VAR:
+        if (near_local(n)) {
+            local_access(n->ty, n->var->offset, 1);
+            return;
+        }
+        gen_addr(n);
+        load(n->ty);
+        return;
     case N_STR:
     case N_MEMBER:
         gen_addr(n);
@@ -3112,6 +3189,12 @@ static void gen_expr(Node *n)
             emit(0xaa0103e4u); /* mov x4, x1 */
             copy_bytes(n->a->ty->size);
             emit(0xaa0403e0u); /* mov x0, x4 */
+            return;
+        }
+        if (near_local(n->a)) {
+            gen_expr(n->b);
+            narrow(n->a->ty);
+            local_access(n->a->ty, n->a->var->offset, 0);
             return;
         }
         gen_addr(n->a);
@@ -3342,6 +3425,14 @@ static void gen_expr(Node *n)
         free(arg_ty);
         free(reg);
         free(slot);
+        /* The evaluated arguments are spent: the stacked ones move up over them, so a call
+         * holds no more stack than its stacked arguments (deep recursion needs that). */
+        for (int k = area / 8 - 1; k >= 0; k--) {
+            emit(0xf94003eau | ((unsigned)k << 10));                    /* ldr x10, [sp, #8k] */
+            emit(0xf90003eau | ((unsigned)(temps / 8 + k) << 10));      /* str x10, [sp, #temps + 8k] */
+        }
+        if (temps)
+            emit(0x91000000u | ((unsigned)temps << 10) | (31 << 5) | 31); /* add sp, sp, #temps */
         if (n->ty->kind == TY_STRUCT && n->ty->size > 16) {
             /* x8: where a large struct result goes. */
             frame_addr(8, n->var->offset);
@@ -3352,7 +3443,8 @@ static void gen_expr(Node *n)
             add_fixup(ncode, n->name, n->at, 0);
             emit(0x94000000u); /* bl */
         }
-        emit(0x91000000u | ((unsigned)(area + temps) << 10) | (31 << 5) | 31); /* add sp, sp, #all */
+        if (area)
+            emit(0x91000000u | ((unsigned)area << 10) | (31 << 5) | 31); /* add sp, sp, #area */
         call_result(n);
         return;
     }
@@ -3362,12 +3454,56 @@ static void gen_expr(Node *n)
     /* Binary operators: a in x1, b in x0, both converted to their common type (only a
      * negative int meeting an unsigned int needs it: every other value is kept as its type's
      * 64-bit extension). */
+    int uint_op = n->kind != N_SHL && n->kind != N_SHR && !is_pointer(n->a->ty) &&
+                  !is_pointer(n->b->ty) && arith(n->a->ty, n->b->ty) == &ty_uint;
+    if (immediate_op(n)) {
+        /* A small constant on the right: its immediate form. */
+        unsigned imm = (unsigned)n->b->val;
+        if (n->kind == N_MUL) { /* by a power of two: a shift */
+            imm = (unsigned)shift_of(n->b->val);
+            gen_expr(n->a);
+            if (uint_op)
+                emit(0x2a0003e0u); /* mov w0, w0 */
+            emit(0xd3400000u | (((64 - imm) & 63) << 16) | ((63 - imm) << 10)); /* lsl x0, x0, #k */
+            if (!is_pointer(n->ty))
+                narrow(n->ty);
+            return;
+        }
+        gen_expr(n->a);
+        if (uint_op)
+            emit(0x2a0003e0u); /* mov w0, w0 */
+        switch (n->kind) {
+        case N_ADD: emit(0x91000000u | (imm << 10)); break; /* add x0, x0, #imm */
+        case N_SUB: emit(0xd1000000u | (imm << 10)); break; /* sub x0, x0, #imm */
+        case N_SHL: emit(0xd3400000u | (((64 - imm) & 63) << 16) | ((63 - imm) << 10)); break; /* lsl */
+        case N_SHR:
+            emit((n->ty->is_unsigned ? 0xd3400000u : 0x93400000u) | (imm << 16) | (63u << 10)); /* lsr / asr */
+            break;
+        default: { /* comparisons */
+            emit(0xf100001fu | (imm << 10)); /* cmp x0, #imm */
+            int ptr = is_pointer(n->a->ty) || is_pointer(n->b->ty) ||
+                      arith(n->a->ty, n->b->ty)->is_unsigned;
+            unsigned cond = n->kind == N_EQ ? 0 : n->kind == N_NE ? 1
+                            : n->kind == N_LT ? (ptr ? 3 : 11)
+                                              : (ptr ? 9 : 13);
+            cset(cond);
+            return;
+        }
+        }
+        if (!is_pointer(n->ty))
+            narrow(n->ty);
+        return;
+    }
     gen_expr(n->a);
-    push();
-    gen_expr(n->b);
-    pop(1);
-    if (n->kind != N_SHL && n->kind != N_SHR && !is_pointer(n->a->ty) && !is_pointer(n->b->ty) &&
-        arith(n->a->ty, n->b->ty) == &ty_uint) {
+    if (leaves_x1(n->b)) {
+        emit(0xaa0003e1u); /* mov x1, x0 */
+        gen_expr(n->b);
+    } else {
+        push();
+        gen_expr(n->b);
+        pop(1);
+    }
+    if (uint_op) {
         emit(0x2a0003e0u); /* mov w0, w0 */
         emit(0x2a0103e1u); /* mov w1, w1 */
     }
