@@ -75,7 +75,7 @@ pub fn tree() -> Result<PathBuf, Error> {
 }
 
 /// `-I` flags for the compiler in `tree`: its own headers first, then the runtime's.
-fn includes(tree: &Path) -> Vec<String> {
+pub fn includes(tree: &Path) -> Vec<String> {
     vec![
         "-I".into(),
         tree.join("guest/cc/include").display().to_string(),
@@ -128,6 +128,18 @@ fn run_compiler(
     let wall = t0.elapsed();
     let status = rep.outcomes.first().map_or(1, run::Outcome::exit_status);
     Ok((status, rep, wall))
+}
+
+/// An error unless the compiler at `compiler` exited 0 doing `what`.
+fn succeeded(status: i32, compiler: &Path, what: &str) -> Result<(), Error> {
+    if status == 0 {
+        return Ok(());
+    }
+    Err(Error::EngineFailed {
+        engine: "garm",
+        program: compiler.display().to_string(),
+        detail: format!("the compiler exited with status {status} {what}"),
+    })
 }
 
 /// Stage 0: the compiler built by clang (through the compile cache) into `out`.
@@ -188,13 +200,7 @@ fn compile_itself(
         &[(tree.to_path_buf(), false), (dir, true)],
         opts,
     )?;
-    if status != 0 {
-        return Err(Error::EngineFailed {
-            engine: "garm",
-            program: compiler.display().to_string(),
-            detail: format!("the compiler exited with status {status} compiling itself"),
-        });
-    }
+    succeeded(status, compiler, "compiling itself")?;
     Ok((rep, wall))
 }
 
@@ -257,12 +263,8 @@ pub fn runtime_library(opts: &RunOptions) -> Result<PathBuf, Error> {
     let (status, _, _) = run_compiler(&s0, &args, &[(tree.clone(), true)], opts)?;
     if status != 0 {
         let _ = std::fs::remove_file(&tmp);
-        return Err(Error::EngineFailed {
-            engine: "garm",
-            program: s0.display().to_string(),
-            detail: format!("the compiler exited with status {status} building the runtime"),
-        });
     }
+    succeeded(status, &s0, "building the runtime")?;
     std::fs::rename(&tmp, &lib).map_err(io(&lib))?;
     Ok(lib)
 }

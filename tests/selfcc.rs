@@ -230,12 +230,7 @@ fn runtime_sources() -> Vec<&'static str> {
 }
 
 fn includes(dir: &Path) -> Vec<String> {
-    vec![
-        "-I".into(),
-        dir.join("guest/cc/include").display().to_string(),
-        "-I".into(),
-        dir.join("guest/include").display().to_string(),
-    ]
+    garm::selfhost::includes(dir)
 }
 
 fn copy_tree(from: &Path, to: &Path) {
