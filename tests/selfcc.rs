@@ -419,23 +419,14 @@ fn stage1_on_the_gpu(name: &str, src_dir: &Path, gaps: &[&str]) {
 
 #[test]
 fn conformance_programs_compiled_by_stage1_on_the_gpu_equal_their_clang_builds() {
-    // 256 programs of one form each (guest/cc/conformance); variable-length arrays are the
-    // one C99 form the compiler refuses.
-    stage1_on_the_gpu(
-        "conformance",
-        &root().join("guest/cc/conformance"),
-        &["089_vla"],
-    );
+    // 257 programs of one form each (guest/cc/conformance).
+    stage1_on_the_gpu("conformance", &root().join("guest/cc/conformance"), &[]);
 }
 
 #[test]
 fn corpus_programs_compiled_by_stage1_on_the_gpu_equal_their_clang_builds() {
-    // The integer corpus (guest/tests/corpus); unsigned __int128 (a GCC extension) is refused.
-    stage1_on_the_gpu(
-        "corpus",
-        &root().join("guest/tests/corpus"),
-        &["int128_mul", "primes_mr"],
-    );
+    // The integer corpus (guest/tests/corpus), __int128 programs too.
+    stage1_on_the_gpu("corpus", &root().join("guest/tests/corpus"), &[]);
 }
 
 #[test]

@@ -899,6 +899,8 @@ typedef struct Type {
      * that its member's offset names. */
     int bits, bitpos, unit; /* unit: the bytes loaded and stored for it */
     struct Type *origin;
+    struct Node *vla_len; /* a variable-length array's element count (an expression) */
+    struct Var *vla_size; /* and the frame slot its declaration keeps its byte size in */
 } Type;
 
 /* Plain char is signed, as garm's clang builds have it (-fsigned-char: the same on the host's
@@ -911,6 +913,8 @@ static Type ty_void = {TY_VOID, 1, 0, 0, 0, 1, 0, 1}, ty_char = {TY_CHAR, 1, 0, 
             ty_ulong = {TY_LONG, 8, 0, 0, 1, 8, 0, 1};
 /* Floating types are known to declarations (the headers have them); values of them are not
  * compiled yet. */
+/* __int128: 16 bytes, 16-aligned; its values are addresses of 16-byte places, as a struct's. */
+static Type ty_i128 = {TY_LONG, 16, 0, 0, 0, 16, 0, 1}, ty_u128 = {TY_LONG, 16, 0, 0, 1, 16, 0, 1};
 static Type ty_float = {TY_FLOAT, 4, 0, 0, 0, 4, 0, 1}, ty_double = {TY_FLOAT, 8, 0, 0, 0, 8, 0, 1},
             ty_ldouble = {TY_FLOAT, 16, 0, 0, 0, 16, 0, 1}, ty_bool = {TY_CHAR, 1, 0, 0, 1, 1, 0, 1};
 
@@ -954,6 +958,8 @@ static int is_func(Type *t) { return t->kind == TY_FUNC || (t->kind == TY_PTR &&
  * to 16 bytes one or two, a larger one goes by address, the rest one. */
 static int arg_regs(Type *t)
 {
+    if (t->kind == TY_LONG && t->size == 16)
+        return 2;
     return t->kind == TY_STRUCT && t->size <= 16 ? (t->size + 7) / 8 : 1;
 }
 
@@ -965,6 +971,10 @@ static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg)
     int r = 0, s = 0;
     for (int i = 0; i < n; i++) {
         int k = arg_regs(ty[i]);
+        if (ty[i]->kind == TY_LONG && ty[i]->size == 16) { /* an __int128: an even pair */
+            r += r & 1;
+            s += s & 1;
+        }
         if (r + k <= 8) {
             reg[i] = r;
             r += k;
@@ -980,6 +990,9 @@ static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg)
 }
 
 static int is_integer(Type *t) { return t->kind >= TY_CHAR && t->kind <= TY_LONG; }
+static int is_wide(Type *t) { return t && t->kind == TY_LONG && t->size == 16; }
+/* Passed and returned as two x registers from an address: small structs, __int128. */
+static int in_pair(Type *t) { return (t->kind == TY_STRUCT && t->size <= 16) || is_wide(t); }
 static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY; }
 
 /* ---- the tree ---- */
@@ -990,7 +1003,7 @@ enum {
     N_ASSIGN, N_COND, N_CALL, N_COMMA, N_CAST, N_PREINC, N_POSTINC, N_MEMBER,
     N_RETURN, N_IF, N_WHILE, N_DO, N_FOR, N_BLOCK, N_EXPR, N_BREAK, N_CONTINUE, N_NOP,
     N_SWITCH, N_CASE, N_ZERO, N_LABEL, N_GOTO, N_FUNCADDR, N_STMTEXPR, N_VASTART, N_VAARG, N_A64,
-    N_OVERFLOW, N_OPASSIGN, N_OLDVAL
+    N_OVERFLOW, N_OPASSIGN, N_OLDVAL, N_VLA
 };
 
 /* A name in a scope: a variable, a typedef, or an enum constant. */
@@ -1004,6 +1017,7 @@ typedef struct Var {
     int file; /* 1 + the file it belongs to (typedefs, enum constants, statics); 0: program-wide */
     int from_lib; /* a library's global, typed by the first declaration that meets it */
     int pending;  /* an extern array of unknown length not defined yet: no place so far */
+    int vla;      /* a variable-length array: its slot holds the address of its bytes */
     struct Var *next;
 } Var;
 
@@ -1157,6 +1171,8 @@ static Type *arith(Type *a, Type *b)
 {
     a = promote(a);
     b = promote(b);
+    if (is_wide(a) || is_wide(b))
+        return (is_wide(a) && a->is_unsigned) || (is_wide(b) && b->is_unsigned) ? &ty_u128 : &ty_i128;
     if (a->kind == TY_LONG || b->kind == TY_LONG)
         return (a->kind == TY_LONG && a->is_unsigned) || (b->kind == TY_LONG && b->is_unsigned)
                    ? &ty_ulong
@@ -1165,6 +1181,7 @@ static Type *arith(Type *a, Type *b)
 }
 
 static void add_type(Node *n);
+static void add_type_of(Node *n);
 
 static long eval(Node *n);
 
@@ -1175,7 +1192,7 @@ static Node *new_binary(int kind, Node *a, Node *b, const char *at)
     n->b = b;
     add_type(n);
     /* Constants fold, in their types (a division by zero is left to run). */
-    if (a->kind == N_NUM && b->kind == N_NUM && is_integer(n->ty) && is_integer(a->ty) &&
+    if (a->kind == N_NUM && b->kind == N_NUM && is_integer(n->ty) && !is_wide(n->ty) && is_integer(a->ty) &&
         is_integer(b->ty) && kind != N_ASSIGN && kind != N_COMMA &&
         !((kind == N_DIV || kind == N_MOD) && !b->val)) {
         Node *c = node(N_NUM, at);
@@ -1194,10 +1211,75 @@ static Node *new_num(long v, const char *at)
     return n;
 }
 
+static Var *new_var(char *name, Type *ty, int global);
+
+/* A frame place for an __int128 a node makes. */
+static Var *wide_slot(const char *at)
+{
+    if (!in_func)
+        error_at(at, "__int128 arithmetic outside a function (not yet)");
+    return new_var("", &ty_i128, 0);
+}
+
+/* e converted to ty (an __int128 made from a narrower value gets its own place). */
+static Node *cast_to(Node *e, Type *ty)
+{
+    add_type(e);
+    Node *c = node(N_CAST, e->at);
+    c->a = e;
+    c->ty = ty;
+    if (is_wide(ty) && !is_wide(e->ty))
+        c->var = wide_slot(e->at);
+    return c;
+}
+
+/* After typing a node: __int128 operands and results. Narrower operands are converted (casts
+ * inserted), results get a place, division is refused. */
+static void widen(Node *n)
+{
+    switch (n->kind) {
+    case N_ADD: case N_SUB: case N_MUL: case N_AND: case N_OR: case N_XOR:
+    case N_EQ: case N_NE: case N_LT: case N_LE: case N_DIV: case N_MOD: {
+        if (is_pointer(n->a->ty) || is_pointer(n->b->ty))
+            return;
+        Type *t = arith(n->a->ty, n->b->ty);
+        if (!is_wide(t))
+            return;
+        if (n->kind == N_DIV || n->kind == N_MOD)
+            error_at(n->at, "division of __int128 (not yet)");
+        if (!is_wide(n->a->ty))
+            n->a = cast_to(n->a, t);
+        if (!is_wide(n->b->ty))
+            n->b = cast_to(n->b, t);
+        break;
+    }
+    case N_ASSIGN:
+        if (is_integer(n->a->ty) && is_integer(n->b->ty) && is_wide(n->a->ty) != is_wide(n->b->ty))
+            n->b = cast_to(n->b, n->a->ty);
+        return;
+    case N_SHL: case N_SHR: case N_NEG: case N_BITNOT:
+        break;
+    case N_PREINC: case N_POSTINC:
+        if (is_wide(n->ty))
+            error_at(n->at, "++ and -- on __int128 (not yet)");
+        return;
+    default:
+        return;
+    }
+    if (is_wide(n->ty) && !n->var)
+        n->var = wide_slot(n->at);
+}
+
 static void add_type(Node *n)
 {
     if (!n || n->ty)
         return;
+    add_type_of(n);
+    widen(n);
+}
+
+static void add_type_of(Node *n)
+{
     switch (n->kind) {
     case N_ADD: case N_SUB: case N_MUL: case N_DIV: case N_MOD: case N_AND: case N_OR:
     case N_XOR:
@@ -1314,7 +1396,7 @@ static int is_type_at(int i)
     if (t->kind == T_IDENT) {
         /* What skip_attrs passes over may begin a declaration too. */
         static const char *quals[] = {"register", "auto", "inline", "__inline", "_Noreturn",
-                                      "__extension__", 0};
+                                      "__extension__", "__int128", "__int128_t", "__uint128_t", 0};
         for (int k = 0; quals[k]; k++)
             if (spells(t->at, t->len, quals[k]))
                 return 1;
@@ -1466,7 +1548,7 @@ static Type *base_type(void)
 {
     int nlong = 0, nshort = 0, nchar = 0, nvoid = 0, sgn = 0, uns = 0, n = 0, tdef = 0, stat = 0;
     int ext = 0;
-    int nfloat = 0, ndouble = 0, nbool = 0;
+    int nfloat = 0, ndouble = 0, nbool = 0, n128 = 0;
     Type *other = 0;
     for (;;) {
         Token *t = tok();
@@ -1498,6 +1580,12 @@ static Type *base_type(void)
         else if (accept("unsigned")) uns++;
         else if (!n && (is("struct") || is("union"))) { other = struct_decl(); continue; }
         else if (!n && accept("enum")) { other = enum_decl(); continue; }
+        else if (t->kind == T_IDENT && tok_is(t, "__int128")) { pos++; n128++; }
+        else if (!n && t->kind == T_IDENT && (tok_is(t, "__int128_t") || tok_is(t, "__uint128_t"))) {
+            other = tok_is(t, "__int128_t") ? &ty_i128 : &ty_u128;
+            pos++;
+            continue;
+        }
         else if (!n && t->kind == T_IDENT && tok_is(t, "__builtin_va_list")) {
             pos++;
             other = va_list_type();
@@ -1528,6 +1616,8 @@ static Type *base_type(void)
         return &ty_bool;
     if (nchar)
         return uns ? &ty_uchar : sgn ? &ty_schar : &ty_char;
+    if (n128)
+        return uns ? &ty_u128 : &ty_i128;
     if (nshort)
         return uns ? &ty_ushort : &ty_short;
     if (nlong)
@@ -1540,12 +1630,18 @@ static Type *declarator_suffix(Type *ty);
 static Type *declarator(Type *base, char **name, const char **at);
 static Node *conditional(void);
 
+/* Whether a (folded) expression is a constant. */
+static int constant(Node *n)
+{
+    return n->kind == N_NUM || (n->kind == N_CAST && is_integer(n->ty) && constant(n->a));
+}
+
 static long static_addr(Node *n, char **func);
 
 /* v as a value of type ty: wrapped to its width, extended by its signedness. */
 static long fit(long v, Type *ty)
 {
-    if (!ty || !is_integer(ty) || ty->size == 8)
+    if (!ty || !is_integer(ty) || ty->size >= 8)
         return v;
     if (ty == &ty_bool)
         return v != 0;
@@ -1917,7 +2013,7 @@ static void call_args(Node *n, int max)
     if (regs > max)
         error_at(n->at, "too many arguments for a system call");
     n->a = head.next;
-    if (n->ty->kind == TY_STRUCT) {
+    if (n->ty->kind == TY_STRUCT || is_wide(n->ty)) {
         if (!in_func)
             error_at(n->at, "a call outside a function");
         n->var = struct_slot("", n->ty);
@@ -1946,6 +2042,14 @@ static Node *primary(void)
             Node *n = unary();
             add_type(n);
             ty = n->ty;
+        }
+        if (ty->vla_len) {
+            if (!size || !ty->vla_size)
+                error_at(t->at, "the size of a variable-length array type (not yet)");
+            Node *v = node(N_VAR, t->at); /* its size, kept when its declaration ran */
+            v->var = ty->vla_size;
+            v->ty = &ty_ulong;
+            return v;
         }
         Node *n = new_num(size ? ty->size : ty->align, t->at);
         n->ty = &ty_ulong;
@@ -2255,11 +2359,7 @@ static Node *unary(void)
             n->ty = ty;
             return postfix_of(n);
         }
-        Node *n = node(N_CAST, at);
-        n->a = unary();
-        add_type(n->a);
-        n->ty = ty;
-        return n;
+        return cast_to(unary(), ty);
     }
     return postfix();
 }
@@ -2344,6 +2444,8 @@ static Node *assign(void)
             Node *v = kinds[i] == N_ADD ? new_add(old, r, at)
                       : kinds[i] == N_SUB ? new_sub(old, r, at)
                                           : new_binary(kinds[i], old, r, at);
+            if (is_integer(n->ty) && is_wide(v->ty) != is_wide(n->ty))
+                v = cast_to(v, n->ty);
             Node *a = node(N_OPASSIGN, at);
             a->a = n;
             a->b = v;
@@ -2365,6 +2467,8 @@ static Node *expr(void)
 }
 
 static int decl_static; /* the global being declared is static: its file's alone */
+/* The block being read: the slot keeping sp from before its first variable-length array. */
+static Var *block_sp;
 
 static Var *new_var(char *name, Type *ty, int global)
 {
@@ -2415,9 +2519,28 @@ static Type *declarator_suffix(Type *ty)
     if (accept("[")) {
         while (accept("static") || accept("const") || accept("volatile") || skip_attrs())
             ;
-        long len = is("]") ? -1 : const_expr(); /* -1: from the initialiser */
+        if (is("]")) { /* the length from the initialiser */
+            pos++;
+            return array_of(declarator_suffix(ty), -1);
+        }
+        if (is("*") && tok_is(&toks[pos + 1], "]")) { /* [*] in a prototype */
+            pos += 2;
+            return array_of(declarator_suffix(ty), -1);
+        }
+        Node *e = assign();
+        add_type(e);
         expect("]");
-        return array_of(declarator_suffix(ty), (int)len);
+        Type *base = declarator_suffix(ty);
+        if (constant(e))
+            return array_of(base, (int)eval(e));
+        /* A variable-length array: its length known when its declaration runs. */
+        if (!in_func || !is_integer(e->ty))
+            error_at(e->at, "an array length that is not a constant");
+        if (base->vla_len)
+            error_at(e->at, "an array of variable-length arrays (not yet)");
+        Type *t = array_of(base, 0);
+        t->vla_len = e;
+        return t;
     }
     if (accept("(")) { /* a function: its parameters matter only to a definition */
         skip_params();
@@ -2649,6 +2772,26 @@ static Node *declaration(void)
             declare_func(internal_name(name), ty->base);
             continue;
         }
+        if (ty->vla_len) {
+            /* Its bytes below sp when the declaration runs (sp as it was is kept, for the
+             * block's end); the variable holds their address. */
+            if (is_static || accept("="))
+                error_at(at, "a variable-length array with static storage or an initialiser");
+            Var *v = new_var(name, &ty_long, 0);
+            v->ty = ty;
+            v->vla = 1;
+            ty->vla_size = new_var("", &ty_ulong, 0);
+            Node *a = node(N_VLA, at);
+            a->val = !block_sp;
+            if (!block_sp)
+                block_sp = new_var("", &ty_long, 0);
+            a->a = ty->vla_len;
+            a->var = v;
+            a->b = node(N_NUM, at); /* carries the slot that keeps sp */
+            a->b->var = block_sp;
+            cur = cur->next = a;
+            continue;
+        }
         if (is_extern) {
             /* The program's object of that name, seen in this block under it. */
             int was = in_func;
@@ -2700,6 +2843,8 @@ static Node *compound(void)
     Node head = {0}, *cur = &head;
     Var *scope = locals;
     Tag *tscope = tags;
+    Var *outer_sp = block_sp;
+    block_sp = 0;
     while (!accept("}")) {
         if (tok()->kind == T_EOF)
             error_at(tok()->at, "expected '}'");
@@ -2709,6 +2854,8 @@ static Node *compound(void)
     tags = tscope;
     Node *n = node(N_BLOCK, 0);
     n->a = head.next;
+    n->var = block_sp; /* its variable-length arrays go at its end */
+    block_sp = outer_sp;
     return n;
 }
 
@@ -2719,6 +2866,8 @@ static Node *stmt(void)
         Node *n = node(N_RETURN, at);
         if (!accept(";")) {
             n->a = expr();
+            if (is_integer(cur_ret) && is_wide(n->a->ty) != is_wide(cur_ret))
+                n->a = cast_to(n->a, cur_ret);
             expect(";");
         }
         return n;
@@ -2925,6 +3074,11 @@ static void add_var_fixup(int at, Var *v, const char *src);
 static void gen_addr(Node *n)
 {
     if (n->kind == N_VAR) {
+        if (n->var->vla) {
+            frame_addr(0, n->var->offset);
+            emit(0xf9400000u); /* ldr x0, [x0] */
+            return;
+        }
         if (n->var->pending) {
             add_var_fixup(ncode, n->var, n->at);
             emit(0xd2800000u); /* movz x0, #lo */
@@ -2979,8 +3133,8 @@ static void load(Type *ty)
 {
     if (ty->kind == TY_FLOAT)
         error_at(0, "floating point values (not yet)");
-    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT || ty->kind == TY_FUNC)
-        return; /* an array (a struct, a function) is its address */
+    if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT || ty->kind == TY_FUNC || is_wide(ty))
+        return; /* an array (a struct, a function, an __int128) is its address */
     if (ty->bits) { /* its unit, then its bits */
         emit(ty->unit == 1 ? 0x39400000u : ty->unit == 2 ? 0x79400000u : ty->unit == 4 ? 0xb9400000u : 0xf9400000u); /* ldr x0, [x0] */
         unsigned p = (unsigned)ty->bitpos, hi = p + (unsigned)ty->bits - 1;
@@ -3001,6 +3155,12 @@ static void load(Type *ty)
 /* *(type *)x1 = x0. */
 static void store(Type *ty)
 {
+    if (is_wide(ty)) { /* from the place x0 names; the value is then the target's */
+        emit(0xa9400c02u); /* ldp x2, x3, [x0] */
+        emit(0xa9000c22u); /* stp x2, x3, [x1] */
+        emit(0xaa0103e0u); /* mov x0, x1 */
+        return;
+    }
     if (ty->bits) { /* into its unit, the other bits kept */
         int sz = ty->unit;
         emit(sz == 1 ? 0x39400024u : sz == 2 ? 0x79400024u : sz == 4 ? 0xb9400024u : 0xf9400024u); /* ldr x4, [x1] */
@@ -3024,6 +3184,8 @@ static void cset(unsigned cond) { emit(0x9a9f07e0u | ((cond ^ 1) << 12)); } /* c
 static void narrow(Type *ty)
 {
     int u = ty->is_unsigned;
+    if (is_wide(ty))
+        return;
     if (ty == &ty_bool) { /* any nonzero value is 1 */
         emit(0xf100001fu); /* cmp x0, #0 */
         cset(1);           /* ne */
@@ -3078,7 +3240,7 @@ static void copy_bytes(int size)
  * and x1 and is stored there first). */
 static void call_result(Node *n)
 {
-    if (n->ty->kind != TY_STRUCT)
+    if (n->ty->kind != TY_STRUCT && !is_wide(n->ty))
         return;
     if (n->ty->size <= 16) {
         frame_addr(9, n->var->offset);
@@ -3094,7 +3256,7 @@ static void call_result(Node *n)
 static int near_local(Node *n)
 {
     return n->kind == N_VAR && !n->var->global && !n->var->pending && n->var->offset <= 256 &&
-           (is_integer(n->ty) || n->ty->kind == TY_PTR) && n->ty != &ty_bool;
+           (is_integer(n->ty) || n->ty->kind == TY_PTR) && n->ty != &ty_bool && !is_wide(n->ty);
 }
 
 /* ldur (loading) or stur x0 at x29 - off, for a scalar of type ty. */
@@ -3126,7 +3288,8 @@ static int shift_of(long v)
  * (x0 op= imm: nothing but x0 used). */
 static int immediate_op(Node *n)
 {
-    if (!n->b || n->b->kind != N_NUM || n->b->val < 0 || n->b->val >= 4096)
+    if (!n->b || n->b->kind != N_NUM || n->b->val < 0 || n->b->val >= 4096 || is_wide(n->ty) ||
+        is_wide(n->a->ty))
         return 0;
     switch (n->kind) {
     case N_ADD: case N_SUB: case N_EQ: case N_NE: case N_LT: case N_LE: return 1;
@@ -3140,12 +3303,108 @@ static int immediate_op(Node *n)
  * slot for its left operand. */
 static int leaves_x1(Node *n)
 {
+    if (is_wide(n->ty))
+        return 0;
     if (n->kind == N_NUM || near_local(n) ||
         (n->kind == N_VAR && n->var->global && !n->var->pending && is_integer(n->ty)))
         return 1;
     if (n->kind == N_CAST)
-        return is_integer(n->ty) && leaves_x1(n->a);
+        return is_integer(n->ty) && !is_wide(n->a->ty) && leaves_x1(n->a);
     return immediate_op(n) && leaves_x1(n->a);
+}
+
+/* A condition's value in x0, zero or not (an __int128's two halves or'ed). */
+static void gen_truth(Node *n)
+{
+    gen_expr(n);
+    if (is_wide(n->ty)) {
+        emit(0xa9400801u); /* ldp x1, x2, [x0] */
+        emit(0xaa020020u); /* orr x0, x1, x2 */
+    }
+}
+
+/* x6:x7 into n's place; x0 its address. */
+static void wide_result(Node *n)
+{
+    frame_addr(0, n->var->offset);
+    emit(0xa9001c06u); /* stp x6, x7, [x0] */
+}
+
+static void gen_expr(Node *n);
+
+/* An __int128 operation: a's halves in x2:x3, b's in x4:x5 (a shift's count in x4). */
+static void gen_wide(Node *n)
+{
+    gen_expr(n->a);
+    push();
+    gen_expr(n->b);
+    pop(1);
+    emit(0xa9400c22u); /* ldp x2, x3, [x1] */
+    if (n->kind == N_SHL || n->kind == N_SHR)
+        emit(0xaa0003e4u); /* mov x4, x0 */
+    else
+        emit(0xa9401404u); /* ldp x4, x5, [x0] */
+    int u = n->kind == N_LT || n->kind == N_LE ? n->a->ty->is_unsigned : n->ty->is_unsigned;
+    switch (n->kind) {
+    case N_ADD: emit(0xab040046u); emit(0x9a050067u); break; /* adds x6, x2, x4; adc x7, x3, x5 */
+    case N_SUB: emit(0xeb040046u); emit(0xda050067u); break; /* subs; sbc */
+    case N_MUL:
+        emit(0x9b047c46u); /* mul x6, x2, x4 */
+        emit(0x9bc47c47u); /* umulh x7, x2, x4 */
+        emit(0x9b051c47u); /* madd x7, x2, x5, x7 */
+        emit(0x9b041c67u); /* madd x7, x3, x4, x7 */
+        break;
+    case N_AND: emit(0x8a040046u); emit(0x8a050067u); break;
+    case N_OR: emit(0xaa040046u); emit(0xaa050067u); break;
+    case N_XOR: emit(0xca040046u); emit(0xca050067u); break;
+    case N_SHL:
+        emit(0x9ac42067u); /* lsl x7, x3, x4 */
+        emit(0x2a2403e8u); /* mvn w8, w4 */
+        emit(0xd341fc49u); /* lsr x9, x2, #1 */
+        emit(0x9ac82529u); /* lsr x9, x9, x8: what crosses into the high half */
+        emit(0xaa0900e7u); /* orr x7, x7, x9 */
+        emit(0x9ac42046u); /* lsl x6, x2, x4 */
+        emit(0xf27a009fu); /* tst x4, #64 */
+        emit(0x9a8710c7u); /* csel x7, x6, x7, ne */
+        emit(0x9a8613e6u); /* csel x6, xzr, x6, ne */
+        break;
+    case N_SHR:
+        emit(0x9ac42446u); /* lsr x6, x2, x4 */
+        emit(0x2a2403e8u); /* mvn w8, w4 */
+        emit(0xd37ff869u); /* lsl x9, x3, #1 */
+        emit(0x9ac82129u); /* lsl x9, x9, x8: what crosses into the low half */
+        emit(0xaa0900c6u); /* orr x6, x6, x9 */
+        emit(u ? 0x9ac42467u : 0x9ac42867u); /* lsr / asr x7, x3, x4 */
+        emit(0xf27a009fu); /* tst x4, #64 */
+        emit(0x9a8610e6u); /* csel x6, x7, x6, ne */
+        if (u) {
+            emit(0x9a8713e7u); /* csel x7, xzr, x7, ne */
+        } else {
+            emit(0x937ffc69u); /* asr x9, x3, #63 */
+            emit(0x9a871127u); /* csel x7, x9, x7, ne */
+        }
+        break;
+    case N_EQ: case N_NE:
+        emit(0xca040046u); /* eor x6, x2, x4 */
+        emit(0xca050067u); /* eor x7, x3, x5 */
+        emit(0xaa0700c6u); /* orr x6, x6, x7 */
+        emit(0xf10000dfu); /* cmp x6, #0 */
+        cset(n->kind == N_EQ ? 0 : 1);
+        return;
+    case N_LT: /* a - b as 128 bits: its flags */
+        emit(0xeb04005fu); /* cmp x2, x4 */
+        emit(0xfa05007fu); /* sbcs xzr, x3, x5 */
+        cset(u ? 3 : 11);  /* lo / lt */
+        return;
+    case N_LE: /* !(b < a) */
+        emit(0xeb02009fu); /* cmp x4, x2 */
+        emit(0xfa0300bfu); /* sbcs xzr, x5, x3 */
+        cset(u ? 2 : 10);  /* hs / ge */
+        return;
+    default:
+        error_at(n->at, "this operation on __int128 (not yet)");
+    }
+    wide_result(n);
 }
 
 static void gen_expr(Node *n)
@@ -3233,22 +3492,54 @@ static void gen_expr(Node *n)
             emit(0xaa0203e0u); /* mov x0, x2 */
         return;
     case N_NEG:
+        if (is_wide(n->ty)) {
+            gen_expr(n->a);
+            emit(0xa9400c02u); /* ldp x2, x3, [x0] */
+            emit(0xeb0203e6u); /* negs x6, x2 */
+            emit(0xda0303e7u); /* ngc x7, x3 */
+            wide_result(n);
+            return;
+        }
         gen_expr(n->a);
         emit(0xcb0003e0u); /* neg x0, x0 */
         narrow(n->ty);
         return;
     case N_NOT:
-        gen_expr(n->a);
+        gen_truth(n->a);
         emit(0xf100001fu); /* cmp x0, #0 */
         cset(0);           /* eq */
         return;
     case N_BITNOT:
+        if (is_wide(n->ty)) {
+            gen_expr(n->a);
+            emit(0xa9400c02u); /* ldp x2, x3, [x0] */
+            emit(0xaa2203e6u); /* mvn x6, x2 */
+            emit(0xaa2303e7u); /* mvn x7, x3 */
+            wide_result(n);
+            return;
+        }
         gen_expr(n->a);
         emit(0xaa2003e0u); /* mvn x0, x0 */
         narrow(n->ty);
         return;
     case N_CAST:
         gen_expr(n->a);
+        if (is_wide(n->ty) && !is_wide(n->a->ty)) { /* widened by the source's signedness */
+            int u = n->a->ty->is_unsigned || is_pointer(n->a->ty);
+            emit(u ? 0xd2800001u : 0x937ffc01u); /* mov x1, #0 / asr x1, x0, #63 */
+            frame_addr(2, n->var->offset);
+            emit(0xa9000440u); /* stp x0, x1, [x2] */
+            emit(0xaa0203e0u); /* mov x0, x2 */
+            return;
+        }
+        if (is_wide(n->a->ty) && !is_wide(n->ty)) {
+            if (n->ty == &ty_bool) {
+                emit(0xa9400801u); /* ldp x1, x2, [x0] */
+                emit(0xaa020020u); /* orr x0, x1, x2 */
+            } else {
+                emit(0xf9400000u); /* ldr x0, [x0]: the low half */
+            }
+        }
         narrow(n->ty);
         return;
     case N_COMMA:
@@ -3257,16 +3548,16 @@ static void gen_expr(Node *n)
         return;
     case N_LOGAND:
     case N_LOGOR: {
-        gen_expr(n->a);
+        gen_truth(n->a);
         int j = branch(n->kind == N_LOGAND ? 0xb4000000u : 0xb5000000u); /* cbz/cbnz x0 */
-        gen_expr(n->b);
+        gen_truth(n->b);
         patch(j, label_here());
         emit(0xf100001fu); /* cmp x0, #0 */
         cset(1);           /* ne */
         return;
     }
     case N_COND: {
-        gen_expr(n->a);
+        gen_truth(n->a);
         int j = branch(0xb4000000u);
         gen_expr(n->b);
         int e = branch(0x14000000u);
@@ -3399,7 +3690,7 @@ static void gen_expr(Node *n)
                 continue;
             unsigned at = (unsigned)(area + 16 * (argc - 1 - i));
             emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
-            if (arg_ty[i]->kind == TY_STRUCT && arg_ty[i]->size <= 16) {
+            if (in_pair(arg_ty[i])) {
                 for (int w = 0; w < arg_regs(arg_ty[i]); w++) {
                     emit(0xf940014bu | ((unsigned)w << 10));                  /* ldr x11, [x10, #8w] */
                     emit(0xf90003ebu | ((unsigned)(slot[i] + w) << 10));      /* str x11, [sp, #8slot] */
@@ -3413,7 +3704,7 @@ static void gen_expr(Node *n)
             if (reg[i] < 0)
                 continue;
             unsigned at = (unsigned)(area + 16 * (argc - 1 - i));
-            if (arg_ty[i]->kind == TY_STRUCT && arg_ty[i]->size <= 16) {
+            if (in_pair(arg_ty[i])) {
                 emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
                 if (arg_regs(arg_ty[i]) == 2)
                     emit(0xf9400540u | (reg[i] + 1)); /* ldr x(r+1), [x10, #8] */
@@ -3454,6 +3745,10 @@ static void gen_expr(Node *n)
     /* Binary operators: a in x1, b in x0, both converted to their common type (only a
      * negative int meeting an unsigned int needs it: every other value is kept as its type's
      * 64-bit extension). */
+    if (is_wide(n->ty) || (is_wide(n->a->ty) && n->b && is_wide(n->b->ty))) {
+        gen_wide(n);
+        return;
+    }
     int uint_op = n->kind != N_SHL && n->kind != N_SHR && !is_pointer(n->a->ty) &&
                   !is_pointer(n->b->ty) && arith(n->a->ty, n->b->ty) == &ty_uint;
     if (immediate_op(n)) {
@@ -3562,6 +3857,8 @@ static void gen_stmt(Node *n)
             gen_expr(n->a);
             if (is_integer(cur_ret))
                 narrow(cur_ret);
+            if (is_wide(cur_ret))
+                emit(0xa9400400u); /* ldp x0, x1, [x0] */
             if (cur_ret->kind == TY_STRUCT) {
                 if (n->a->ty->kind != TY_STRUCT || n->a->ty->size != cur_ret->size)
                     error_at(n->at, "returning something else from a struct function");
@@ -3585,9 +3882,35 @@ static void gen_stmt(Node *n)
         break;
     case N_BLOCK:
         gen_block(n->a);
+        if (n->var) { /* its variable-length arrays end with it */
+            frame_addr(1, n->var->offset);
+            emit(0xf9400021u); /* ldr x1, [x1] */
+            emit(0x9100003fu); /* mov sp, x1 */
+        }
         break;
-    case N_IF: {
+    case N_VLA: {
+        Type *ty = n->var->ty;
         gen_expr(n->a);
+        load_imm(1, ty->base->size);
+        emit(0x9b017c00u); /* mul x0, x0, x1 */
+        frame_addr(1, ty->vla_size->offset);
+        emit(0xf9000020u); /* str x0, [x1] */
+        emit(0x91003c00u); /* add x0, x0, #15 */
+        emit(0x927cec00u); /* and x0, x0, #~15 */
+        if (n->val) { /* the block's first: sp before it, for the block's end */
+            frame_addr(1, n->b->var->offset);
+            emit(0x910003e2u); /* mov x2, sp */
+            emit(0xf9000022u); /* str x2, [x1] */
+        }
+        emit(0x910003e2u); /* mov x2, sp */
+        emit(0xcb000042u); /* sub x2, x2, x0 */
+        emit(0x9100005fu); /* mov sp, x2 */
+        frame_addr(1, n->var->offset);
+        emit(0xf9000022u); /* str x2, [x1] */
+        break;
+    }
+    case N_IF: {
+        gen_truth(n->a);
         int j = branch(0xb4000000u);
         gen_stmt(n->b);
         if (n->c) {
@@ -3610,7 +3933,7 @@ static void gen_stmt(Node *n)
             gen_stmt(n->c);
         int top = label_here(), exit_j = -1;
         if (n->kind != N_DO && n->a) {
-            gen_expr(n->a);
+            gen_truth(n->a);
             exit_j = branch(0xb4000000u);
         }
         gen_stmt(n->b);
@@ -3618,7 +3941,7 @@ static void gen_stmt(Node *n)
         if (n->kind == N_FOR && n->d)
             gen_expr(n->d);
         if (n->kind == N_DO) {
-            gen_expr(n->a);
+            gen_truth(n->a);
             patch(branch(0xb5000000u), top); /* cbnz x0, top */
         } else {
             patch(branch(0x14000000u), top);
@@ -3815,7 +4138,7 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     for (int i = 0; i < np; i++) {
         Type *pt = params[i]->ty;
         frame_addr(9, params[i]->offset);
-        int size = pt->kind == TY_STRUCT ? 8 : pt->size;
+        int size = pt->kind == TY_STRUCT || is_wide(pt) ? 8 : pt->size;
         unsigned op = size == 1   ? 0x39000000u
                       : size == 2 ? 0x79000000u
                       : size == 4 ? 0xb9000000u
@@ -3970,6 +4293,10 @@ static void global_init(int off, Type *ty)
         add_data_reloc(off, func, e->at);
     }
     memcpy(data + off, &val, ty->size < 8 ? ty->size : 8);
+    if (is_wide(ty)) { /* the high half: the value's sign, as its own type has it */
+        long hi = val < 0 && !e->ty->is_unsigned ? -1 : 0;
+        memcpy(data + off + 8, &hi, 8);
+    }
     if (braced)
         expect("}");
 }
