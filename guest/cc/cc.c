@@ -3259,8 +3259,8 @@ static int near_local(Node *n)
            (is_integer(n->ty) || n->ty->kind == TY_PTR) && n->ty != &ty_bool && !is_wide(n->ty);
 }
 
-/* ldur (loading) or stur x0 at x29 - off, for a scalar of type ty. */
-static void local_access(Type *ty, int off, int loading)
+/* ldur (loading) or stur xd at x29 - off, for a scalar of type ty. */
+static void local_access_rd(Type *ty, int off, int loading, int rd)
 {
     unsigned imm = ((unsigned)-off & 0x1ff) << 12, op;
     int u = ty->is_unsigned || ty->kind == TY_PTR;
@@ -3272,8 +3272,10 @@ static void local_access(Type *ty, int off, int loading)
         op = loading ? (u ? 0xb8400000u : 0xb8800000u) : 0xb8000000u; /* ldur w / ldursw / stur w */
     else
         op = loading ? 0xf8400000u : 0xf8000000u; /* ldur / stur x */
-    emit(op | imm | (29 << 5));
+    emit(op | imm | (29 << 5) | (unsigned)rd);
 }
+
+static void local_access(Type *ty, int off, int loading) { local_access_rd(ty, off, loading, 0); }
 
 /* log2 of v when it is a power of two (above 1), else -1. */
 static int shift_of(long v)
@@ -3311,6 +3313,54 @@ static int leaves_x1(Node *n)
     if (n->kind == N_CAST)
         return is_integer(n->ty) && !is_wide(n->a->ty) && leaves_x1(n->a);
     return immediate_op(n) && leaves_x1(n->a);
+}
+
+static void gen_truth(Node *n);
+
+static int is_compare(Node *n)
+{
+    return (n->kind == N_EQ || n->kind == N_NE || n->kind == N_LT || n->kind == N_LE) &&
+           !is_wide(n->a->ty) && !is_wide(n->b->ty);
+}
+
+/* A comparison's operands compared (flags set, nothing else); the condition code for true. */
+static int gen_compare(Node *n)
+{
+    int ptr = is_pointer(n->a->ty) || is_pointer(n->b->ty);
+    int uint_op = !ptr && arith(n->a->ty, n->b->ty) == &ty_uint;
+    int uns = ptr || arith(n->a->ty, n->b->ty)->is_unsigned;
+    int cond = n->kind == N_EQ ? 0 : n->kind == N_NE ? 1 : n->kind == N_LT ? (uns ? 3 : 11) : (uns ? 9 : 13);
+    if (immediate_op(n)) {
+        gen_expr(n->a);
+        if (uint_op)
+            emit(0x2a0003e0u); /* mov w0, w0 */
+        emit(0xf100001fu | ((unsigned)n->b->val << 10)); /* cmp x0, #imm */
+        return cond;
+    }
+    gen_expr(n->a);
+    if (leaves_x1(n->b)) {
+        emit(0xaa0003e1u); /* mov x1, x0 */
+        gen_expr(n->b);
+    } else {
+        push();
+        gen_expr(n->b);
+        pop(1);
+    }
+    if (uint_op) {
+        emit(0x2a0003e0u); /* mov w0, w0 */
+        emit(0x2a0103e1u); /* mov w1, w1 */
+    }
+    emit(0xeb00003fu); /* cmp x1, x0 */
+    return cond;
+}
+
+/* A branch, to be patched, taken when the condition n is false (zero). */
+static int branch_if_false(Node *n)
+{
+    if (is_compare(n))
+        return branch(0x54000000u | (unsigned)(gen_compare(n) ^ 1)); /* b.!cond */
+    gen_truth(n);
+    return branch(0xb4000000u); /* cbz x0 */
 }
 
 /* A condition's value in x0, zero or not (an __int128's two halves or'ed). */
@@ -3422,8 +3472,30 @@ static void gen_expr(Node *n)
         gen_addr(n);
         load(n->ty);
         return;
+    case N_MEMBER: {
+        /* A scalar member: one load at its offset from the object's address. */
+        Type *t = n->ty;
+        int off = n->mem->offset, sz = t->size;
+        if ((is_integer(t) || t->kind == TY_PTR) && !t->bits && !is_wide(t) && t != &ty_bool &&
+            off > 0 && off % sz == 0 && off / sz < 4096) {
+            gen_addr(n->a);
+            unsigned imm = (unsigned)(off / sz) << 10;
+            int u = t->is_unsigned || t->kind == TY_PTR;
+            if (sz == 1)
+                emit((u ? 0x39400000u : 0x39800000u) | imm); /* ldrb w0 / ldrsb x0, [x0, #off] */
+            else if (sz == 2)
+                emit((u ? 0x79400000u : 0x79800000u) | imm); /* ldrh / ldrsh */
+            else if (sz == 4)
+                emit((u ? 0xb9400000u : 0xb9800000u) | imm); /* ldr w0 / ldrsw */
+            else
+                emit(0xf9400000u | imm); /* ldr x0, [x0, #off] */
+            return;
+        }
+        gen_addr(n);
+        load(n->ty);
+        return;
+    }
     case N_STR:
-    case N_MEMBER:
         gen_addr(n);
         load(n->ty);
         return;
@@ -3557,8 +3629,7 @@ static void gen_expr(Node *n)
         return;
     }
     case N_COND: {
-        gen_truth(n->a);
-        int j = branch(0xb4000000u);
+        int j = branch_if_false(n->a);
         gen_expr(n->b);
         int e = branch(0x14000000u);
         patch(j, label_here());
@@ -3660,18 +3731,33 @@ static void gen_expr(Node *n)
         Type **arg_ty = xalloc(malloc((argc + 1) * sizeof(Type *)));
         int *reg = xalloc(malloc((argc + 1) * sizeof(int)));
         int *slot = xalloc(malloc((argc + 1) * sizeof(int)));
+        int *pushed = xalloc(malloc((argc + 1) * sizeof(int)));
+        int syscall = n->name && !strcmp(n->name, "__syscall");
         argc = 0;
         for (Node *a = n->a; a; a = a->next) {
-            gen_expr(a);
-            push();
+            add_type(a);
             arg_ty[argc++] = a->ty;
         }
-        if (n->name && !strcmp(n->name, "__syscall")) {
-            for (int i = argc - 1; i >= 0; i--)
-                pop(i);
+        int nreg, stacked = arg_layout(arg_ty, argc, reg, slot, &nreg);
+        /* Arguments evaluated in order onto the stack, but for register ones that need no
+         * evaluating (constants, strings, near locals): those go straight to their registers
+         * last. pushed[i]: its place among the pushed, -1 for those. */
+        int npushed = 0, i = 0;
+        for (Node *a = n->a; a; a = a->next, i++) {
+            int direct = !syscall && reg[i] >= 0 && !in_pair(a->ty) &&
+                         (a->kind == N_NUM || a->kind == N_STR || near_local(a));
+            pushed[i] = direct ? -1 : npushed++;
+            if (!direct) {
+                gen_expr(a);
+                push();
+            }
+        }
+        if (syscall) {
+            for (int k = argc - 1; k >= 0; k--)
+                pop(k);
             emit(0xaa0003e8u); /* mov x8, x0 */
-            for (int i = 1; i < argc; i++)
-                emit(0xaa0003e0u | (i << 16) | (i - 1)); /* mov x(i-1), xi */
+            for (int k = 1; k < argc; k++)
+                emit(0xaa0003e0u | (k << 16) | (k - 1)); /* mov x(k-1), xk */
             emit(0xd4000001u);                            /* svc #0 */
             return;
         }
@@ -3681,41 +3767,51 @@ static void gen_expr(Node *n)
         }
         /* The stacked arguments below the evaluated ones (each 16 bytes up there), then the
          * register ones loaded from where they were pushed. */
-        int nreg, stacked = arg_layout(arg_ty, argc, reg, slot, &nreg);
-        int area = (stacked * 8 + 15) / 16 * 16, temps = 16 * argc;
+        int area = (stacked * 8 + 15) / 16 * 16, temps = 16 * npushed;
         if (area)
             emit(0xd1000000u | ((unsigned)area << 10) | (31 << 5) | 31); /* sub sp, sp, #area */
-        for (int i = 0; i < argc; i++) {
-            if (reg[i] >= 0)
+        for (int k = 0; k < argc; k++) {
+            if (reg[k] >= 0)
                 continue;
-            unsigned at = (unsigned)(area + 16 * (argc - 1 - i));
+            unsigned at = (unsigned)(area + 16 * (npushed - 1 - pushed[k]));
             emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
-            if (in_pair(arg_ty[i])) {
-                for (int w = 0; w < arg_regs(arg_ty[i]); w++) {
+            if (in_pair(arg_ty[k])) {
+                for (int w = 0; w < arg_regs(arg_ty[k]); w++) {
                     emit(0xf940014bu | ((unsigned)w << 10));                  /* ldr x11, [x10, #8w] */
-                    emit(0xf90003ebu | ((unsigned)(slot[i] + w) << 10));      /* str x11, [sp, #8slot] */
+                    emit(0xf90003ebu | ((unsigned)(slot[k] + w) << 10));      /* str x11, [sp, #8slot] */
                 }
             } else {
-                emit(0xf90003eau | ((unsigned)slot[i] << 10)); /* str x10, [sp, #8slot] */
+                emit(0xf90003eau | ((unsigned)slot[k] << 10)); /* str x10, [sp, #8slot] */
             }
         }
-        /* Register arguments, each read from where it was pushed. */
-        for (int i = 0; i < argc; i++) {
-            if (reg[i] < 0)
+        for (int k = 0; k < argc; k++) {
+            if (reg[k] < 0 || pushed[k] < 0)
                 continue;
-            unsigned at = (unsigned)(area + 16 * (argc - 1 - i));
-            if (in_pair(arg_ty[i])) {
+            unsigned at = (unsigned)(area + 16 * (npushed - 1 - pushed[k]));
+            if (in_pair(arg_ty[k])) {
                 emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
-                if (arg_regs(arg_ty[i]) == 2)
-                    emit(0xf9400540u | (reg[i] + 1)); /* ldr x(r+1), [x10, #8] */
-                emit(0xf9400140u | reg[i]);           /* ldr xr, [x10] */
+                if (arg_regs(arg_ty[k]) == 2)
+                    emit(0xf9400540u | (reg[k] + 1)); /* ldr x(r+1), [x10, #8] */
+                emit(0xf9400140u | reg[k]);           /* ldr xr, [x10] */
             } else {
-                emit(0xf94003e0u | ((at / 8) << 10) | reg[i]); /* ldr xr, [sp, #at] */
+                emit(0xf94003e0u | ((at / 8) << 10) | reg[k]); /* ldr xr, [sp, #at] */
             }
+        }
+        i = 0;
+        for (Node *a = n->a; a; a = a->next, i++) {
+            if (pushed[i] >= 0)
+                continue;
+            if (a->kind == N_NUM)
+                load_imm(reg[i], a->val);
+            else if (a->kind == N_STR)
+                load_imm(reg[i], DATA_BASE + a->val);
+            else
+                local_access_rd(a->ty, a->var->offset, 1, reg[i]);
         }
         free(arg_ty);
         free(reg);
         free(slot);
+        free(pushed);
         /* The evaluated arguments are spent: the stacked ones move up over them, so a call
          * holds no more stack than its stacked arguments (deep recursion needs that). */
         for (int k = area / 8 - 1; k >= 0; k--) {
@@ -3747,6 +3843,10 @@ static void gen_expr(Node *n)
      * 64-bit extension). */
     if (is_wide(n->ty) || (is_wide(n->a->ty) && n->b && is_wide(n->b->ty))) {
         gen_wide(n);
+        return;
+    }
+    if (is_compare(n)) {
+        cset((unsigned)gen_compare(n));
         return;
     }
     int uint_op = n->kind != N_SHL && n->kind != N_SHR && !is_pointer(n->a->ty) &&
@@ -3910,8 +4010,7 @@ static void gen_stmt(Node *n)
         break;
     }
     case N_IF: {
-        gen_truth(n->a);
-        int j = branch(0xb4000000u);
+        int j = branch_if_false(n->a);
         gen_stmt(n->b);
         if (n->c) {
             int e = branch(0x14000000u);
@@ -3932,10 +4031,8 @@ static void gen_stmt(Node *n)
         if (n->kind == N_FOR && n->c)
             gen_stmt(n->c);
         int top = label_here(), exit_j = -1;
-        if (n->kind != N_DO && n->a) {
-            gen_truth(n->a);
-            exit_j = branch(0xb4000000u);
-        }
+        if (n->kind != N_DO && n->a)
+            exit_j = branch_if_false(n->a);
         gen_stmt(n->b);
         int cont = label_here();
         if (n->kind == N_FOR && n->d)
