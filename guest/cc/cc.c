@@ -120,6 +120,7 @@ typedef struct Token {
     char *str; /* a string literal's bytes, NUL-terminated */
     int str_len;
     int is_unsigned, is_long, is_decimal; /* a number's suffixes and base */
+    int is_float; /* a floating constant: 1 double, 2 float, 3 long double (val: its bits) */
     int bol;                               /* first on its line */
 } Token;
 
@@ -270,7 +271,41 @@ static TokVec tokenize(const char *text)
             vpush(&out, t);
             return out;
         }
-        if (is_digit(*p)) {
+        const char *q = p;
+        int hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X'), fp = 0;
+        if (is_digit(*p) || (*p == '.' && is_digit(p[1]))) { /* a preprocessing number */
+            for (q = p + 1; is_alpha(*q) || is_digit(*q) || *q == '.' ||
+                            ((*q == '+' || *q == '-') && ((q[-1] | 32) == (hex ? 'p' : 'e')));
+                 q++)
+                fp |= *q == '.' || (!hex && (*q | 32) == 'e') || (hex && (*q | 32) == 'p');
+            fp |= *p == '.';
+        }
+        if (fp) {
+            /* Its value to the nearest double (a float's rounded from that, which can differ
+             * from rounding once in rare halfway cases), kept as bits. */
+            char *end;
+            double d = strtod(p, &end);
+            t.kind = T_NUM;
+            t.is_float = 1;
+            if (*end == 'f' || *end == 'F') {
+                float f = (float)d;
+                unsigned bits;
+                memcpy(&bits, &f, 4);
+                t.val = bits;
+                t.is_float = 2;
+                end++;
+            } else {
+                memcpy(&t.val, &d, 8);
+                if (*end == 'l' || *end == 'L') {
+                    t.is_float = 3;
+                    end++;
+                }
+            }
+            if (end != q)
+                error_at(p, "a malformed floating constant");
+            t.len = (int)(end - p);
+            p = end;
+        } else if (is_digit(*p)) {
             char *end;
             t.kind = T_NUM;
             t.val = (long)strtoul(p, &end, 0);
@@ -915,7 +950,9 @@ static Type ty_void = {TY_VOID, 1, 0, 0, 0, 1, 0, 1}, ty_char = {TY_CHAR, 1, 0, 
  * compiled yet. */
 /* __int128: 16 bytes, 16-aligned; its values are addresses of 16-byte places, as a struct's. */
 static Type ty_i128 = {TY_LONG, 16, 0, 0, 0, 16, 0, 1}, ty_u128 = {TY_LONG, 16, 0, 0, 1, 16, 0, 1};
-static Type ty_float = {TY_FLOAT, 4, 0, 0, 0, 4, 0, 1}, ty_double = {TY_FLOAT, 8, 0, 0, 0, 8, 0, 1},
+/* Floating values are their bits in x0 (a float's zero-extended), moved to d0/s0 around each
+ * operation. */
+static Type ty_float = {TY_FLOAT, 4, 0, 0, 1, 4, 0, 1}, ty_double = {TY_FLOAT, 8, 0, 0, 0, 8, 0, 1},
             ty_ldouble = {TY_FLOAT, 16, 0, 0, 0, 16, 0, 1}, ty_bool = {TY_CHAR, 1, 0, 0, 1, 1, 0, 1};
 
 static Type *ptr_to(Type *base)
@@ -966,11 +1003,22 @@ static int arg_regs(Type *t)
 /* Where AAPCS64 puts n arguments of types ty: reg[i], the first x register of the i-th, or -1
  * and then slot[i], its first 8-byte stack slot (once one is stacked, the rest are). Returns
  * the stack slots used; *nreg: the registers used. */
+static int layout_vregs; /* the SIMD&FP registers the last arg_layout used */
+
 static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg)
 {
-    int r = 0, s = 0;
+    int r = 0, s = 0, v = 0;
     for (int i = 0; i < n; i++) {
         int k = arg_regs(ty[i]);
+        if (ty[i]->kind == TY_FLOAT) { /* v0-v7, then the stack */
+            if (v < 8) {
+                reg[i] = v++;
+            } else {
+                reg[i] = -1;
+                slot[i] = s++;
+            }
+            continue;
+        }
         if (ty[i]->kind == TY_LONG && ty[i]->size == 16) { /* an __int128: an even pair */
             r += r & 1;
             s += s & 1;
@@ -986,11 +1034,23 @@ static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg)
         }
     }
     *nreg = r;
+    layout_vregs = v;
     return s;
 }
 
 static int is_integer(Type *t) { return t->kind >= TY_CHAR && t->kind <= TY_LONG; }
 static int is_wide(Type *t) { return t && t->kind == TY_LONG && t->size == 16; }
+static int is_flt(Type *t) { return t && t->kind == TY_FLOAT; }
+static int is_arith(Type *t) { return is_integer(t) || is_flt(t); }
+/* Whether a value of type `from` needs converting to be one of type `to`. */
+static int needs_conv(Type *from, Type *to)
+{
+    if (!is_arith(from) || !is_arith(to))
+        return 0;
+    if (is_flt(from) || is_flt(to))
+        return !is_flt(from) || !is_flt(to) || from->size != to->size;
+    return is_wide(from) != is_wide(to);
+}
 /* Passed and returned as two x registers from an address: small structs, __int128. */
 static int in_pair(Type *t) { return (t->kind == TY_STRUCT && t->size <= 16) || is_wide(t); }
 static int is_pointer(Type *t) { return t->kind == TY_PTR || t->kind == TY_ARRAY; }
@@ -1055,6 +1115,9 @@ static Node *node(int kind, const char *at)
 typedef struct FuncDecl {
     char *name;
     Type *ret;
+    /* Its parameters' types, once a prototype or definition gave them (arguments convert). */
+    int proto, nparams, variadic;
+    Type *params[16];
     struct FuncDecl *next;
 } FuncDecl;
 #define FUNC_BUCKETS 1024
@@ -1063,6 +1126,7 @@ static Type *cur_ret;
 static char *cur_func_name; /* __func__ */
 /* In a variadic function: its named parameters' registers and where x0-x7 are saved. */
 static int cur_variadic, cur_named_regs, cur_named_stack, va_area;
+static int cur_named_vregs, vr_area; /* and q0-q7, saved for va_arg of floating types */
 
 /* This file's static functions: their names and the program-wide names they get. */
 typedef struct Alias {
@@ -1169,6 +1233,8 @@ static Type *promote(Type *t)
 
 static Type *arith(Type *a, Type *b)
 {
+    if (is_flt(a) || is_flt(b))
+        return (is_flt(a) && a->size == 8) || (is_flt(b) && b->size == 8) ? &ty_double : &ty_float;
     a = promote(a);
     b = promote(b);
     if (is_wide(a) || is_wide(b))
@@ -1243,6 +1309,15 @@ static void widen(Node *n)
         if (is_pointer(n->a->ty) || is_pointer(n->b->ty))
             return;
         Type *t = arith(n->a->ty, n->b->ty);
+        if (is_flt(t)) {
+            if (n->kind == N_MOD || n->kind == N_AND || n->kind == N_OR || n->kind == N_XOR)
+                error_at(n->at, "an integer operation on a floating value");
+            if (needs_conv(n->a->ty, t))
+                n->a = cast_to(n->a, t);
+            if (needs_conv(n->b->ty, t))
+                n->b = cast_to(n->b, t);
+            return;
+        }
         if (!is_wide(t))
             return;
         if (n->kind == N_DIV || n->kind == N_MOD)
@@ -1254,10 +1329,14 @@ static void widen(Node *n)
         break;
     }
     case N_ASSIGN:
-        if (is_integer(n->a->ty) && is_integer(n->b->ty) && is_wide(n->a->ty) != is_wide(n->b->ty))
+        if (needs_conv(n->b->ty, n->a->ty))
             n->b = cast_to(n->b, n->a->ty);
         return;
-    case N_SHL: case N_SHR: case N_NEG: case N_BITNOT:
+    case N_SHL: case N_SHR: case N_BITNOT:
+        if (is_flt(n->a->ty) || (n->b && is_flt(n->b->ty)))
+            error_at(n->at, "an integer operation on a floating value");
+        break;
+    case N_NEG:
         break;
     case N_PREINC: case N_POSTINC:
         if (is_wide(n->ty))
@@ -1343,7 +1422,7 @@ static Node *new_add(Node *a, Node *b, const char *at)
 {
     add_type(a);
     add_type(b);
-    if (is_integer(a->ty) && is_integer(b->ty))
+    if (is_arith(a->ty) && is_arith(b->ty))
         return new_binary(N_ADD, a, b, at);
     if (is_pointer(a->ty) && is_pointer(b->ty))
         error_at(at, "adding two pointers");
@@ -1360,7 +1439,7 @@ static Node *new_sub(Node *a, Node *b, const char *at)
 {
     add_type(a);
     add_type(b);
-    if (is_integer(a->ty) && is_integer(b->ty))
+    if (is_arith(a->ty) && is_arith(b->ty))
         return new_binary(N_SUB, a, b, at);
     if (is_pointer(a->ty) && is_integer(b->ty)) {
         b = new_binary(N_MUL, b, new_num(a->ty->base->size, at), at);
@@ -1421,7 +1500,7 @@ static int saw_extern_tu; /* the file-scope declaration being read is extern */
 
 /* Builtins that are a few instructions on their first operand (in x0, the result too), or
  * (kind) the checked arithmetic the parser makes a node of. */
-enum { BUILTIN_WORDS, BUILTIN_EXPECT, BUILTIN_OVERFLOW };
+enum { BUILTIN_WORDS, BUILTIN_EXPECT, BUILTIN_OVERFLOW, BUILTIN_CONST };
 typedef struct Builtin {
     const char *name;
     int nargs, kind;
@@ -1459,6 +1538,11 @@ static const unsigned w_par32[] = {0x2a0003e0u, POPCOUNT64, 0x92400000u, 0};
     0xdac00001u, /* rbit x1, x0 */ 0xdac01021u, /* clz x1, x1 */ 0x91000421u, /* add x1, x1, #1 */ \
         0xf100001fu, /* cmp x0, #0 */ 0x9a9f1020u /* csel x0, x1, xzr, ne */
 static const unsigned w_ffs64[] = {FFS64, 0};
+/* Square root and absolute value of the bits in x0. */
+static const unsigned w_sqrt[] = {0x9e670000u, 0x1e61c000u, 0x9e660000u, 0};  /* fmov d0, x0; fsqrt; fmov */
+static const unsigned w_sqrtf[] = {0x1e270000u, 0x1e21c000u, 0x1e260000u, 0}; /* fmov s0, w0; fsqrt; fmov */
+static const unsigned w_fabs[] = {0x9240f800u, 0};  /* and x0, x0, #0x7fffffffffffffff */
+static const unsigned w_fabsf[] = {0x12007800u, 0}; /* and w0, w0, #0x7fffffff */
 static const unsigned w_ffs32[] = {0x2a0003e0u, FFS64, 0};
 
 static const Builtin *builtin_named(const char *name)
@@ -1487,6 +1571,16 @@ static const Builtin *builtin_named(const char *name)
         {"__builtin_bswap64", 1, BUILTIN_WORDS, w_rev64, &ty_ulong, 0},
         {"__builtin_trap", 0, BUILTIN_WORDS, w_trap, &ty_void, 0},
         {"__builtin_unreachable", 0, BUILTIN_WORDS, w_udf, &ty_void, 0},
+        {"__builtin_sqrt", 1, BUILTIN_WORDS, w_sqrt, &ty_double, 0},
+        {"__builtin_sqrtf", 1, BUILTIN_WORDS, w_sqrtf, &ty_float, 0},
+        {"__builtin_fabs", 1, BUILTIN_WORDS, w_fabs, &ty_double, 0},
+        {"__builtin_fabsf", 1, BUILTIN_WORDS, w_fabsf, &ty_float, 0},
+        {"__builtin_inf", 0, BUILTIN_CONST, 0, &ty_double, 0},
+        {"__builtin_huge_val", 0, BUILTIN_CONST, 0, &ty_double, 0},
+        {"__builtin_inff", 0, BUILTIN_CONST, 0, &ty_float, 0},
+        {"__builtin_huge_valf", 0, BUILTIN_CONST, 0, &ty_float, 0},
+        {"__builtin_nan", 1, BUILTIN_CONST, 0, &ty_double, 1},
+        {"__builtin_nanf", 1, BUILTIN_CONST, 0, &ty_float, 1},
         {"__builtin_expect", 2, BUILTIN_EXPECT, 0, &ty_long, 0},
         {"__builtin_add_overflow", 3, BUILTIN_OVERFLOW, 0, &ty_int, N_ADD},
         {"__builtin_sub_overflow", 3, BUILTIN_OVERFLOW, 0, &ty_int, N_SUB},
@@ -1660,10 +1754,68 @@ static int eval_unsigned(Node *n)
     return is_pointer(n->a->ty) || is_pointer(n->b->ty) || arith(n->a->ty, n->b->ty)->is_unsigned;
 }
 
+static long eval(Node *n);
+
+/* A floating constant's value from its bits, and back. */
+static double as_double(long bits, Type *t)
+{
+    if (t->size == 4) {
+        unsigned u = (unsigned)bits;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, &bits, 8);
+    return d;
+}
+
+static long fp_bits(double d, Type *t)
+{
+    if (t->size == 4) {
+        float f = (float)d;
+        unsigned u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    long b;
+    memcpy(&b, &d, 8);
+    return b;
+}
+
+/* An arithmetic constant expression's value as a double (a float's rounded to float). */
+static double eval_fp(Node *n)
+{
+    if (!is_flt(n->ty))
+        return n->ty->is_unsigned ? (double)(unsigned long)eval(n) : (double)eval(n);
+    double v;
+    switch (n->kind) {
+    case N_NUM: return as_double(n->val, n->ty);
+    case N_CAST: v = eval_fp(n->a); break;
+    case N_ADD: v = eval_fp(n->a) + eval_fp(n->b); break;
+    case N_SUB: v = eval_fp(n->a) - eval_fp(n->b); break;
+    case N_MUL: v = eval_fp(n->a) * eval_fp(n->b); break;
+    case N_DIV: v = eval_fp(n->a) / eval_fp(n->b); break;
+    case N_NEG: v = -eval_fp(n->a); break;
+    case N_COND: v = eval(n->a) ? eval_fp(n->b) : eval_fp(n->c); break;
+    default: error_at(n->at, "not a constant expression"); return 0;
+    }
+    return n->ty->size == 4 ? (double)(float)v : v;
+}
+
 /* A constant expression's value (enum values, case labels, array lengths, #if), computed in
- * its operands' types as the program would. */
+ * its operands' types as the program would (a floating one's: its bits). */
 static long eval(Node *n)
 {
+    if (is_flt(n->ty))
+        return fp_bits(eval_fp(n), n->ty);
+    if (n->kind == N_CAST && is_flt(n->a->ty))
+        return fit(n->ty->is_unsigned ? (long)(unsigned long)eval_fp(n->a) : (long)eval_fp(n->a), n->ty);
+    if ((n->kind == N_EQ || n->kind == N_NE || n->kind == N_LT || n->kind == N_LE) &&
+        (is_flt(n->a->ty) || is_flt(n->b->ty))) {
+        double x = eval_fp(n->a), y = eval_fp(n->b);
+        return n->kind == N_EQ ? x == y : n->kind == N_NE ? x != y : n->kind == N_LT ? x < y : x <= y;
+    }
     long a = 0, b = 0;
     if (n->kind != N_NUM && n->kind != N_COND && n->kind != N_LOGAND && n->kind != N_LOGOR &&
         n->kind != N_ADDR && n->a) {
@@ -2013,6 +2165,19 @@ static void call_args(Node *n, int max)
     if (regs > max)
         error_at(n->at, "too many arguments for a system call");
     n->a = head.next;
+    /* Arguments converted to their parameters' types; beyond them (or with no prototype) a
+     * float goes as a double. */
+    FuncDecl *fd = n->name ? find_func(n->name) : 0;
+    int k = 0;
+    for (Node **a = &n->a; *a; a = &(*a)->next, k++) {
+        Node *next = (*a)->next;
+        Type *want = fd && fd->proto && k < fd->nparams ? fd->params[k] : 0;
+        if (want && needs_conv((*a)->ty, want))
+            *a = cast_to(*a, want);
+        else if (!want && is_flt((*a)->ty) && (*a)->ty->size == 4)
+            *a = cast_to(*a, &ty_double);
+        (*a)->next = next;
+    }
     if (n->ty->kind == TY_STRUCT || is_wide(n->ty)) {
         if (!in_func)
             error_at(n->at, "a call outside a function");
@@ -2055,6 +2220,12 @@ static Node *primary(void)
         n->ty = &ty_ulong;
         return n;
     }
+    if (t->kind == T_NUM && t->is_float) {
+        pos++;
+        Node *n = new_num(t->val, t->at);
+        n->ty = t->is_float == 2 ? &ty_float : t->is_float == 1 ? &ty_double : &ty_ldouble;
+        return n;
+    }
     if (t->kind == T_NUM) {
         pos++;
         Node *n = new_num(t->val, t->at);
@@ -2094,7 +2265,7 @@ static Node *primary(void)
                 expect(",");
                 n = node(N_VAARG, t->at);
                 n->ty = pointers(base_type());
-                if (!is_integer(n->ty) && n->ty->kind != TY_PTR)
+                if (!is_integer(n->ty) && n->ty->kind != TY_PTR && !(is_flt(n->ty) && n->ty->size <= 8))
                     error_at(t->at, "va_arg of this type (not yet)");
             } else if (!strcmp(name, "__builtin_va_copy")) {
                 expect(",");
@@ -2133,6 +2304,15 @@ static Node *primary(void)
             expect(")");
             if (bi->kind == BUILTIN_EXPECT)
                 return args[0];
+            if (bi->kind == BUILTIN_CONST) { /* infinity, or (op 1) a quiet NaN */
+                Node *c = new_num(0, t->at);
+                c->ty = bi->ty;
+                c->val = bi->ty->size == 8 ? (bi->op ? 0x7ff8000000000000L : 0x7ff0000000000000L)
+                                           : (bi->op ? 0x7fc00000L : 0x7f800000L);
+                return c;
+            }
+            if (is_flt(bi->ty) && bi->nargs == 1 && needs_conv(args[0]->ty, bi->ty))
+                args[0] = cast_to(args[0], bi->ty);
             if (bi->kind == BUILTIN_OVERFLOW) {
                 Type *r = is_pointer(args[2]->ty) ? args[2]->ty->base : 0;
                 if (!r || !is_integer(r))
@@ -2177,6 +2357,13 @@ static Node *primary(void)
             n->ty = &ty_long;
             return n;
         }
+        static const char *libc_builtins[] = {"__builtin_memcpy", "__builtin_memset",
+                                              "__builtin_memmove", "__builtin_memcmp",
+                                              "__builtin_strlen", "__builtin_strcmp",
+                                              "__builtin_abort", 0};
+        for (int k = 0; libc_builtins[k]; k++)
+            if (!strcmp(name, libc_builtins[k]))
+                name = (char *)libc_builtins[k] + 10; /* the function itself */
         if (!v && is("(")) {
             /* A direct call (an undeclared function returns int, as C89 had it). */
             pos++;
@@ -2444,7 +2631,7 @@ static Node *assign(void)
             Node *v = kinds[i] == N_ADD ? new_add(old, r, at)
                       : kinds[i] == N_SUB ? new_sub(old, r, at)
                                           : new_binary(kinds[i], old, r, at);
-            if (is_integer(n->ty) && is_wide(v->ty) != is_wide(n->ty))
+            if (needs_conv(v->ty, n->ty))
                 v = cast_to(v, n->ty);
             Node *a = node(N_OPASSIGN, at);
             a->a = n;
@@ -2866,7 +3053,7 @@ static Node *stmt(void)
         Node *n = node(N_RETURN, at);
         if (!accept(";")) {
             n->a = expr();
-            if (is_integer(cur_ret) && is_wide(n->a->ty) != is_wide(cur_ret))
+            if (needs_conv(n->a->ty, cur_ret))
                 n->a = cast_to(n->a, cur_ret);
             expect(";");
         }
@@ -3131,8 +3318,8 @@ static void gen_addr(Node *n)
 /* x0 = *(type *)x0. */
 static void load(Type *ty)
 {
-    if (ty->kind == TY_FLOAT)
-        error_at(0, "floating point values (not yet)");
+    if (ty->kind == TY_FLOAT && ty->size > 8)
+        error_at(0, "long double values (not yet)");
     if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT || ty->kind == TY_FUNC || is_wide(ty))
         return; /* an array (a struct, a function, an __int128) is its address */
     if (ty->bits) { /* its unit, then its bits */
@@ -3238,8 +3425,14 @@ static void copy_bytes(int size)
 
 /* After a call: a struct result is the address of its frame slot (a small one arrives in x0
  * and x1 and is stored there first). */
+static void fp_out(Type *t);
+
 static void call_result(Node *n)
 {
+    if (is_flt(n->ty)) { /* in s0/d0 */
+        fp_out(n->ty);
+        return;
+    }
     if (n->ty->kind != TY_STRUCT && !is_wide(n->ty))
         return;
     if (n->ty->size <= 16) {
@@ -3256,7 +3449,8 @@ static void call_result(Node *n)
 static int near_local(Node *n)
 {
     return n->kind == N_VAR && !n->var->global && !n->var->pending && n->var->offset <= 256 &&
-           (is_integer(n->ty) || n->ty->kind == TY_PTR) && n->ty != &ty_bool && !is_wide(n->ty);
+           (is_integer(n->ty) || n->ty->kind == TY_PTR || (is_flt(n->ty) && n->ty->size <= 8)) &&
+           n->ty != &ty_bool && !is_wide(n->ty);
 }
 
 /* ldur (loading) or stur xd at x29 - off, for a scalar of type ty. */
@@ -3291,7 +3485,7 @@ static int shift_of(long v)
 static int immediate_op(Node *n)
 {
     if (!n->b || n->b->kind != N_NUM || n->b->val < 0 || n->b->val >= 4096 || is_wide(n->ty) ||
-        is_wide(n->a->ty))
+        is_wide(n->a->ty) || is_flt(n->ty) || is_flt(n->a->ty) || is_flt(n->b->ty))
         return 0;
     switch (n->kind) {
     case N_ADD: case N_SUB: case N_EQ: case N_NE: case N_LT: case N_LE: return 1;
@@ -3316,11 +3510,12 @@ static int leaves_x1(Node *n)
 }
 
 static void gen_truth(Node *n);
+static void fp_in(Type *t, int vd, int rn);
 
 static int is_compare(Node *n)
 {
     return (n->kind == N_EQ || n->kind == N_NE || n->kind == N_LT || n->kind == N_LE) &&
-           !is_wide(n->a->ty) && !is_wide(n->b->ty);
+           !is_wide(n->a->ty) && !is_wide(n->b->ty) && !is_flt(n->a->ty) && !is_flt(n->b->ty);
 }
 
 /* A comparison's operands compared (flags set, nothing else); the condition code for true. */
@@ -3370,7 +3565,82 @@ static void gen_truth(Node *n)
     if (is_wide(n->ty)) {
         emit(0xa9400801u); /* ldp x1, x2, [x0] */
         emit(0xaa020020u); /* orr x0, x1, x2 */
+    } else if (is_flt(n->ty)) { /* -0.0 is false, NaN true */
+        fp_in(n->ty, 0, 0);
+        emit(n->ty->size == 8 ? 0x1e602008u : 0x1e202008u); /* fcmp d0/s0, #0.0 */
+        cset(1);                                           /* ne */
     }
+}
+
+/* s0/d0 = the float or double bits in x<rn> (fmov). */
+static void fp_in(Type *t, int vd, int rn)
+{
+    emit((t->size == 8 ? 0x9e670000u : 0x1e270000u) | ((unsigned)rn << 5) | (unsigned)vd);
+}
+
+/* x0 = the bits of s0/d0. */
+static void fp_out(Type *t)
+{
+    emit(t->size == 8 ? 0x9e660000u : 0x1e260000u);
+}
+
+/* x0 converted from type `from` to `to`, one of them floating. */
+static void gen_fp_cast(Type *from, Type *to, const char *at)
+{
+    if (is_wide(from) || is_wide(to) || from->size > 8 || to->size > 8 || is_pointer(from) ||
+        is_pointer(to) || to->kind == TY_STRUCT || from->kind == TY_STRUCT)
+        error_at(at, "this conversion of a floating value (not yet)");
+    if (to->kind == TY_VOID)
+        return;
+    if (is_flt(from) && is_flt(to)) {
+        if (from->size != to->size) {
+            fp_in(from, 0, 0);
+            emit(to->size == 8 ? 0x1e22c000u : 0x1e624000u); /* fcvt d0, s0 / fcvt s0, d0 */
+            fp_out(to);
+        }
+        return;
+    }
+    if (is_flt(to)) { /* from an integer, kept as its 64-bit extension */
+        unsigned op = to->size == 8 ? 0x9e620000u : 0x9e220000u; /* scvtf d0/s0, x0 */
+        emit(op | (from->is_unsigned && from->size == 8 ? 0x10000u : 0));      /* ucvtf */
+        fp_out(to);
+        return;
+    }
+    fp_in(from, 0, 0);
+    if (to == &ty_bool) {
+        emit(from->size == 8 ? 0x1e602008u : 0x1e202008u); /* fcmp #0.0 */
+        cset(1);
+        return;
+    }
+    unsigned op = from->size == 8 ? 0x9e780000u : 0x9e380000u; /* fcvtzs x0, d0/s0 */
+    emit(op | (to->is_unsigned ? 0x10000u : 0));                /* fcvtzu */
+    narrow(to);
+}
+
+/* A floating operation or comparison: a in s0/d0, b in s1/d1 (both of one type). */
+static void gen_fp(Node *n)
+{
+    Type *t = n->a->ty;
+    unsigned dbl = t->size == 8 ? 0x400000u : 0; /* the type bit: double */
+    gen_expr(n->a);
+    push();
+    gen_expr(n->b);
+    pop(1);
+    fp_in(t, 0, 1);
+    fp_in(t, 1, 0);
+    switch (n->kind) {
+    case N_ADD: emit(0x1e212800u | dbl); break; /* fadd */
+    case N_SUB: emit(0x1e213800u | dbl); break; /* fsub */
+    case N_MUL: emit(0x1e210800u | dbl); break; /* fmul */
+    case N_DIV: emit(0x1e211800u | dbl); break; /* fdiv */
+    case N_EQ: case N_NE: case N_LT: case N_LE:
+        emit(0x1e212000u | dbl); /* fcmp s0/d0, s1/d1: unordered is none of eq, mi, ls */
+        cset(n->kind == N_EQ ? 0 : n->kind == N_NE ? 1 : n->kind == N_LT ? 4 : 9); /* eq ne mi ls */
+        return;
+    default:
+        error_at(n->at, "this operation on a floating value");
+    }
+    fp_out(n->ty);
 }
 
 /* x6:x7 into n's place; x0 its address. */
@@ -3564,6 +3834,13 @@ static void gen_expr(Node *n)
             emit(0xaa0203e0u); /* mov x0, x2 */
         return;
     case N_NEG:
+        if (is_flt(n->ty)) {
+            gen_expr(n->a);
+            fp_in(n->ty, 0, 0);
+            emit(n->ty->size == 8 ? 0x1e614000u : 0x1e214000u); /* fneg */
+            fp_out(n->ty);
+            return;
+        }
         if (is_wide(n->ty)) {
             gen_expr(n->a);
             emit(0xa9400c02u); /* ldp x2, x3, [x0] */
@@ -3596,6 +3873,10 @@ static void gen_expr(Node *n)
         return;
     case N_CAST:
         gen_expr(n->a);
+        if (is_flt(n->ty) || is_flt(n->a->ty)) {
+            gen_fp_cast(n->a->ty, n->ty, n->at);
+            return;
+        }
         if (is_wide(n->ty) && !is_wide(n->a->ty)) { /* widened by the source's signedness */
             int u = n->a->ty->is_unsigned || is_pointer(n->a->ty);
             emit(u ? 0xd2800001u : 0x937ffc01u); /* mov x1, #0 / asr x1, x0, #63 */
@@ -3700,21 +3981,24 @@ static void gen_expr(Node *n)
         emit(0xf9000001u);                                                          /* str x1, [x0] */
         frame_addr(1, va_area - 64);
         emit(0xf9000401u);                                                          /* str x1, [x0, #8] */
-        emit(0xf900081fu);                                                          /* str xzr, [x0, #16] */
+        frame_addr(1, vr_area - 128);
+        emit(0xf9000801u);                                                          /* str x1, [x0, #16] */
         load_imm(1, -(8 - cur_named_regs) * 8);
         emit(0xb9001801u);                                                          /* str w1, [x0, #24] */
-        emit(0xb9001c1fu);                                                          /* str wzr, [x0, #28] */
+        load_imm(1, -(8 - cur_named_vregs) * 16);
+        emit(0xb9001c01u);                                                          /* str w1, [x0, #28] */
         return;
     case N_VAARG: {
-        /* The next general register saved, else the next stacked argument. */
+        /* The next general (or FP: 16-byte) register saved, else the next stacked argument. */
+        int flt = is_flt(n->ty);
         gen_addr(n->a);
         emit(0xaa0003e2u); /* mov x2, x0 */
-        emit(0xb9801841u); /* ldrsw x1, [x2, #24] */
+        emit(flt ? 0xb9801c41u : 0xb9801841u); /* ldrsw x1, [x2, #28 / #24] */
         int to_stack = branch(0xb6f80001u); /* tbz x1, #63, stack */
-        emit(0xf9400443u); /* ldr x3, [x2, #8] */
+        emit(flt ? 0xf9400843u : 0xf9400443u); /* ldr x3, [x2, #16 / #8] */
         emit(0x8b010060u); /* add x0, x3, x1 */
-        emit(0x91002021u); /* add x1, x1, #8 */
-        emit(0xb9001841u); /* str w1, [x2, #24] */
+        emit(flt ? 0x91004021u : 0x91002021u); /* add x1, x1, #16 / #8 */
+        emit(flt ? 0xb9001c41u : 0xb9001841u); /* str w1, [x2, #28 / #24] */
         int done = branch(0x14000000u);
         patch(to_stack, label_here());
         emit(0xf9400040u); /* ldr x0, [x2] */
@@ -3744,7 +4028,7 @@ static void gen_expr(Node *n)
          * last. pushed[i]: its place among the pushed, -1 for those. */
         int npushed = 0, i = 0;
         for (Node *a = n->a; a; a = a->next, i++) {
-            int direct = !syscall && reg[i] >= 0 && !in_pair(a->ty) &&
+            int direct = !syscall && reg[i] >= 0 && !in_pair(a->ty) && !is_flt(a->ty) &&
                          (a->kind == N_NUM || a->kind == N_STR || near_local(a));
             pushed[i] = direct ? -1 : npushed++;
             if (!direct) {
@@ -3788,7 +4072,10 @@ static void gen_expr(Node *n)
             if (reg[k] < 0 || pushed[k] < 0)
                 continue;
             unsigned at = (unsigned)(area + 16 * (npushed - 1 - pushed[k]));
-            if (in_pair(arg_ty[k])) {
+            if (is_flt(arg_ty[k])) {
+                emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
+                fp_in(arg_ty[k], reg[k], 10);         /* fmov d/s(r), x10 */
+            } else if (in_pair(arg_ty[k])) {
                 emit(0xf94003eau | ((at / 8) << 10)); /* ldr x10, [sp, #at] */
                 if (arg_regs(arg_ty[k]) == 2)
                     emit(0xf9400540u | (reg[k] + 1)); /* ldr x(r+1), [x10, #8] */
@@ -3843,6 +4130,10 @@ static void gen_expr(Node *n)
      * 64-bit extension). */
     if (is_wide(n->ty) || (is_wide(n->a->ty) && n->b && is_wide(n->b->ty))) {
         gen_wide(n);
+        return;
+    }
+    if (is_flt(n->ty) || (n->b && is_flt(n->a->ty) && is_flt(n->b->ty))) {
+        gen_fp(n);
         return;
     }
     if (is_compare(n)) {
@@ -3959,6 +4250,8 @@ static void gen_stmt(Node *n)
                 narrow(cur_ret);
             if (is_wide(cur_ret))
                 emit(0xa9400400u); /* ldp x0, x1, [x0] */
+            if (is_flt(cur_ret))
+                fp_in(cur_ret, 0, 0); /* in s0/d0 */
             if (cur_ret->kind == TY_STRUCT) {
                 if (n->a->ty->kind != TY_STRUCT || n->a->ty->size != cur_ret->size)
                     error_at(n->at, "returning something else from a struct function");
@@ -4177,6 +4470,14 @@ static void function(Type *ret, char *name, const char *at, int is_static)
             cur_variadic = variadic;
         }
     }
+    FuncDecl *fdp = find_func(name);
+    if (fdp && !fdp->proto && np <= 16) {
+        fdp->proto = 1;
+        fdp->nparams = np;
+        fdp->variadic = cur_variadic;
+        for (int i = 0; i < np; i++)
+            fdp->params[i] = params[i]->ty;
+    }
     skip_attrs();
     if (decl_end >= 0)
         pos = decl_end; /* past the rest of a parenthesised declarator */
@@ -4193,8 +4494,10 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     for (int i = 0; i < np; i++)
         pty[i] = params[i]->ty;
     cur_named_stack = arg_layout(pty, np, preg, pslot, &cur_named_regs);
+    cur_named_vregs = layout_vregs;
     if (cur_variadic) {
         va_area = new_var("", array_of(&ty_long, 8), 0)->offset;
+        vr_area = new_var("", array_of(&ty_long, 16), 0)->offset;
     }
     for (Func *g = funcs; g; g = g->next)
         if (!strcmp(g->name, name))
@@ -4225,6 +4528,9 @@ static void function(Type *ret, char *name, const char *at, int is_static)
         frame_addr(9, va_area);
         for (int r = 0; r < 8; r += 2)
             emit(0xa9000000u | ((unsigned)(r / 2 * 2) << 15) | ((r + 1) << 10) | (9 << 5) | r); /* stp xr, xr+1, [x9, #8r] */
+        frame_addr(9, vr_area);
+        for (int q = 0; q < 8; q += 2)
+            emit(0xad000000u | ((unsigned)q << 15) | ((unsigned)(q + 1) << 10) | (9 << 5) | (unsigned)q); /* stp q, q+1, [x9, #16q] */
     }
     /* Parameters into their slots: each from its register(s); a struct of up to 16 bytes
      * from two, a larger one's address first, its bytes copied after (the copy uses x0-x3). */
@@ -4241,6 +4547,10 @@ static void function(Type *ret, char *name, const char *at, int is_static)
                       : size == 4 ? 0xb9000000u
                                   : 0xf9000000u;
         int r = preg[i];
+        if (is_flt(pt) && r >= 0) {
+            emit((pt->size == 8 ? 0xfd000120u : 0xbd000120u) | (unsigned)r); /* str d/s(r), [x9] */
+            continue;
+        }
         if (r < 0) {
             /* A stacked one: its words from the caller's frame, above x29's pair. */
             for (int w = 0; w < arg_regs(pt); w++) {
@@ -4334,7 +4644,10 @@ static long static_value(Node *n, char **func)
         if (n->ty->kind == TY_ARRAY)
             return static_addr(n, func);
         break;
-    case N_CAST: return static_value(n->a, func);
+    case N_CAST:
+        if (is_arith(n->ty) && is_arith(n->a->ty))
+            return eval(n); /* a conversion between numbers */
+        return static_value(n->a, func);
     case N_ADD:
         if (is_pointer(n->ty))
             return static_value(n->a, func) + eval(n->b);
@@ -4382,6 +4695,8 @@ static void global_init(int off, Type *ty)
     int braced = accept("{");
     Node *e = assign();
     add_type(e);
+    if (needs_conv(e->ty, ty))
+        e = cast_to(e, ty);
     char *func = 0;
     long val = static_value(e, &func);
     if (func) {

@@ -28,6 +28,26 @@ typedef double double_t;
 #define MATH_ERREXCEPT 2
 #define math_errhandling (MATH_ERRNO | MATH_ERREXCEPT)
 
+#ifdef __garmcc__
+/* garm's own C compiler has no type-generic builtins: the runtime classifies the bits (a float
+ * as a float: converted to double, its subnormals would look normal). */
+int __garm_fpclassify(double x);
+int __garm_fpclassifyf(float x);
+int __garm_signbit(double x);
+int __garm_signbitf(float x);
+#define fpclassify(x) (sizeof(x) == sizeof(float) ? __garm_fpclassifyf(x) : __garm_fpclassify(x))
+#define isnan(x)      (fpclassify(x) == FP_NAN)
+#define isinf(x)      (fpclassify(x) == FP_INFINITE ? (signbit(x) ? -1 : 1) : 0)
+#define isfinite(x)   (fpclassify(x) >= FP_ZERO)
+#define isnormal(x)   (fpclassify(x) == FP_NORMAL)
+#define signbit(x)    (sizeof(x) == sizeof(float) ? __garm_signbitf(x) : __garm_signbit(x))
+#define isgreater(x, y)      ((x) > (y))
+#define isgreaterequal(x, y) ((x) >= (y))
+#define isless(x, y)         ((x) < (y))
+#define islessequal(x, y)    ((x) <= (y))
+#define islessgreater(x, y)  ((x) < (y) || (x) > (y))
+#define isunordered(x, y)    (isnan(x) || isnan(y))
+#else
 #define fpclassify(x) __builtin_fpclassify(FP_NAN, FP_INFINITE, FP_NORMAL, FP_SUBNORMAL, FP_ZERO, x)
 #define isnan(x)      __builtin_isnan(x)
 #define isinf(x)      __builtin_isinf_sign(x) /* -1 for -inf, as glibc */
@@ -40,6 +60,7 @@ typedef double double_t;
 #define islessequal(x, y)    __builtin_islessequal(x, y)
 #define islessgreater(x, y)  __builtin_islessgreater(x, y)
 #define isunordered(x, y)    __builtin_isunordered(x, y)
+#endif
 
 #define M_E        2.7182818284590452354
 #define M_LOG2E    1.4426950408889634074

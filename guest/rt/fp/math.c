@@ -21,6 +21,30 @@ static inline double asd(uint64_t u) { double x; __builtin_memcpy(&x, &u, 8); re
 static inline uint32_t asuf(float x) { uint32_t u; __builtin_memcpy(&u, &x, 4); return u; }
 static inline float asf(uint32_t u) { float x; __builtin_memcpy(&x, &u, 4); return x; }
 
+/* The classification garm's own C compiler's <math.h> calls (clang's builtins need none). */
+int __garm_fpclassify(double x)
+{
+    uint64_t u = asu(x), e = (u >> 52) & 0x7ff, m = u & 0xfffffffffffffULL;
+    if (e == 0x7ff)
+        return m ? FP_NAN : FP_INFINITE;
+    if (e == 0)
+        return m ? FP_SUBNORMAL : FP_ZERO;
+    return FP_NORMAL;
+}
+
+int __garm_fpclassifyf(float x)
+{
+    uint32_t u = asuf(x), e = (u >> 23) & 0xff, m = u & 0x7fffff;
+    if (e == 0xff)
+        return m ? FP_NAN : FP_INFINITE;
+    if (e == 0)
+        return m ? FP_SUBNORMAL : FP_ZERO;
+    return FP_NORMAL;
+}
+
+int __garm_signbit(double x) { return (int)(asu(x) >> 63); }
+int __garm_signbitf(float x) { return (int)(asuf(x) >> 31); }
+
 #define SIGN_BIT  0x8000000000000000ULL
 #define MANT_MASK 0x000fffffffffffffULL
 #define IMPL_BIT  0x0010000000000000ULL
@@ -642,7 +666,9 @@ float fmaf(float x, float y, float z) { return (float)fma_core(x, y, z, 24, -126
 static inline double hw_sqrt(double x)
 {
     double r;
-#if defined(__aarch64__)
+#if defined(__garmcc__) /* garm's own C compiler: the same fsqrt, as a builtin */
+    r = __builtin_sqrt(x);
+#elif defined(__aarch64__)
     __asm__("fsqrt %d0, %d1" : "=w"(r) : "w"(x));
 #elif defined(__x86_64__)
     __asm__("sqrtsd %1, %0" : "=x"(r) : "x"(x));
@@ -654,7 +680,9 @@ static inline double hw_sqrt(double x)
 static inline float hw_sqrtf(float x)
 {
     float r;
-#if defined(__aarch64__)
+#if defined(__garmcc__) /* garm's own C compiler: the same fsqrt, as a builtin */
+    r = __builtin_sqrtf(x);
+#elif defined(__aarch64__)
     __asm__("fsqrt %s0, %s1" : "=w"(r) : "w"(x));
 #elif defined(__x86_64__)
     __asm__("sqrtss %1, %0" : "=x"(r) : "x"(x));
