@@ -34,6 +34,18 @@
 
 /* ---- diagnostics ---- */
 
+static void *xalloc(void *p);
+
+/* A growable array `p` of n items of `size` bytes with room for *cap: room for one more
+ * (doubling, from 64). */
+static void *grow(void *p, int n, int *cap, int size)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 64;
+    return xalloc(realloc(p, (long)*cap * size));
+}
+
 /* Allocation that never returns NULL: running out of memory is a diagnostic, not a crash. */
 static void *xalloc(void *p)
 {
@@ -1294,7 +1306,7 @@ static Node *cast_to(Node *e, Type *ty)
     Node *c = node(N_CAST, e->at);
     c->a = e;
     c->ty = ty;
-    if (is_wide(ty) && !is_wide(e->ty))
+    if (is_wide(ty) && !is_wide(e->ty) && in_func) /* (a static initialiser's is folded) */
         c->var = wide_slot(e->at);
     return c;
 }
@@ -3195,10 +3207,7 @@ static int nfix, cap_fix;
 
 static void add_fixup(int at, char *name, const char *at_src, int adr)
 {
-    if (nfix == cap_fix) {
-        cap_fix = cap_fix ? cap_fix * 2 : 256;
-        fixups = realloc(fixups, cap_fix * sizeof(Fixup));
-    }
+    fixups = grow(fixups, nfix, &cap_fix, sizeof(Fixup));
     fixups[nfix++] = (Fixup){at, name, at_src, adr};
 }
 
@@ -4603,10 +4612,7 @@ static int ndata_relocs, cap_data_relocs;
 
 static void add_data_reloc(int off, char *name, const char *src)
 {
-    if (ndata_relocs == cap_data_relocs) {
-        cap_data_relocs = cap_data_relocs ? cap_data_relocs * 2 : 64;
-        data_relocs = xalloc(realloc(data_relocs, cap_data_relocs * sizeof(DataReloc)));
-    }
+    data_relocs = grow(data_relocs, ndata_relocs, &cap_data_relocs, sizeof(DataReloc));
     data_relocs[ndata_relocs++] = (DataReloc){off, name, src};
 }
 
@@ -4810,10 +4816,7 @@ static int nvar_fixups, cap_var_fixups;
 
 static void add_var_fixup(int at, Var *v, const char *src)
 {
-    if (nvar_fixups == cap_var_fixups) {
-        cap_var_fixups = cap_var_fixups ? cap_var_fixups * 2 : 16;
-        var_fixups = xalloc(realloc(var_fixups, cap_var_fixups * sizeof(VarFixup)));
-    }
+    var_fixups = grow(var_fixups, nvar_fixups, &cap_var_fixups, sizeof(VarFixup));
     var_fixups[nvar_fixups++] = (VarFixup){at, v, src};
 }
 
@@ -5025,8 +5028,7 @@ static void write_elf(const char *path)
     put(ph, 32, data_len, 8);
     put(ph, 40, data_len ? data_len : 1, 8);
     put(ph, 48, 0x1000, 8);
-    for (int i = 0; i < ncode; i++)
-        put(f, text_off + 4 * i, code[i], 4);
+    memcpy(f + text_off, code, ncode * 4L); /* little-endian here as in the file */
     memcpy(f + data_off, data, data_len);
     FILE *out = fopen(path, "wb");
     if (!out || fwrite(f, 1, total, out) != (size_t)total || fclose(out) != 0) {
@@ -5064,7 +5066,7 @@ static char *read_file(const char *path)
  * loads it before its own files, so every address it compiled stays right and nothing needs
  * relocating; link keeps only what the program reaches. */
 
-#define LIB_MAGIC "garm-cc-library 1\n"
+#define LIB_MAGIC "garm-cc-library 2\n"
 
 static void lib_int(FILE *f, long v) { fwrite(&v, 8, 1, f); }
 
@@ -5074,8 +5076,44 @@ static void lib_str(FILE *f, const char *s)
     fwrite(s, 1, strlen(s), f);
 }
 
+/* The names a library's records use, each written once (calls name a few functions many
+ * times): a table and a hash of it. */
+static char **lib_names;
+static int nlib_names, cap_lib_names, *lib_name_slots, cap_lib_slots;
+
+static int lib_name(char *name)
+{
+    if (2 * (nlib_names + 1) > cap_lib_slots) {
+        cap_lib_slots = cap_lib_slots ? cap_lib_slots * 2 : 1024;
+        free(lib_name_slots);
+        lib_name_slots = xalloc(malloc(cap_lib_slots * sizeof(int)));
+        for (int i = 0; i < cap_lib_slots; i++)
+            lib_name_slots[i] = -1;
+        for (int i = 0; i < nlib_names; i++) {
+            unsigned h = text_hash(lib_names[i], (int)strlen(lib_names[i])) & (cap_lib_slots - 1);
+            while (lib_name_slots[h] >= 0)
+                h = (h + 1) & (cap_lib_slots - 1);
+            lib_name_slots[h] = i;
+        }
+    }
+    unsigned h = text_hash(name, (int)strlen(name)) & (cap_lib_slots - 1);
+    for (; lib_name_slots[h] >= 0; h = (h + 1) & (cap_lib_slots - 1))
+        if (!strcmp(lib_names[lib_name_slots[h]], name))
+            return lib_name_slots[h];
+    lib_names = grow(lib_names, nlib_names, &cap_lib_names, sizeof(char *));
+    lib_names[nlib_names] = name;
+    lib_name_slots[h] = nlib_names;
+    return nlib_names++;
+}
+
 static void write_library(const char *path)
 {
+    for (Func *fn = funcs; fn; fn = fn->next)
+        lib_name(fn->name);
+    for (int i = 0; i < nfix; i++)
+        lib_name(fixups[i].name);
+    for (int i = 0; i < ndata_relocs; i++)
+        lib_name(data_relocs[i].name);
     FILE *f = fopen(path, "wb");
     if (!f) {
         fprintf(stderr, "cc: cannot write %s\n", path);
@@ -5087,24 +5125,27 @@ static void write_library(const char *path)
     fwrite(code, 4, ncode, f);
     lib_int(f, data_len);
     fwrite(data, 1, data_len, f);
+    lib_int(f, nlib_names);
+    for (int i = 0; i < nlib_names; i++)
+        lib_str(f, lib_names[i]);
     int n = 0;
     for (Func *fn = funcs; fn; fn = fn->next)
         n++;
     lib_int(f, n);
     for (Func *fn = funcs; fn; fn = fn->next) {
-        lib_str(f, fn->name);
+        lib_int(f, lib_name(fn->name));
         lib_int(f, fn->at);
         lib_int(f, fn->end);
     }
     lib_int(f, nfix);
     for (int i = 0; i < nfix; i++) {
-        lib_str(f, fixups[i].name);
+        lib_int(f, lib_name(fixups[i].name));
         lib_int(f, fixups[i].at);
         lib_int(f, fixups[i].adr);
     }
     lib_int(f, ndata_relocs);
     for (int i = 0; i < ndata_relocs; i++) {
-        lib_str(f, data_relocs[i].name);
+        lib_int(f, lib_name(data_relocs[i].name));
         lib_int(f, data_relocs[i].off);
     }
     n = 0;
@@ -5141,9 +5182,20 @@ static void lib_bytes(void *to, long n)
 
 static long lib_get(void)
 {
-    long v;
-    lib_bytes(&v, 8);
+    if (lib_end - lib_at < 8)
+        lib_bytes(0, -1);
+    long v = *(const long *)lib_at; /* (unaligned loads are fine on both AArch64 and x86-64) */
+    lib_at += 8;
     return v;
+}
+
+/* A name from the library's table, by its index. */
+static char *lib_get_name(char **names, long n)
+{
+    long i = lib_get();
+    if (i < 0 || i >= n)
+        lib_bytes(0, -1);
+    return names[i];
 }
 
 static char *lib_get_str(void)
@@ -5197,11 +5249,17 @@ static void read_library(const char *path)
     unsigned char first[8]; /* the word no object has */
     lib_bytes(first, 8);
     lib_bytes(data + at, len - 8);
+    long nnames = lib_get();
+    if (nnames < 0 || nnames > (1L << 20))
+        lib_bytes(0, -1);
+    char **names = xalloc(malloc((nnames + 1) * sizeof(char *)));
+    for (long i = 0; i < nnames; i++)
+        names[i] = lib_get_str();
     long nf = lib_get();
     Func head = {0}, *last = &head;
     for (long i = 0; i < nf; i++) { /* in the file's order, which is funcs' */
         Func *fn = xalloc(calloc(1, sizeof(Func)));
-        fn->name = lib_get_str();
+        fn->name = lib_get_name(names, nnames);
         fn->at = (int)lib_get();
         fn->end = (int)lib_get();
         if (fn->at < START_WORDS || fn->end < fn->at || fn->end > ncode)
@@ -5211,7 +5269,7 @@ static void read_library(const char *path)
     funcs = head.next;
     long nfx = lib_get();
     for (long i = 0; i < nfx; i++) {
-        char *name = lib_get_str();
+        char *name = lib_get_name(names, nnames);
         int at = (int)lib_get();
         if (at < 0 || at >= ncode)
             lib_bytes(0, -1);
@@ -5219,7 +5277,7 @@ static void read_library(const char *path)
     }
     long nrel = lib_get();
     for (long i = 0; i < nrel; i++) {
-        char *name = lib_get_str();
+        char *name = lib_get_name(names, nnames);
         int off = (int)lib_get();
         if (off < 0 || off + 8 > data_len)
             lib_bytes(0, -1);
