@@ -3830,18 +3830,40 @@ static void gen_expr(Node *n)
         load(n->ty);
         return;
     case N_PREINC:
-    case N_POSTINC:
-        gen_addr(n->a);
-        emit(0xaa0003e1u); /* mov x1, x0 */
-        load(n->a->ty);
+    case N_POSTINC: {
+        Type *t = n->a->ty;
+        int near = near_local(n->a) && !is_flt(t);
+        if (near) { /* the local's value straight from its slot, and back */
+            local_access(t, n->a->var->offset, 1);
+        } else {
+            gen_addr(n->a);
+            emit(0xaa0003e1u); /* mov x1, x0 */
+            load(t);
+        }
         emit(0xaa0003e2u); /* mov x2, x0 (the old value) */
-        load_imm(3, n->val);
-        emit(0x8b030000u); /* add x0, x0, x3 */
-        narrow(n->a->ty);
-        store(n->a->ty);
+        if (is_flt(t)) { /* x +/- 1.0 */
+            load_imm(3, fp_bits((double)n->val, t));
+            fp_in(t, 1, 3);
+            fp_in(t, 0, 0);
+            emit(0x1e212800u | (t->size == 8 ? 0x400000u : 0)); /* fadd */
+            fp_out(t);
+        } else if (n->val > 0 && n->val < 4096) {
+            emit(0x91000000u | ((unsigned)n->val << 10)); /* add x0, x0, #step */
+        } else if (n->val < 0 && n->val > -4096) {
+            emit(0xd1000000u | ((unsigned)-n->val << 10)); /* sub x0, x0, #-step */
+        } else {
+            load_imm(3, n->val);
+            emit(0x8b030000u); /* add x0, x0, x3 */
+        }
+        narrow(t);
+        if (near)
+            local_access(t, n->a->var->offset, 0);
+        else
+            store(t);
         if (n->kind == N_POSTINC)
             emit(0xaa0203e0u); /* mov x0, x2 */
         return;
+    }
     case N_NEG:
         if (is_flt(n->ty)) {
             gen_expr(n->a);
@@ -5066,14 +5088,23 @@ static char *read_file(const char *path)
  * loads it before its own files, so every address it compiled stays right and nothing needs
  * relocating; link keeps only what the program reaches. */
 
-#define LIB_MAGIC "garm-cc-library 2\n"
+#define LIB_MAGIC "garm-cc-library 3\n"
 
 static void lib_int(FILE *f, long v) { fwrite(&v, 8, 1, f); }
+
+/* Zero bytes up to a multiple of 8 after n bytes: every number and block stays 8-aligned in
+ * the file, so reading it copies by words. */
+static void lib_pad(FILE *f, long n)
+{
+    static const char zeros[8];
+    fwrite(zeros, 1, (8 - n % 8) % 8, f);
+}
 
 static void lib_str(FILE *f, const char *s)
 {
     lib_int(f, (long)strlen(s));
     fwrite(s, 1, strlen(s), f);
+    lib_pad(f, (long)strlen(s));
 }
 
 /* The names a library's records use, each written once (calls name a few functions many
@@ -5120,11 +5151,14 @@ static void write_library(const char *path)
         exit(1);
     }
     fwrite(LIB_MAGIC, 1, strlen(LIB_MAGIC), f);
+    lib_pad(f, (long)strlen(LIB_MAGIC));
     lib_int(f, file_no + 1);
     lib_int(f, ncode);
     fwrite(code, 4, ncode, f);
+    lib_pad(f, ncode * 4L);
     lib_int(f, data_len);
     fwrite(data, 1, data_len, f);
+    lib_pad(f, data_len);
     lib_int(f, nlib_names);
     for (int i = 0; i < nlib_names; i++)
         lib_str(f, lib_names[i]);
@@ -5198,6 +5232,13 @@ static char *lib_get_name(char **names, long n)
     return names[i];
 }
 
+/* Past the zero bytes that keep the next item 8-aligned after n bytes. */
+static void lib_skip_pad(long n)
+{
+    char pad[8];
+    lib_bytes(pad, (8 - n % 8) % 8);
+}
+
 static char *lib_get_str(void)
 {
     long n = lib_get();
@@ -5206,6 +5247,7 @@ static char *lib_get_str(void)
     char *s = xalloc(malloc(n + 1));
     lib_bytes(s, n);
     s[n] = 0;
+    lib_skip_pad(n);
     return s;
 }
 
@@ -5234,6 +5276,7 @@ static void read_library(const char *path)
         fprintf(stderr, "cc: %s: not a library of this compiler\n", path);
         exit(1);
     }
+    lib_skip_pad((long)strlen(LIB_MAGIC));
     lib_files = (int)lib_get();
     long words = lib_get();
     if (words < START_WORDS || words > (1L << 24))
@@ -5241,6 +5284,7 @@ static void read_library(const char *path)
     cap_code = (int)words + 4096;
     code = xalloc(malloc(cap_code * 4L));
     lib_bytes(code, words * 4);
+    lib_skip_pad(words * 4);
     ncode = (int)words;
     long len = lib_get();
     if (len < 8 || len > (1L << 28))
@@ -5249,6 +5293,7 @@ static void read_library(const char *path)
     unsigned char first[8]; /* the word no object has */
     lib_bytes(first, 8);
     lib_bytes(data + at, len - 8);
+    lib_skip_pad(len);
     long nnames = lib_get();
     if (nnames < 0 || nnames > (1L << 20))
         lib_bytes(0, -1);
