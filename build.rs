@@ -32,9 +32,13 @@ fn main() {
     s.push_str("];\n");
     // garm's own C compiler and its headers (not its tests): `garm selfhost` and `garm cc
     // --compiler garm` stage them for the guest.
-    let mut cc = vec![format!("{root}/guest/cc/cc.c")];
+    let mut cc = vec![
+        format!("{root}/guest/cc/cc.c"),
+        format!("{root}/guest/cc/fold.c"),
+    ];
     walk(&Path::new(&root).join("guest/cc/include"), &mut cc);
     println!("cargo:rerun-if-changed=guest/cc/cc.c");
+    println!("cargo:rerun-if-changed=guest/cc/fold.c");
     println!("cargo:rerun-if-changed=guest/cc/include");
     s.push_str("/// (path relative to the repository, contents) of garm's C compiler and its headers.\npub static GARMCC_FILES: &[(&str, &[u8])] = &[\n");
     for f in &cc {

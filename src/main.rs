@@ -480,7 +480,7 @@ fn selfhost(opts: &RunOptions, keep: Option<PathBuf>) -> Result<i32, Error> {
     });
     garm::elog!(
         "garm selfhost: {} and {} runtime files, tier {:?}",
-        garm::selfhost::COMPILER,
+        garm::selfhost::COMPILER.join(" + "),
         garm::selfhost::runtime_sources().len(),
         opts.tier
     );

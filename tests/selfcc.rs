@@ -8,6 +8,24 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Stage 0: the compiler (guest/cc/cc.c and fold.c) built by clang, once per test process.
+fn stage0() -> PathBuf {
+    static S0: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    S0.get_or_init(|| {
+        let out = tmp().join(format!("selfcc-stage0-{}.elf", std::process::id()));
+        let o = Command::new(garm_bin())
+            .arg("cc")
+            .args(garm::selfhost::COMPILER.iter().map(|s| root().join(s)))
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    })
+    .clone()
+}
+
 /// A fresh directory for one test's sources and outputs.
 fn workdir(name: &str) -> PathBuf {
     let d = tmp().join(format!("selfcc-{name}-{}", std::process::id()));
@@ -65,7 +83,7 @@ fn clang_build(dir: &Path, name: &str, texts: &[&str]) -> PathBuf {
 
 #[test]
 fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
-    let cc = build("cc/cc");
+    let cc = stage0();
     let dir = workdir("progs");
     copy_tests(&dir);
     for name in [
@@ -100,7 +118,7 @@ fn stage0_on_the_gpu_compiles_programs_that_equal_their_clang_builds() {
 fn several_files_make_one_program() {
     // multi_main.c and multi_lib.c share a header, a struct type, a global and functions, and
     // each has a static function of the same name; the oracle is clang's build of the two.
-    let cc = build("cc/cc");
+    let cc = stage0();
     let dir = workdir("multi");
     copy_tests(&dir);
     let mount = format!("{}:/w", dir.display());
@@ -130,7 +148,7 @@ fn several_files_make_one_program() {
 
 #[test]
 fn bad_sources_get_a_diagnostic_with_line_and_column() {
-    let cc = build("cc/cc");
+    let cc = stage0();
     let dir = workdir("errors");
     let cases = [
         (
@@ -249,10 +267,12 @@ fn copy_tree(from: &Path, to: &Path) {
 fn boot() -> &'static Boot {
     static BOOT: std::sync::OnceLock<Boot> = std::sync::OnceLock::new();
     BOOT.get_or_init(|| {
-        let stage0 = build("cc/cc");
+        let stage0 = stage0();
         let dir = workdir("boot");
         std::fs::create_dir_all(dir.join("guest/cc")).unwrap();
-        std::fs::copy(root().join("guest/cc/cc.c"), dir.join("guest/cc/cc.c")).unwrap();
+        for f in garm::selfhost::COMPILER {
+            std::fs::copy(root().join(f), dir.join(f)).unwrap();
+        }
         for d in ["guest/cc/include", "guest/include", "guest/rt"] {
             copy_tree(&root().join(d), &dir.join(d));
         }
@@ -265,7 +285,11 @@ fn boot() -> &'static Boot {
             .collect();
         args.push(stage0.display().to_string());
         args.extend(includes(&dir));
-        args.push(dir.join("guest/cc/cc.c").display().to_string());
+        args.extend(
+            garm::selfhost::COMPILER
+                .iter()
+                .map(|f| dir.join(f).display().to_string()),
+        );
         args.extend(
             runtime_sources()
                 .iter()
@@ -295,7 +319,7 @@ fn stage1_built_on_the_gpu_compiles_itself_to_the_same_bytes() {
     let stage2 = b.dir.join("stage2.elf");
     let mut cmd = Command::new("qemu-aarch64");
     cmd.arg(&b.stage1).args(includes(&b.dir));
-    cmd.arg(b.dir.join("guest/cc/cc.c"));
+    cmd.args(garm::selfhost::COMPILER.iter().map(|f| b.dir.join(f)));
     cmd.args(runtime_sources().iter().map(|s| b.dir.join(s)));
     let o = cmd.arg("-o").arg(&stage2).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -25,10 +25,13 @@
  * and globals meet (a global declared again is the same object; static functions stay their
  * file's). Linking names every function called and defined nowhere.
  *
+ * Built from cc.c and fold.c (its floating-point constant arithmetic).
  * Usage: cc [-I DIR] [-D NAME[=VALUE]] [-U NAME]... FILE.c... [LIBRARY.lib] -o OUT
  *        cc --library [-I DIR]... FILE.c... -o LIBRARY.lib */
 #include <garm.h>
 #include <stdio.h>
+/* The garm runtime's strtod and strtof as bits (guest/rt/fp/strtod.c: no floating values). */
+unsigned long __garm_strtofp_bits(const char *s, char **end, int is_float);
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,25 +296,18 @@ static TokVec tokenize(const char *text)
             fp |= *p == '.';
         }
         if (fp) {
-            /* Its value to the nearest double (a float's rounded from that, which can differ
-             * from rounding once in rare halfway cases), kept as bits. */
+            /* Its bits, correctly rounded to its type by the runtime's integer-only strtod. */
             char *end;
-            double d = strtod(p, &end);
             t.kind = T_NUM;
             t.is_float = 1;
+            t.val = (long)__garm_strtofp_bits(p, &end, 0);
             if (*end == 'f' || *end == 'F') {
-                float f = (float)d;
-                unsigned bits;
-                memcpy(&bits, &f, 4);
-                t.val = bits;
+                t.val = (long)__garm_strtofp_bits(p, &end, 1);
                 t.is_float = 2;
                 end++;
-            } else {
-                memcpy(&t.val, &d, 8);
-                if (*end == 'l' || *end == 'L') {
-                    t.is_float = 3;
-                    end++;
-                }
+            } else if (*end == 'l' || *end == 'L') {
+                t.is_float = 3;
+                end++;
             }
             if (end != q)
                 error_at(p, "a malformed floating constant");
@@ -1768,51 +1764,31 @@ static int eval_unsigned(Node *n)
 
 static long eval(Node *n);
 
-/* A floating constant's value from its bits, and back. */
-static double as_double(long bits, Type *t)
-{
-    if (t->size == 4) {
-        unsigned u = (unsigned)bits;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, &bits, 8);
-    return d;
-}
+/* Floating-point constant arithmetic on bits (fold.c: this file has no floating values). */
+long cc_fp_from_int(long v, int is_unsigned, int size);
+long cc_fp_to_int(long bits, int size, int is_unsigned);
+long cc_fp_convert(long bits, int from, int to);
+long cc_fp_arith(int op, long a, long b, int size);
+int cc_fp_compare(int op, long a, long b, int size);
 
-static long fp_bits(double d, Type *t)
+/* A floating constant expression's bits, as its type has them. */
+static long fold_fp(Node *n)
 {
-    if (t->size == 4) {
-        float f = (float)d;
-        unsigned u;
-        memcpy(&u, &f, 4);
-        return u;
-    }
-    long b;
-    memcpy(&b, &d, 8);
-    return b;
-}
-
-/* An arithmetic constant expression's value as a double (a float's rounded to float). */
-static double eval_fp(Node *n)
-{
-    if (!is_flt(n->ty))
-        return n->ty->is_unsigned ? (double)(unsigned long)eval(n) : (double)eval(n);
-    double v;
+    int size = n->ty->size;
     switch (n->kind) {
-    case N_NUM: return as_double(n->val, n->ty);
-    case N_CAST: v = eval_fp(n->a); break;
-    case N_ADD: v = eval_fp(n->a) + eval_fp(n->b); break;
-    case N_SUB: v = eval_fp(n->a) - eval_fp(n->b); break;
-    case N_MUL: v = eval_fp(n->a) * eval_fp(n->b); break;
-    case N_DIV: v = eval_fp(n->a) / eval_fp(n->b); break;
-    case N_NEG: v = -eval_fp(n->a); break;
-    case N_COND: v = eval(n->a) ? eval_fp(n->b) : eval_fp(n->c); break;
+    case N_NUM: return n->val;
+    case N_CAST:
+        if (is_flt(n->a->ty))
+            return cc_fp_convert(fold_fp(n->a), n->a->ty->size, size);
+        return cc_fp_from_int(eval(n->a), n->a->ty->is_unsigned && n->a->ty->size == 8, size);
+    case N_ADD: return cc_fp_arith('+', fold_fp(n->a), fold_fp(n->b), size);
+    case N_SUB: return cc_fp_arith('-', fold_fp(n->a), fold_fp(n->b), size);
+    case N_MUL: return cc_fp_arith('*', fold_fp(n->a), fold_fp(n->b), size);
+    case N_DIV: return cc_fp_arith('/', fold_fp(n->a), fold_fp(n->b), size);
+    case N_NEG: return cc_fp_arith('n', fold_fp(n->a), 0, size);
+    case N_COND: return eval(n->a) ? fold_fp(n->b) : fold_fp(n->c);
     default: error_at(n->at, "not a constant expression"); return 0;
     }
-    return n->ty->size == 4 ? (double)(float)v : v;
 }
 
 /* A constant expression's value (enum values, case labels, array lengths, #if), computed in
@@ -1820,13 +1796,13 @@ static double eval_fp(Node *n)
 static long eval(Node *n)
 {
     if (is_flt(n->ty))
-        return fp_bits(eval_fp(n), n->ty);
+        return fold_fp(n);
     if (n->kind == N_CAST && is_flt(n->a->ty))
-        return fit(n->ty->is_unsigned ? (long)(unsigned long)eval_fp(n->a) : (long)eval_fp(n->a), n->ty);
+        return fit(cc_fp_to_int(fold_fp(n->a), n->a->ty->size, n->ty->is_unsigned), n->ty);
     if ((n->kind == N_EQ || n->kind == N_NE || n->kind == N_LT || n->kind == N_LE) &&
-        (is_flt(n->a->ty) || is_flt(n->b->ty))) {
-        double x = eval_fp(n->a), y = eval_fp(n->b);
-        return n->kind == N_EQ ? x == y : n->kind == N_NE ? x != y : n->kind == N_LT ? x < y : x <= y;
+        is_flt(n->a->ty)) {
+        int op = n->kind == N_EQ ? '=' : n->kind == N_NE ? '!' : n->kind == N_LT ? '<' : 'l';
+        return cc_fp_compare(op, fold_fp(n->a), fold_fp(n->b), n->a->ty->size);
     }
     long a = 0, b = 0;
     if (n->kind != N_NUM && n->kind != N_COND && n->kind != N_LOGAND && n->kind != N_LOGOR &&
@@ -3842,7 +3818,7 @@ static void gen_expr(Node *n)
         }
         emit(0xaa0003e2u); /* mov x2, x0 (the old value) */
         if (is_flt(t)) { /* x +/- 1.0 */
-            load_imm(3, fp_bits((double)n->val, t));
+            load_imm(3, cc_fp_from_int(n->val, 0, t->size));
             fp_in(t, 1, 3);
             fp_in(t, 0, 0);
             emit(0x1e212800u | (t->size == 8 ? 0x400000u : 0)); /* fadd */
