@@ -90,6 +90,18 @@ pub fn includes(tree: &Path) -> Vec<String> {
     ]
 }
 
+/// The compiler's command line: `lead` options, the -I list, the tree's `sources` and then the
+/// runtime's, `-o out`.
+fn compile_args(tree: &Path, lead: &[&str], sources: &[&str], out: &Path) -> Vec<String> {
+    let mut args: Vec<String> = lead.iter().map(|s| s.to_string()).collect();
+    args.extend(includes(tree));
+    let files = sources.iter().copied().chain(runtime_sources());
+    args.extend(files.map(|s| tree.join(s).display().to_string()));
+    args.push("-o".into());
+    args.push(out.display().to_string());
+    args
+}
+
 /// What one stage of the bootstrap made and cost.
 pub struct Stage {
     pub name: &'static str,
@@ -191,15 +203,7 @@ fn compile_itself(
     out: &Path,
     opts: &RunOptions,
 ) -> Result<(run::RunReport, Duration), Error> {
-    let mut args = includes(tree);
-    args.extend(COMPILER.iter().map(|s| tree.join(s).display().to_string()));
-    args.extend(
-        runtime_sources()
-            .iter()
-            .map(|s| tree.join(s).display().to_string()),
-    );
-    args.push("-o".into());
-    args.push(out.display().to_string());
+    let args = compile_args(tree, &[], COMPILER, out);
     let dir = out.parent().unwrap().to_path_buf();
     let (status, rep, wall) = run_compiler(
         compiler,
@@ -258,15 +262,7 @@ pub fn runtime_library(opts: &RunOptions) -> Result<PathBuf, Error> {
     }
     let s0 = stage0_in(&tree)?;
     let tmp = tree.join(format!("runtime.lib.tmp{}", std::process::id()));
-    let mut args = vec!["--library".to_string()];
-    args.extend(includes(&tree));
-    args.extend(
-        runtime_sources()
-            .iter()
-            .map(|s| tree.join(s).display().to_string()),
-    );
-    args.push("-o".into());
-    args.push(tmp.display().to_string());
+    let args = compile_args(&tree, &["--library"], &[], &tmp);
     let (status, _, _) = run_compiler(&s0, &args, &[(tree.clone(), true)], opts)?;
     if status != 0 {
         let _ = std::fs::remove_file(&tmp);

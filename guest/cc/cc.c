@@ -1008,12 +1008,11 @@ static int arg_regs(Type *t)
     return t->kind == TY_STRUCT && t->size <= 16 ? (t->size + 7) / 8 : 1;
 }
 
-/* Where AAPCS64 puts n arguments of types ty: reg[i], the first x register of the i-th, or -1
- * and then slot[i], its first 8-byte stack slot (once one is stacked, the rest are). Returns
- * the stack slots used; *nreg: the registers used. */
-static int layout_vregs; /* the SIMD&FP registers the last arg_layout used */
-
-static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg)
+/* Where AAPCS64 puts n arguments of types ty: reg[i], the first x register of the i-th (its v
+ * register for a floating one), or -1 and then slot[i], its first 8-byte stack slot (once one
+ * of a class is stacked, the rest of it are). Returns the stack slots used; *nreg, *nvreg: the
+ * general and SIMD&FP registers used. */
+static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg, int *nvreg)
 {
     int r = 0, s = 0, v = 0;
     for (int i = 0; i < n; i++) {
@@ -1042,7 +1041,7 @@ static int arg_layout(Type **ty, int n, int *reg, int *slot, int *nreg)
         }
     }
     *nreg = r;
-    layout_vregs = v;
+    *nvreg = v;
     return s;
 }
 
@@ -3503,6 +3502,25 @@ static int is_compare(Node *n)
            !is_wide(n->a->ty) && !is_wide(n->b->ty) && !is_flt(n->a->ty) && !is_flt(n->b->ty);
 }
 
+/* A binary operation's operands: a in x1, b in x0 (without a stack slot when b leaves x1
+ * alone); as 32-bit unsigned values when the operation is on unsigned int. */
+static void gen_operands(Node *n, int uint_op)
+{
+    gen_expr(n->a);
+    if (leaves_x1(n->b)) {
+        emit(0xaa0003e1u); /* mov x1, x0 */
+        gen_expr(n->b);
+    } else {
+        push();
+        gen_expr(n->b);
+        pop(1);
+    }
+    if (uint_op) {
+        emit(0x2a0003e0u); /* mov w0, w0 */
+        emit(0x2a0103e1u); /* mov w1, w1 */
+    }
+}
+
 /* A comparison's operands compared (flags set, nothing else); the condition code for true. */
 static int gen_compare(Node *n)
 {
@@ -3517,19 +3535,7 @@ static int gen_compare(Node *n)
         emit(0xf100001fu | ((unsigned)n->b->val << 10)); /* cmp x0, #imm */
         return cond;
     }
-    gen_expr(n->a);
-    if (leaves_x1(n->b)) {
-        emit(0xaa0003e1u); /* mov x1, x0 */
-        gen_expr(n->b);
-    } else {
-        push();
-        gen_expr(n->b);
-        pop(1);
-    }
-    if (uint_op) {
-        emit(0x2a0003e0u); /* mov w0, w0 */
-        emit(0x2a0103e1u); /* mov w1, w1 */
-    }
+    gen_operands(n, uint_op);
     emit(0xeb00003fu); /* cmp x1, x0 */
     return cond;
 }
@@ -3607,10 +3613,7 @@ static void gen_fp(Node *n)
 {
     Type *t = n->a->ty;
     unsigned dbl = t->size == 8 ? 0x400000u : 0; /* the type bit: double */
-    gen_expr(n->a);
-    push();
-    gen_expr(n->b);
-    pop(1);
+    gen_operands(n, 0);
     fp_in(t, 0, 1);
     fp_in(t, 1, 0);
     switch (n->kind) {
@@ -3640,10 +3643,7 @@ static void gen_expr(Node *n);
 /* An __int128 operation: a's halves in x2:x3, b's in x4:x5 (a shift's count in x4). */
 static void gen_wide(Node *n)
 {
-    gen_expr(n->a);
-    push();
-    gen_expr(n->b);
-    pop(1);
+    gen_operands(n, 0);
     emit(0xa9400c22u); /* ldp x2, x3, [x1] */
     if (n->kind == N_SHL || n->kind == N_SHR)
         emit(0xaa0003e4u); /* mov x4, x0 */
@@ -4029,7 +4029,7 @@ static void gen_expr(Node *n)
             add_type(a);
             arg_ty[argc++] = a->ty;
         }
-        int nreg, stacked = arg_layout(arg_ty, argc, reg, slot, &nreg);
+        int nreg, nvreg, stacked = arg_layout(arg_ty, argc, reg, slot, &nreg, &nvreg);
         /* Arguments evaluated in order onto the stack, but for register ones that need no
          * evaluating (constants, strings, near locals): those go straight to their registers
          * last. pushed[i]: its place among the pushed, -1 for those. */
@@ -4151,55 +4151,26 @@ static void gen_expr(Node *n)
                   !is_pointer(n->b->ty) && arith(n->a->ty, n->b->ty) == &ty_uint;
     if (immediate_op(n)) {
         /* A small constant on the right: its immediate form. */
-        unsigned imm = (unsigned)n->b->val;
-        if (n->kind == N_MUL) { /* by a power of two: a shift */
-            imm = (unsigned)shift_of(n->b->val);
-            gen_expr(n->a);
-            if (uint_op)
-                emit(0x2a0003e0u); /* mov w0, w0 */
-            emit(0xd3400000u | (((64 - imm) & 63) << 16) | ((63 - imm) << 10)); /* lsl x0, x0, #k */
-            if (!is_pointer(n->ty))
-                narrow(n->ty);
-            return;
-        }
+        /* (Comparisons are gen_compare's; a multiply by a power of two is a shift.) */
+        unsigned imm = (unsigned)(n->kind == N_MUL ? shift_of(n->b->val) : n->b->val);
         gen_expr(n->a);
         if (uint_op)
             emit(0x2a0003e0u); /* mov w0, w0 */
         switch (n->kind) {
         case N_ADD: emit(0x91000000u | (imm << 10)); break; /* add x0, x0, #imm */
         case N_SUB: emit(0xd1000000u | (imm << 10)); break; /* sub x0, x0, #imm */
-        case N_SHL: emit(0xd3400000u | (((64 - imm) & 63) << 16) | ((63 - imm) << 10)); break; /* lsl */
-        case N_SHR:
+        case N_SHL: case N_MUL:
+            emit(0xd3400000u | (((64 - imm) & 63) << 16) | ((63 - imm) << 10)); /* lsl x0, x0, #imm */
+            break;
+        default: /* N_SHR */
             emit((n->ty->is_unsigned ? 0xd3400000u : 0x93400000u) | (imm << 16) | (63u << 10)); /* lsr / asr */
             break;
-        default: { /* comparisons */
-            emit(0xf100001fu | (imm << 10)); /* cmp x0, #imm */
-            int ptr = is_pointer(n->a->ty) || is_pointer(n->b->ty) ||
-                      arith(n->a->ty, n->b->ty)->is_unsigned;
-            unsigned cond = n->kind == N_EQ ? 0 : n->kind == N_NE ? 1
-                            : n->kind == N_LT ? (ptr ? 3 : 11)
-                                              : (ptr ? 9 : 13);
-            cset(cond);
-            return;
-        }
         }
         if (!is_pointer(n->ty))
             narrow(n->ty);
         return;
     }
-    gen_expr(n->a);
-    if (leaves_x1(n->b)) {
-        emit(0xaa0003e1u); /* mov x1, x0 */
-        gen_expr(n->b);
-    } else {
-        push();
-        gen_expr(n->b);
-        pop(1);
-    }
-    if (uint_op) {
-        emit(0x2a0003e0u); /* mov w0, w0 */
-        emit(0x2a0103e1u); /* mov w1, w1 */
-    }
+    gen_operands(n, uint_op);
     switch (n->kind) {
     case N_ADD: emit(0x8b000020u); break;            /* add x0, x1, x0 */
     case N_SUB: emit(0xcb000020u); break;            /* sub x0, x1, x0 */
@@ -4216,16 +4187,6 @@ static void gen_expr(Node *n)
     case N_SHR:
         emit(n->ty->is_unsigned ? 0x9ac02420u : 0x9ac02820u); /* lsr / asr x0, x1, x0 */
         break;
-    case N_EQ: case N_NE: case N_LT: case N_LE: {
-        emit(0xeb00003fu); /* cmp x1, x0 */
-        int ptr = is_pointer(n->a->ty) || is_pointer(n->b->ty) ||
-                  arith(n->a->ty, n->b->ty)->is_unsigned;
-        unsigned cond = n->kind == N_EQ ? 0 : n->kind == N_NE ? 1
-                        : n->kind == N_LT ? (ptr ? 3 : 11)   /* lo / lt */
-                                          : (ptr ? 9 : 13);  /* ls / le */
-        cset(cond);
-        return;
-    }
     default:
         error_at(n->at, "unsupported expression");
     }
@@ -4500,8 +4461,7 @@ static void function(Type *ret, char *name, const char *at, int is_static)
     int preg[64], pslot[64];
     for (int i = 0; i < np; i++)
         pty[i] = params[i]->ty;
-    cur_named_stack = arg_layout(pty, np, preg, pslot, &cur_named_regs);
-    cur_named_vregs = layout_vregs;
+    cur_named_stack = arg_layout(pty, np, preg, pslot, &cur_named_regs, &cur_named_vregs);
     if (cur_variadic) {
         va_area = new_var("", array_of(&ty_long, 8), 0)->offset;
         vr_area = new_var("", array_of(&ty_long, 16), 0)->offset;
