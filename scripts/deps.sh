@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh: installs the system packages garm needs when they are missing (Debian/Ubuntu):
 # clang, lld, llvm (guest toolchain), mesa-vulkan-drivers + libvulkan1 (lavapipe, the software
-# GPU), qemu-user (the reference emulator for tests and benchmarks), and the AArch64 glibc cross
+# GPU), gdb-multiarch (the gdb stub's test), qemu-user (the reference emulator for tests and benchmarks), and the AArch64 glibc cross
 # libraries for the hosted static-binary test.
 set -euo pipefail
 
@@ -10,6 +10,8 @@ command -v clang >/dev/null 2>&1 || need+=(clang)
 command -v ld.lld >/dev/null 2>&1 || need+=(lld)
 command -v llvm-objdump >/dev/null 2>&1 || need+=(llvm)
 command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
+# gdb for AArch64 targets: the test that drives `garm run -g` (and qemu's stub, its oracle).
+command -v gdb-multiarch >/dev/null 2>&1 || need+=(gdb-multiarch)
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] \
     || ls /usr/lib/*/libvulkan.so.1 >/dev/null 2>&1 || need+=(libvulkan1)
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)

@@ -38,10 +38,12 @@ macro_rules! out_ln {
     }};
 }
 
+pub mod api;
 pub mod bench;
 pub mod diff;
 pub mod error;
 pub mod fuzz;
+pub mod gdb;
 pub mod gpu;
 pub mod guest;
 pub mod hostfuzz;

@@ -46,6 +46,10 @@ struct RunArgs {
     /// pc, word, its encoding group and the registers it changed (single-stepped: slow).
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// Wait for gdb on 127.0.0.1:PORT (0: a free port, printed) before the first instruction,
+    /// as qemu-user's -g: it drives the first instance's process (also env GARM_GDB=PORT).
+    #[arg(short = 'g', value_name = "PORT")]
+    gdb: Option<u16>,
     /// Lines of --trace at most; then the run goes on at full speed.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     trace_limit: u64,
@@ -296,6 +300,14 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         trace_limit: a.trace_limit,
         tier_ranges: Vec::new(),
         ld_prefix: a.ld_prefix.clone(),
+        gdb: match (a.gdb, std::env::var("GARM_GDB")) {
+            (Some(p), _) => Some(p),
+            (None, Ok(v)) if !v.is_empty() => Some(
+                v.parse()
+                    .map_err(|_| Error::Usage(format!("GARM_GDB={v}: give a port number")))?,
+            ),
+            _ => None,
+        },
         tier: match a.tier.as_deref() {
             Some(t) => t.parse().map_err(Error::Usage)?,
             None => RunOptions::default().tier,
@@ -447,20 +459,32 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             let elf = elf?;
             let mut argv = vec![program.to_string_lossy().into_owned()];
             argv.extend(guest_args);
-            let rep =
-                run::run_shared(std::rc::Rc::new(elf), &argv, &opts, true).map_err(|source| {
-                    Error::Program {
+            let name = program.to_string_lossy();
+            let prog = garm::api::Program::from_elf(elf, &name);
+            let env_adapter = std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty());
+            if let Some(list) = spread_adapters(opts.adapter.as_deref().or(env_adapter.as_deref()))?
+            {
+                return spread(&prog, &argv, opts, &list, args.stats);
+            }
+            let specs = run::instance_specs(&argv, &opts);
+            let config = garm::api::Config::from_options(opts).stream(true);
+            let mut runner = garm::api::Runner::with_specs(&prog, &specs, &config)
+                .and_then(|mut r| r.run().map(|()| r))
+                .map_err(|e| match e {
+                    Error::Run(source) => Error::Program {
                         program: program.clone(),
                         source,
-                    }
+                    },
+                    e => e,
                 })?;
+            let rep = runner.report();
             if rep.outcomes.len() > 1 {
                 for (i, o) in rep.outcomes.iter().enumerate() {
                     run::report(o, Some(i));
                 }
             }
             if args.stats {
-                print_stats(&rep, compile_time);
+                print_stats(rep, compile_time);
             }
             let status = rep
                 .outcomes
@@ -471,6 +495,83 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
             Ok(status)
         }
     }
+}
+
+/// `--adapter all` (every adapter) or a comma-separated list of adapter names or `#N`s: the
+/// adapters to spread the instances over; `None` for one adapter.
+fn spread_adapters(want: Option<&str>) -> Result<Option<Vec<String>>, Error> {
+    let list = match want {
+        Some("all") => garm::api::adapters(),
+        Some(w) if w.contains(',') => w.split(',').map(|s| s.trim().to_string()).collect(),
+        _ => return Ok(None),
+    };
+    if list.is_empty() {
+        return Err(Error::Gpu(garm::gpu::GpuError::NoAdapter));
+    }
+    Ok(Some(list))
+}
+
+/// A run spread over several adapters: each runs its block of instances at the same time, and
+/// the output is printed at the end in instance order (`[i] ` before each line).
+fn spread(
+    prog: &garm::api::Program,
+    argv: &[String],
+    mut opts: RunOptions,
+    adapters: &[String],
+    stats: bool,
+) -> Result<i32, Error> {
+    // All copies read the same standard input: all of it, unless it is a terminal.
+    if opts.stdin.is_none() {
+        let mut data = Vec::new();
+        if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut data);
+        }
+        opts.stdin = Some(data);
+    }
+    let specs = run::instance_specs(argv, &opts);
+    let config = garm::api::Config::from_options(opts);
+    let (results, runs) = garm::api::run_spread(prog, &specs, &config, adapters)?;
+    let many = results.len() > 1;
+    for (i, r) in results.iter().enumerate() {
+        for (bytes, err) in [(&r.stdout, false), (&r.stderr, true)] {
+            let mut text = Vec::new();
+            for line in bytes.split_inclusive(|&b| b == b'\n') {
+                if many {
+                    text.extend_from_slice(format!("[{i}] ").as_bytes());
+                }
+                text.extend_from_slice(line);
+            }
+            let _ = if err {
+                std::io::Write::write_all(&mut std::io::stderr(), &text)
+            } else {
+                std::io::Write::write_all(&mut std::io::stdout(), &text)
+            };
+        }
+    }
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    for (i, r) in results.iter().enumerate() {
+        run::report(&r.outcome, many.then_some(i));
+    }
+    if stats {
+        for r in &runs {
+            let insns: u64 = results[r.instances.clone()]
+                .iter()
+                .map(|x| x.instructions)
+                .sum();
+            garm::elog!(
+                "garm: stats: adapter {}: instances {}..{}, {insns} instructions in {:.3} s",
+                r.adapter,
+                r.instances.start,
+                r.instances.end,
+                r.wall.as_secs_f64()
+            );
+        }
+    }
+    Ok(results
+        .iter()
+        .map(|r| r.exit_status)
+        .find(|&s| s != 0)
+        .unwrap_or(0))
 }
 
 /// `garm selfhost`: the bootstrap, a line per stage as it ends, then the verdict.

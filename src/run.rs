@@ -27,20 +27,28 @@ pub const LIMIT_EXIT: i32 = 124;
 /// The guest environment when none is given: small and fixed, so runs are reproducible.
 pub const DEFAULT_ENV: &[&str] = &["HOME=/", "LANG=C", "PATH=/usr/local/bin:/usr/bin:/bin"];
 
+/// Everything `garm run`'s options set (the library API's [`crate::api::Config`] wraps it).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
+    /// `--instances`: copies of the program, each its own process tree.
     pub instances: u32,
     /// Process slots in all (each `--instances` copy takes one; forks take the rest).
     pub max_procs: Option<u32>,
+    /// `--mem`: the cap on each process's memory in bytes (default 8 MiB).
     pub mem: Option<u64>,
     /// `--pool`: bytes of guest memory frames shared by every process.
     pub pool: Option<u64>,
+    /// `--max-insns`: the instruction budget of each instance's process tree.
     pub max_insns: Option<u64>,
+    /// `--adapter`: a name (or backend) the adapter's contains, or `#N`.
     pub adapter: Option<String>,
+    /// `--prelude`: the shader's 64-bit representation (default: u64 where the adapter has it).
     pub prelude: Option<Prelude>,
+    /// `--strace`: host-handled syscalls logged on stderr.
     pub strace: bool,
     /// `--net`: AF_INET/AF_INET6 sockets are host sockets.
     pub net: bool,
+    /// The guest environment, `NAME=VALUE` in order (default [`DEFAULT_ENV`]).
     pub env: Vec<String>,
     /// `--mount HOSTDIR:GUESTDIR[:ro]`.
     pub mounts: Vec<String>,
@@ -58,6 +66,7 @@ pub struct RunOptions {
     pub shared: bool,
     /// `--trace FILE`: an instruction trace of the first instance, `trace_limit` lines at most.
     pub trace: Option<std::path::PathBuf>,
+    /// `--trace-limit`: lines of the trace at most.
     pub trace_limit: u64,
     /// `--tier`: the interpreter only, or hot regions translated too.
     pub tier: crate::tier::Mode,
@@ -67,6 +76,9 @@ pub struct RunOptions {
     /// The sysroot a dynamically linked program's loader and libraries come from (qemu-user's
     /// `-L`); `None`: env GARM_LD_PREFIX, else /usr/aarch64-linux-gnu where installed.
     pub ld_prefix: Option<std::path::PathBuf>,
+    /// `-g PORT`: wait for gdb on 127.0.0.1:PORT (0: any free port) before the first
+    /// instruction and let it drive the first instance's process; the interpreter only.
+    pub gdb: Option<u16>,
 }
 
 impl Default for RunOptions {
@@ -91,6 +103,7 @@ impl Default for RunOptions {
             trace_limit: 100_000,
             tier_ranges: Vec::new(),
             ld_prefix: None,
+            gdb: None,
             tier: std::env::var("GARM_TIER")
                 .ok()
                 .and_then(|v| v.parse().ok())
@@ -192,6 +205,7 @@ fn force_regions(m: &mut Machine, ranges: &[(u64, u64)]) -> Result<(), RunError>
 /// How one instance ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// Its first process exited with this status.
     Exited(u8),
     /// Killed by a fault: the signal number and the one-line report.
     Signaled(i32, String),
@@ -210,49 +224,82 @@ impl Outcome {
     }
 }
 
+/// What a run did: per instance, and the machine's figures (`--stats`).
 pub struct RunReport {
+    /// How each instance ended.
     pub outcomes: Vec<Outcome>,
+    /// Instructions each instance's process tree retired.
     pub instructions: Vec<u64>,
+    /// The output kept per instance (nothing when it was streamed).
     pub output: Output,
+    /// The machine's counters and times.
     pub stats: MachineStats,
+    /// Syscalls the host answered (round trips between dispatches).
     pub host_syscalls: u64,
+    /// Wall-clock time from the first submit to the end.
     pub exec_time: Duration,
+    /// The adapter's name and backend.
     pub adapter: String,
+    /// The shader's 64-bit representation.
     pub prelude: Prelude,
+    /// The cap on each process's memory.
     pub mem: u64,
+    /// Processes forked.
     pub forks: u64,
+    /// Threads made by clone.
     pub threads: u64,
+    /// Time spent copying address spaces for forks.
     pub fork_time: Duration,
-    /// Guest file data in garm's memory at the end, and its limit.
+    /// Guest file data in garm's memory at the end.
     pub fs_used: u64,
+    /// The limit on guest file data (`--fs-limit`).
     pub fs_limit: u64,
 }
 
 /// Why a run could not start or go on: garm's own failures (a guest's faults are [`Outcome`]s).
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The adapter or device failed.
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    /// Guest memory could not be set up or read.
     #[error(transparent)]
     Mem(#[from] MemError),
     /// The program is not one garm can run (malformed, foreign, dynamically linked, too big).
     #[error(transparent)]
     Elf(#[from] ElfError),
+    /// The program's process could not be set up (arguments, stack, memory).
     #[error(transparent)]
     Load(#[from] LoadError),
+    /// A `--mount` could not be made.
     #[error(transparent)]
     Mount(#[from] MountError),
+    /// A size option garm cannot read.
     #[error("bad size '{0}' (use e.g. 8M, 512K)")]
     BadSize(String),
+    /// `--mem` below 256 KiB.
     #[error("guest memory {0} bytes is too small (at least 256K)")]
     MemTooSmall(u64),
+    /// `--mem` above 3 GiB.
     #[error("guest memory above 3G is not supported")]
     MemTooLarge,
+    /// A `--mount` that is not `HOSTDIR:GUESTDIR[:ro]`.
     #[error("--mount expects HOSTDIR:GUESTDIR[:ro], got '{0}'")]
     MountSyntax(String),
+    /// `-g PORT`: the stub could not listen or talk to gdb.
+    #[error("gdb stub on 127.0.0.1:{port}: {source}")]
+    Gdb {
+        /// The port asked for.
+        port: u16,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// `--trace FILE` could not be written.
     #[error("--trace {}: {source}", path.display())]
     Trace {
+        /// The trace file.
         path: std::path::PathBuf,
+        /// What failed.
         source: std::io::Error,
     },
 }
@@ -315,6 +362,38 @@ pub fn run(
     run_shared(Rc::new(elf.to_vec()), argv, opts, stream)
 }
 
+/// One instance's command line, environment and standard input.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InstanceSpec {
+    /// `argv`, the program's name first.
+    pub argv: Vec<String>,
+    /// `NAME=VALUE` strings, in order.
+    pub env: Vec<String>,
+    /// This instance's standard input in full; `None`: the run's (`RunOptions::stdin`, else the
+    /// host's), or nothing when another instance has input of its own.
+    pub stdin: Option<Vec<u8>>,
+}
+
+/// The instances of a run of `argv` with `opts`: each gets `opts.env`, and with several,
+/// GARM_INSTANCE and GARM_INSTANCES.
+pub fn instance_specs(argv: &[String], opts: &RunOptions) -> Vec<InstanceSpec> {
+    let n = opts.instances.max(1);
+    (0..n)
+        .map(|i| {
+            let mut env = opts.env.clone();
+            if n > 1 {
+                env.push(format!("GARM_INSTANCE={i}"));
+                env.push(format!("GARM_INSTANCES={n}"));
+            }
+            InstanceSpec {
+                argv: argv.to_vec(),
+                env,
+                stdin: None,
+            }
+        })
+        .collect()
+}
+
 /// [`run`] on program bytes the caller hands over: garm keeps this one copy (it is also the
 /// guest's `/proc/self/exe`), so a large program is not held twice.
 pub fn run_shared(
@@ -323,163 +402,438 @@ pub fn run_shared(
     opts: &RunOptions,
     stream: bool,
 ) -> Result<RunReport, RunError> {
-    let n = opts.instances.max(1);
-    let slots = opts.max_procs.unwrap_or(DEFAULT_PROCS).max(n);
-    let adapter = opts
-        .adapter
-        .clone()
-        .or_else(|| std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty()));
-    let want_prelude = opts.prelude;
-    let gpu = Gpu::open(adapter.as_deref(), want_prelude != Some(Prelude::Vec2))?;
-    let prelude = want_prelude.unwrap_or(if gpu.int64 {
-        Prelude::U64
-    } else {
-        Prelude::Vec2
-    });
-    let mem = choose_mem(opts.mem)?;
-    let pool = choose_pool(
-        opts.pool,
-        slots,
-        mem,
-        crate::gpu::machine::pool_limit(&gpu).1,
-    );
-    // A dynamically linked program: its loader from the sysroot, and a code window wide enough
-    // for the libraries it maps (garm's code map covers one window per process).
-    let sysroot = sysroot(opts);
-    let window = (mem + DYNAMIC_WINDOW).min(3 << 30);
-    let image = Rc::new(loader::load_dynamic(&elf, mem, window, &mut |p| {
-        let root = sysroot.as_ref()?;
-        crate::loader::read_program(&root.join(p.trim_start_matches('/'))).ok()
-    })?);
-    let dynamic = image.base != 0;
-    let adapter_name = gpu.info.name.clone();
-    let mut m = Machine::new(
-        gpu,
-        MachineConfig {
-            instances: slots,
-            mem_bytes: mem,
-            code_bytes: if dynamic { window } else { mem.min(1 << 30) } as u32,
-            pool_frames: (pool / 4096) as u32,
-            prelude,
-            abi: &crate::os::syscalls::SHADER_HANDLED,
-            checked: opts.checked,
-        },
-    )?;
-    let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
-    k.net = opts.net;
-    if opts.net {
-        // Names resolve as on the host (its resolver's address, search domains).
-        if let Ok(conf) = std::fs::read("/etc/resolv.conf") {
-            k.vfs.set_etc("resolv.conf", conf);
+    let mut s = Session::start(elf, &instance_specs(argv, opts), opts, stream)?;
+    while !s.step()? {}
+    Ok(s.finish())
+}
+
+/// A run under way: the machine, the guest OS and the output, advanced one submit at a time by
+/// [`Session::step`] (the command line loops to the end; an embedder may stop between steps
+/// and look at registers and memory).
+pub struct Session {
+    /// The GPU machine: state words, memory, code.
+    pub m: Machine,
+    /// The guest OS: processes, files, signals.
+    pub k: Kernel,
+    out: Output,
+    outcomes: Vec<Option<Outcome>>,
+    opts: RunOptions,
+    n: u32,
+    slots: u32,
+    mode: OutputMode,
+    t0: Instant,
+    batch: u32,
+    round: usize,
+    tracer: Option<crate::trace::Tracer>,
+    progress: Option<crate::progress::Progress>,
+    tiering: crate::tier::Policy,
+    plan_key: Option<String>,
+    saved: crate::tier::saved::Plan,
+    adapter_name: String,
+    prelude: Prelude,
+    mem: u64,
+    /// `-g PORT`: gdb's remote stub, following the first instance's process.
+    debugger: Option<crate::gdb::Stub>,
+    finished: bool,
+}
+
+impl Session {
+    /// Loads the program into one process per spec and prepares the run (nothing runs yet).
+    pub fn start(
+        elf: Rc<Vec<u8>>,
+        specs: &[InstanceSpec],
+        opts: &RunOptions,
+        stream: bool,
+    ) -> Result<Session, RunError> {
+        let n = specs.len().max(1) as u32;
+        let mut opts = opts.clone();
+        opts.instances = n;
+        if opts.gdb.is_some() {
+            // gdb sees every instruction where it is: translated regions would run past
+            // breakpoints set in their code.
+            opts.tier = crate::tier::Mode::Interp;
+            opts.tier_ranges.clear();
         }
-    }
-    if let Some(data) = &opts.stdin {
-        k.stdin = crate::os::Stdin::fixed(n as usize, data.clone());
-    }
-    if let Some(l) = opts.fs_limit {
-        k.vfs.limit = l;
-    }
-    // The program's digest keys the plan of regions its runs save (before garm's one copy goes
-    // to the guest's /proc/self/exe).
-    let elf_sha = crate::toolchain::cache::sha(&elf);
-    k.vfs.set_exe(elf);
-    // The sysroot's directories appear at the guest's root, read-only (the loader finds the
-    // libraries in /lib and /usr/lib), under the user's mounts.
-    if let (true, Some(root)) = (dynamic, &sysroot) {
-        for dir in ["lib", "lib64", "usr", "etc"] {
-            let host = root.join(dir);
-            if host.is_dir() {
-                k.vfs.mount(&host, &format!("/{dir}"), true)?;
+        let opts = &opts;
+        let slots = opts.max_procs.unwrap_or(DEFAULT_PROCS).max(n);
+        let adapter = opts
+            .adapter
+            .clone()
+            .or_else(|| std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty()));
+        let want_prelude = opts.prelude;
+        let gpu = Gpu::open(adapter.as_deref(), want_prelude != Some(Prelude::Vec2))?;
+        let prelude = want_prelude.unwrap_or(if gpu.int64 {
+            Prelude::U64
+        } else {
+            Prelude::Vec2
+        });
+        let mem = choose_mem(opts.mem)?;
+        let pool = choose_pool(
+            opts.pool,
+            slots,
+            mem,
+            crate::gpu::machine::pool_limit(&gpu).1,
+        );
+        // A dynamically linked program: its loader from the sysroot, and a code window wide enough
+        // for the libraries it maps (garm's code map covers one window per process).
+        let sysroot = sysroot(opts);
+        let window = (mem + DYNAMIC_WINDOW).min(3 << 30);
+        let image = Rc::new(loader::load_dynamic(&elf, mem, window, &mut |p| {
+            let root = sysroot.as_ref()?;
+            crate::loader::read_program(&root.join(p.trim_start_matches('/'))).ok()
+        })?);
+        let dynamic = image.base != 0;
+        let adapter_name = format!("{} ({:?})", gpu.info.name, gpu.info.backend);
+        let mut m = Machine::new(
+            gpu,
+            MachineConfig {
+                instances: slots,
+                mem_bytes: mem,
+                code_bytes: if dynamic { window } else { mem.min(1 << 30) } as u32,
+                pool_frames: (pool / 4096) as u32,
+                prelude,
+                abi: &crate::os::syscalls::SHADER_HANDLED,
+                checked: opts.checked,
+            },
+        )?;
+        let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
+        k.net = opts.net;
+        if opts.net {
+            // Names resolve as on the host (its resolver's address, search domains).
+            if let Ok(conf) = std::fs::read("/etc/resolv.conf") {
+                k.vfs.set_etc("resolv.conf", conf);
             }
         }
-    }
-    for spec in &opts.mounts {
-        let parts: Vec<&str> = spec.split(':').collect();
-        let (host, guest, ro) = match parts.as_slice() {
-            [h, g] => (*h, *g, false),
-            [h, g, "ro"] => (*h, *g, true),
-            _ => return Err(RunError::MountSyntax(spec.clone())),
-        };
-        k.vfs.mount(std::path::Path::new(host), guest, ro)?;
-    }
-    if opts.shared {
-        k.share();
-    } else {
-        k.isolate();
-    }
-    let exe_path = argv.first().cloned().unwrap_or_default();
-    for i in 0..n as usize {
-        let mut env = opts.env.clone();
-        if n > 1 {
-            env.push(format!("GARM_INSTANCE={i}"));
-            env.push(format!("GARM_INSTANCES={n}"));
+        if specs.iter().any(|s| s.stdin.is_some()) {
+            let each = specs
+                .iter()
+                .map(|s| s.stdin.clone().unwrap_or_default())
+                .collect();
+            k.stdin = crate::os::Stdin::each(each);
+        } else if let Some(data) = &opts.stdin {
+            k.stdin = crate::os::Stdin::fixed(n as usize, data.clone());
         }
-        let mmap_low = load_process(&mut m, i, &image, argv, &env)?;
-        m.set_word64(i, layout::S_LIMIT, opts.max_insns.unwrap_or(u64::MAX));
-        let pid = k.spawn_root(i, image.clone(), &exe_path, mmap_low);
-        let p = k.proc_mut(pid);
-        p.cmdline = crate::os::kernel::nul_joined(argv);
-        p.environ = crate::os::kernel::nul_joined(&env);
+        if let Some(l) = opts.fs_limit {
+            k.vfs.limit = l;
+        }
+        // The program's digest keys the plan of regions its runs save (before garm's one copy goes
+        // to the guest's /proc/self/exe).
+        let elf_sha = crate::toolchain::cache::sha(&elf);
+        k.vfs.set_exe(elf);
+        // The sysroot's directories appear at the guest's root, read-only (the loader finds the
+        // libraries in /lib and /usr/lib), under the user's mounts.
+        if let (true, Some(root)) = (dynamic, &sysroot) {
+            for dir in ["lib", "lib64", "usr", "etc"] {
+                let host = root.join(dir);
+                if host.is_dir() {
+                    k.vfs.mount(&host, &format!("/{dir}"), true)?;
+                }
+            }
+        }
+        for spec in &opts.mounts {
+            let parts: Vec<&str> = spec.split(':').collect();
+            let (host, guest, ro) = match parts.as_slice() {
+                [h, g] => (*h, *g, false),
+                [h, g, "ro"] => (*h, *g, true),
+                _ => return Err(RunError::MountSyntax(spec.clone())),
+            };
+            k.vfs.mount(std::path::Path::new(host), guest, ro)?;
+        }
+        if opts.shared {
+            k.share();
+        } else {
+            k.isolate();
+        }
+        for (i, spec) in specs.iter().enumerate() {
+            let exe_path = spec.argv.first().cloned().unwrap_or_default();
+            let mmap_low = load_process(&mut m, i, &image, &spec.argv, &spec.env)?;
+            m.set_word64(i, layout::S_LIMIT, opts.max_insns.unwrap_or(u64::MAX));
+            let pid = k.spawn_root(i, image.clone(), &exe_path, mmap_low);
+            let p = k.proc_mut(pid);
+            p.cmdline = crate::os::kernel::nul_joined(&spec.argv);
+            p.environ = crate::os::kernel::nul_joined(&spec.env);
+            if opts.gdb.is_some() {
+                m.st_mut(i)[layout::S_FASTFD] =
+                    k.fast_fd_mask(pid, &Output::new(0, OutputMode::Keep));
+            }
+        }
+        k.host_console = opts.gdb.is_some();
+
+        let mode = match (stream, n) {
+            (false, _) => OutputMode::Keep,
+            (true, 1) => OutputMode::Direct,
+            (true, _) => OutputMode::Lines,
+        };
+        let mut tiering = crate::tier::Policy::new(opts.tier);
+        m.tier.sync = opts.tier == crate::tier::Mode::Translate;
+        let env_ranges = env_tier_ranges();
+        let ranges = if opts.tier_ranges.is_empty() {
+            &env_ranges
+        } else {
+            &opts.tier_ranges
+        };
+        // The plan an earlier run of this program ended with: translated from the first dispatch
+        // (compiled on the worker in auto mode), then judged and changed like any other.
+        // GARM_TIER_PLANS=0: neither read nor write plans (a run judged from its own profile).
+        let plans = std::env::var("GARM_TIER_PLANS").map_or(true, |v| v != "0");
+        let plan_key = (ranges.is_empty()
+            && plans
+            && opts.tier != crate::tier::Mode::Interp
+            && opts.trace.is_none())
+        .then(|| {
+            let gpu = &m.gpu.info;
+            let target = format!("{} {} {}", m.cfg.prelude.name(), gpu.name, gpu.driver_info);
+            crate::tier::saved::key(&elf_sha, &target)
+        });
+        let mut saved = crate::tier::saved::Plan::default();
+        if !ranges.is_empty() {
+            force_regions(&mut m, ranges)?;
+            tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
+        } else if let Some(key) = &plan_key {
+            saved = install_saved_plan(&mut m, key)?;
+        }
+        let out = Output::new(n as usize, mode);
+        let tracer = match &opts.trace {
+            Some(p) => {
+                m.set_iters(1);
+                Some(
+                    crate::trace::Tracer::create(p, opts.trace_limit).map_err(|source| {
+                        RunError::Trace {
+                            path: p.clone(),
+                            source,
+                        }
+                    })?,
+                )
+            }
+            None => None,
+        };
+        // Only the command line's own run draws a progress line (and only on a terminal).
+        let progress = stream
+            .then(crate::progress::Progress::new)
+            .filter(|p| p.enabled);
+        let debugger = match opts.gdb {
+            Some(port) => Some(
+                crate::gdb::Stub::listen(port).map_err(|source| RunError::Gdb { port, source })?,
+            ),
+            None => None,
+        };
+        Ok(Session {
+            m,
+            k,
+            out,
+            outcomes: vec![None; n as usize],
+            opts: opts.clone(),
+            n,
+            slots,
+            mode,
+            t0: Instant::now(),
+            batch: 4,
+            round: 0,
+            tracer,
+            progress,
+            tiering,
+            plan_key,
+            saved,
+            adapter_name,
+            prelude,
+            mem,
+            debugger,
+            finished: false,
+        })
     }
 
-    let mode = match (stream, n) {
-        (false, _) => OutputMode::Keep,
-        (true, 1) => OutputMode::Direct,
-        (true, _) => OutputMode::Lines,
-    };
-    let mut tiering = crate::tier::Policy::new(opts.tier);
-    m.tier.sync = opts.tier == crate::tier::Mode::Translate;
-    let env_ranges = env_tier_ranges();
-    let ranges = if opts.tier_ranges.is_empty() {
-        &env_ranges
-    } else {
-        &opts.tier_ranges
-    };
-    // The plan an earlier run of this program ended with: translated from the first dispatch
-    // (compiled on the worker in auto mode), then judged and changed like any other.
-    // GARM_TIER_PLANS=0: neither read nor write plans (a run judged from its own profile).
-    let plans = std::env::var("GARM_TIER_PLANS").map_or(true, |v| v != "0");
-    let plan_key = (ranges.is_empty()
-        && plans
-        && opts.tier != crate::tier::Mode::Interp
-        && opts.trace.is_none())
-    .then(|| {
-        let gpu = &m.gpu.info;
-        let target = format!("{} {} {}", m.cfg.prelude.name(), gpu.name, gpu.driver_info);
-        crate::tier::saved::key(&elf_sha, &target)
-    });
-    let mut saved = crate::tier::saved::Plan::default();
-    if !ranges.is_empty() {
-        force_regions(&mut m, ranges)?;
-        tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
-    } else if let Some(key) = &plan_key {
-        saved = install_saved_plan(&mut m, key)?;
-    }
-    let mut out = Output::new(n as usize, mode);
-    let streaming = mode != OutputMode::Keep;
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; n as usize];
-    let t0 = Instant::now();
-    let mut batch = 4u32;
-    let mut round = 0usize;
-    let mut tracer = match &opts.trace {
-        Some(p) => {
-            m.set_iters(1);
-            Some(
-                crate::trace::Tracer::create(p, opts.trace_limit).map_err(|source| {
-                    RunError::Trace {
-                        path: p.clone(),
-                        source,
-                    }
-                })?,
-            )
+    /// One submit and the host work it leaves: syscalls, faults, exits, output. True when the
+    /// run is over (every instance has an outcome and no process is left).
+    pub fn step(&mut self) -> Result<bool, RunError> {
+        if self.finished {
+            return Ok(true);
         }
-        None => None,
-    };
-    // Only the command line's own run draws a progress line (and only on a terminal).
-    let mut progress = stream
-        .then(crate::progress::Progress::new)
-        .filter(|p| p.enabled);
-    loop {
+        let done = self.step_inner()?;
+        self.finished = done;
+        Ok(done)
+    }
+
+    /// Whether every instance has ended.
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The slot instance `i` started in (its first process's state stays there after it ends,
+    /// until a new process takes the slot).
+    pub fn root_slot(&self, i: usize) -> Option<usize> {
+        if i >= self.n as usize {
+            return None;
+        }
+        match self.k.procs.values().find(|p| p.root && p.inst == i) {
+            Some(p) => p
+                .slot
+                .or(Some(i))
+                .filter(|&s| self.k.pid_of_slot(s).is_none_or(|q| q == p.pid)),
+            None => Some(i).filter(|&s| self.k.pid_of_slot(s).is_none()),
+        }
+    }
+
+    /// Instance `i`'s first process's slot while it lives.
+    pub fn live_root_slot(&self, i: usize) -> Option<usize> {
+        let p = self.k.procs.values().find(|p| p.root && p.inst == i)?;
+        p.slot
+    }
+
+    /// Ends what still runs: unfinished instances are killed (outcome: SIGKILL, "stopped").
+    pub fn stop_all(&mut self) {
+        if self.finished {
+            return;
+        }
+        for i in 0..self.n as usize {
+            if self.outcomes[i].is_none() {
+                self.outcomes[i] = Some(Outcome::Signaled(
+                    SIGKILL,
+                    "stopped before its end".to_string(),
+                ));
+            }
+            self.k.kill_instance(&mut self.m, i, SIGKILL);
+        }
+        self.finished = true;
+    }
+
+    /// The process gdb follows: the first instance's root while it lives.
+    fn followed(&self) -> Option<(Pid, usize)> {
+        let p = self.k.procs.values().find(|p| p.root && p.inst == 0)?;
+        Some((p.pid, p.slot?))
+    }
+
+    /// gdb's part of a step: a stop waiting to be told (or Ctrl-C while running) is told, and
+    /// gdb is served until it resumes. True when gdb killed the run.
+    fn debug_turn(&mut self) -> Result<bool, RunError> {
+        let Some((pid, slot)) = self.followed() else {
+            return Ok(false);
+        };
+        let port = self.opts.gdb.unwrap_or(0);
+        let Some(d) = self.debugger.as_mut() else {
+            return Ok(false);
+        };
+        if d.pending.is_none() {
+            let running = d.running;
+            match running {
+                Some((crate::gdb::Action::Continue, _)) if d.interrupted() => {
+                    d.pending = Some(crate::gdb::StopWhy {
+                        signal: crate::os::abi::sig::SIGINT,
+                        breakpoint: false,
+                    });
+                }
+                Some((crate::gdb::Action::Step, _)) => {
+                    self.batch = 1;
+                    return Ok(false);
+                }
+                _ => return Ok(false),
+            }
+        }
+        let why = d.pending.unwrap_or(crate::gdb::StopWhy {
+            signal: SIGTRAP,
+            breakpoint: false,
+        });
+        let maps = crate::os::kernel::procfs::maps(&self.k, &self.m, pid, slot);
+        let mut view = crate::gdb::View {
+            guest: &mut self.m,
+            slot,
+            tid: pid as u32,
+            maps,
+        };
+        let action = d
+            .serve(&mut view)
+            .map_err(|source| RunError::Gdb { port, source })?;
+        let stopped_at_fault = Guest::status(&self.m, slot).is_some_and(|s| {
+            !matches!(
+                s,
+                Stop::Running | Stop::Write | Stop::LimitRetry | Stop::Syscall
+            )
+        });
+        if why.breakpoint {
+            // gdb has put the instruction back: it runs from here.
+            self.m.set_status(slot, Stop::Running);
+        } else if stopped_at_fault {
+            // The fault was told; the next sight of it ends the process as without gdb.
+            d.fault_told = true;
+        }
+        let iters = if self.tracer.is_some() {
+            1
+        } else {
+            layout::ITERS
+        };
+        match action {
+            crate::gdb::Action::Continue => self.m.set_iters(iters),
+            crate::gdb::Action::Step => {
+                self.m.set_iters(1);
+                self.batch = 1;
+            }
+            crate::gdb::Action::Detach => {
+                d.clear_breakpoints(&mut self.m, slot);
+                self.debugger = None;
+                self.m.set_iters(iters);
+            }
+            crate::gdb::Action::Kill => {
+                self.debugger = None;
+                for i in 0..self.n as usize {
+                    if self.outcomes[i].is_none() {
+                        self.outcomes[i] =
+                            Some(Outcome::Signaled(SIGKILL, "killed by gdb".to_string()));
+                    }
+                    self.k.kill_instance(&mut self.m, i, SIGKILL);
+                }
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether gdb takes this stop of `slot` (a breakpoint, or a fault it has not yet been told
+    /// of): the process then waits for gdb instead of taking it.
+    fn debug_takes(
+        debugger: &mut Option<crate::gdb::Stub>,
+        k: &Kernel,
+        m: &Machine,
+        slot: usize,
+        signal: i32,
+    ) -> bool {
+        let Some(d) = debugger.as_mut().filter(|d| d.attached()) else {
+            return false;
+        };
+        let followed = k
+            .procs
+            .values()
+            .any(|p| p.root && p.inst == 0 && p.slot == Some(slot));
+        if !followed {
+            return false;
+        }
+        let breakpoint = signal == SIGTRAP && d.is_breakpoint(m.pc(slot));
+        if std::mem::take(&mut d.fault_told) && !breakpoint {
+            return false;
+        }
+        d.pending = Some(crate::gdb::StopWhy { signal, breakpoint });
+        true
+    }
+
+    fn step_inner(&mut self) -> Result<bool, RunError> {
+        if self.debugger.is_some() && self.debug_turn()? {
+            return Ok(true);
+        }
+        let (n, slots, mode, t0) = (self.n, self.slots, self.mode, self.t0);
+        let streaming = mode != OutputMode::Keep;
+        let Session {
+            m,
+            k,
+            out,
+            outcomes,
+            opts,
+            batch,
+            round,
+            tracer,
+            progress,
+            tiering,
+            debugger,
+            ..
+        } = self;
+        let opts = &*opts;
         if let Some(p) = progress.as_mut() {
             if k.awaiting_input() {
                 crate::progress::clear_line();
@@ -491,15 +845,15 @@ pub fn run_shared(
         if let Some(t) = tracer.as_mut() {
             if t.done() {
                 m.set_iters(layout::ITERS);
-                tracer = None;
+                *tracer = None;
             } else {
-                batch = 1;
-                t.before(&k, &m);
+                *batch = 1;
+                t.before(k, m);
             }
         }
-        let turns = assign_turns(&k, &mut m, &mut round);
+        let turns = assign_turns(k, m, round);
         let ts = Instant::now();
-        let rings = m.submit(batch, false)?;
+        let rings = m.submit(*batch, false)?;
         // A traced run steps one instruction per dispatch in the interpreter.
         if std::mem::take(&mut m.tier.dropped) {
             m.profile.decay();
@@ -533,7 +887,7 @@ pub fn run_shared(
         }
         if let Some(t) = tracer.as_mut() {
             let path = opts.trace.clone().unwrap_or_default();
-            t.after(&k, &mut m)
+            t.after(k, m)
                 .map_err(|source| RunError::Trace { path, source })?;
         }
         let submit_time = ts.elapsed();
@@ -541,15 +895,15 @@ pub fn run_shared(
         let mut live = false;
         // Whether some process ran past its first dispatch: if none did, the rest of the batch
         // found them all stopped (each empty dispatch still costs lavapipe ~0.2 ms).
-        let ran_long = k.account(&m) >= m.iters() as u64;
+        let ran_long = k.account(m) >= m.iters() as u64;
         for (slot, words) in rings.iter().enumerate() {
             if let Some(pid) = k.pid_of_slot(slot).filter(|_| !words.is_empty()) {
                 if out.drain_ring(k.procs[&pid].inst, words).is_err() {
                     // The host's end of the console is closed: the writer gets SIGPIPE, and no
                     // process writes to it through the shader's fast path any more.
-                    let _ = signal::broken_pipe(&mut k, &mut m, pid);
+                    let _ = signal::broken_pipe(k, m, pid);
                     for p in k.procs.values().filter_map(|p| p.slot.map(|s| (p.pid, s))) {
-                        let mask = k.fast_fd_mask(p.0, &out);
+                        let mask = k.fast_fd_mask(p.0, out);
                         m.st_mut(p.1)[layout::S_FASTFD] = mask;
                     }
                     host_work = true;
@@ -560,7 +914,7 @@ pub fn run_shared(
             out.flush();
         }
         if let Some(limit) = opts.max_insns {
-            host_work |= tree_budgets(&mut k, &mut m, limit, &mut outcomes, n);
+            host_work |= tree_budgets(k, m, limit, outcomes, n);
         }
         if opts.timeout.is_some_and(|t| t0.elapsed() >= t) {
             let secs = opts.timeout.unwrap_or_default().as_secs_f64();
@@ -572,18 +926,18 @@ pub fn run_shared(
                     }
                     *slot_outcome = Some(o);
                 }
-                k.kill_instance(&mut m, i, SIGKILL);
+                k.kill_instance(m, i, SIGKILL);
             }
-            break;
+            return Ok(true);
         }
         for slot in 0..slots as usize {
             let Some(pid) = k.pid_of_slot(slot) else {
                 continue;
             };
-            let Some(stop) = Guest::status(&m, slot) else {
+            let Some(stop) = Guest::status(m, slot) else {
                 let word = m.st(slot)[layout::S_STATUS];
                 let msg = format!("internal error: the shader wrote stop word {word}");
-                kill(&mut k, &mut m, pid, SIGILL, msg, &mut outcomes, n);
+                kill(k, m, pid, SIGILL, msg, outcomes, n);
                 host_work = true;
                 continue;
             };
@@ -595,9 +949,9 @@ pub fn run_shared(
                     // The shader answers exit and exit_group alike; x8 still says which.
                     let code = m.st(slot)[layout::S_EXIT_CODE] as i32;
                     if m.reg(slot, 8) == crate::os::nr::EXIT {
-                        k.exit_thread(&mut m, pid, code << 8);
+                        k.exit_thread(m, pid, code << 8);
                     } else {
-                        k.exit_proc(&mut m, pid, code << 8);
+                        k.exit_proc(m, pid, code << 8);
                     }
                     host_work = true;
                 }
@@ -607,10 +961,10 @@ pub fn run_shared(
                     }
                     // A blocked call (wait, pipe) is retried here after every submit; only a call
                     // that completes counts as progress.
-                    match k.syscall(&mut m, slot, &mut out)? {
+                    match k.syscall(m, slot, out)? {
                         SysOutcome::Resume => {
                             if k.pid_of_slot(slot) == Some(pid)
-                                && Guest::status(&m, slot) == Some(Stop::Syscall)
+                                && Guest::status(m, slot) == Some(Stop::Syscall)
                             {
                                 m.set_status(slot, Stop::Running);
                             }
@@ -627,21 +981,15 @@ pub fn run_shared(
                         match m.decode_page_at(slot, pc) {
                             Ok(()) => live = true,
                             // Only this process ends: the others (and their output) go on.
-                            Err(MemError::Device(e @ GpuError::CodeFull(_))) => kill(
-                                &mut k,
-                                &mut m,
-                                pid,
-                                SIGKILL,
-                                e.to_string(),
-                                &mut outcomes,
-                                n,
-                            ),
+                            Err(MemError::Device(e @ GpuError::CodeFull(_))) => {
+                                kill(k, m, pid, SIGKILL, e.to_string(), outcomes, n)
+                            }
                             Err(e) => return Err(e.into()),
                         }
                     } else {
                         let msg =
                             format!("guest memory fault: execute at address {pc:#x} (pc {pc:#x})");
-                        kill(&mut k, &mut m, pid, SIGSEGV, msg, &mut outcomes, n);
+                        kill(k, m, pid, SIGSEGV, msg, outcomes, n);
                     }
                     host_work = true;
                 }
@@ -672,7 +1020,7 @@ pub fn run_shared(
                                 0
                             };
                         let msg = format!("guest memory fault: write at address {addr:#x} (pc {pc:#x}): read-only segment");
-                        kill(&mut k, &mut m, pid, SIGSEGV, msg, &mut outcomes, n);
+                        kill(k, m, pid, SIGSEGV, msg, outcomes, n);
                     }
                     host_work = true;
                 }
@@ -687,8 +1035,8 @@ pub fn run_shared(
                         m.set_status(slot, Stop::Running);
                         live = true;
                     } else if k.executed[inst] >= limit {
-                        let msg = limit_message(&k, inst, limit);
-                        end_tree(&mut k, &mut m, inst, msg, &mut outcomes, n);
+                        let msg = limit_message(k, inst, limit);
+                        end_tree(k, m, inst, msg, outcomes, n);
                     } else {
                         m.set_status(slot, Stop::Running);
                         live = true;
@@ -704,24 +1052,35 @@ pub fn run_shared(
                     host_work = true;
                 }
                 Stop::MemFault => {
-                    match memory_fault(&mut k, &mut m, pid, slot)? {
+                    match memory_fault(k, m, pid, slot)? {
                         None => live = true,
-                        Some((sig, msg)) => kill(&mut k, &mut m, pid, sig, msg, &mut outcomes, n),
+                        // gdb sees the fault first; the process waits for it.
+                        Some((sig, _)) if Self::debug_takes(debugger, k, m, slot, sig) => {}
+                        Some((sig, msg)) => kill(k, m, pid, sig, msg, outcomes, n),
                     }
                     host_work = true;
                 }
                 Stop::Illegal | Stop::FetchFault | Stop::Brk => {
-                    let (sig, msg) = match fault_outcome(&m, slot, stop, opts.max_insns) {
+                    let (sig, msg) = match fault_outcome(m, slot, stop, opts.max_insns) {
                         Outcome::Signaled(s, msg) => (s, msg),
                         Outcome::Limit(msg) => (-1, msg),
                         Outcome::Exited(_) => unreachable!("faults never exit normally"),
                     };
-                    kill(&mut k, &mut m, pid, sig, msg, &mut outcomes, n);
+                    if !Self::debug_takes(debugger, k, m, slot, sig) {
+                        kill(k, m, pid, sig, msg, outcomes, n);
+                    }
                     host_work = true;
                 }
             }
         }
-        signal::deliver_pending(&mut k, &mut m);
+        signal::deliver_pending(k, m);
+        if let Some(d) = debugger.as_mut() {
+            debug_after(d, k, m);
+            if !d.attached() {
+                *debugger = None;
+                m.set_iters(if tracer.is_some() { 1 } else { layout::ITERS });
+            }
+        }
         // Roots that exited (by exit, a signal or a fault) give garm its outcome.
         for (i, slot_outcome) in outcomes.iter_mut().enumerate() {
             if slot_outcome.is_none() {
@@ -744,12 +1103,12 @@ pub fn run_shared(
         // has an outcome and no process is left.
         let anyone = k.procs.values().any(|p| p.slot.is_some());
         if outcomes.iter().all(|o| o.is_some()) && !anyone {
-            break;
+            return Ok(true);
         }
         if !live && !host_work && k.sleeping() {
             // Only sleepers are left: wait a little instead of spinning on the GPU.
             std::thread::sleep(Duration::from_millis(1));
-            continue;
+            return Ok(false);
         }
         if !live && !host_work {
             let blocked: Vec<Pid> = k
@@ -768,69 +1127,117 @@ pub fn run_shared(
                 }
                 *o = Some(d);
             }
-            break;
+            return Ok(true);
         }
         // Grow the batch while nothing needs the host, keeping one submit near 100 ms so output
         // stays timely and a real GPU's watchdog never sees a long submit.
         if host_work {
             // Threads taking turns run one per dispatch: they need the whole batch to rotate.
-            batch = if ran_long || turns { 4 } else { 1 };
+            *batch = if ran_long || turns { 4 } else { 1 };
         } else if submit_time < Duration::from_millis(50) {
-            batch = (batch * 2).min(1024);
-        } else if submit_time > Duration::from_millis(200) && batch > 1 {
-            batch /= 2;
+            *batch = (*batch * 2).min(1024);
+        } else if submit_time > Duration::from_millis(200) && *batch > 1 {
+            *batch /= 2;
+        }
+        Ok(false)
+    }
+
+    /// Ends the run: the output's last lines, the plan of regions saved, the report.
+    pub fn finish(self) -> RunReport {
+        let Session {
+            m,
+            mut k,
+            mut out,
+            outcomes,
+            t0,
+            plan_key,
+            saved,
+            adapter_name,
+            prelude,
+            mem,
+            progress,
+            ..
+        } = self;
+        drop(progress);
+        out.finish();
+        let exec_time = t0.elapsed();
+        // The regions this run ended with (or was compiling) are the next run's start.
+        if let Some(key) = &plan_key {
+            let now = crate::tier::saved::Plan {
+                ranges: m.tier.ranges(),
+                compiled: !m.tier.busy(),
+            };
+            // A compiled set that never ran (a short run's late pick) is no plan to start from.
+            // Nor is one whose regions bounce (a set that suited one instance count may not
+            // suit another).
+            let ran = !now.compiled || (m.stats.tier_insns > 0 && !m.tier.bouncing());
+            if !now.ranges.is_empty() && ran && now != saved {
+                crate::tier::saved::store(key, &now);
+            }
+        }
+        k.account(&m);
+        let instructions = k.executed.clone();
+        RunReport {
+            outcomes: outcomes
+                .into_iter()
+                .map(|o| o.expect("finish after the last step"))
+                .collect(),
+            instructions,
+            output: out,
+            stats: MachineStats {
+                frames_total: m.spaces().frame_counts().0,
+                frames_peak: m.spaces().frame_counts().2,
+                cow_copies: m.spaces().cow_copies,
+                zero_faults: m.spaces().zero_faults,
+                frames_shared: m.spaces().shared_frames(),
+                samples: m.profile.samples,
+                weight: m.profile.weight(),
+                hot: m.hot_code(5),
+                regions: m.hot_regions(3),
+                tier_first: m
+                    .stats
+                    .tier_first_at
+                    .map(|at| at.saturating_duration_since(t0)),
+                ..m.stats.clone()
+            },
+            host_syscalls: k.round_trips,
+            exec_time,
+            adapter: adapter_name,
+            prelude,
+            mem,
+            forks: k.forks,
+            threads: k.threads,
+            fork_time: k.fork_time,
+            fs_used: k.vfs.used,
+            fs_limit: k.vfs.limit,
         }
     }
-    drop(progress);
-    out.finish();
-    let exec_time = t0.elapsed();
-    // The regions this run ended with (or was compiling) are the next run's start.
-    if let Some(key) = &plan_key {
-        let now = crate::tier::saved::Plan {
-            ranges: m.tier.ranges(),
-            compiled: !m.tier.busy(),
-        };
-        // A compiled set that never ran (a short run's late pick) is no plan to start from.
-        // Nor is one whose regions bounce (a set that suited one instance count may not
-        // suit another).
-        let ran = !now.compiled || (m.stats.tier_insns > 0 && !m.tier.bouncing());
-        if !now.ranges.is_empty() && ran && now != saved {
-            crate::tier::saved::store(key, &now);
+}
+
+/// After a step's host work: a single step gdb asked for that has retired its instruction
+/// stops, and the followed process's end is told (gdb then goes).
+fn debug_after(d: &mut crate::gdb::Stub, k: &Kernel, m: &Machine) {
+    let root = k.procs.values().find(|p| p.root && p.inst == 0);
+    match root {
+        Some(p) if p.slot.is_some() => {
+            let s = p.slot.unwrap_or_default();
+            if let (Some((crate::gdb::Action::Step, from)), None) = (d.running, d.pending) {
+                let retired = m.word64(s, layout::S_COUNT) != from && m.st(s)[layout::S_USTEP] == 0;
+                if retired && Guest::status(m, s) == Some(Stop::Running) {
+                    d.pending = Some(crate::gdb::StopWhy {
+                        signal: SIGTRAP,
+                        breakpoint: false,
+                    });
+                }
+            }
         }
+        Some(p) => {
+            if let PState::Zombie(ws) = p.state {
+                d.ended(ws);
+            }
+        }
+        None => d.ended(0),
     }
-    k.account(&m);
-    let instructions = k.executed.clone();
-    Ok(RunReport {
-        outcomes: outcomes.into_iter().map(|o| o.unwrap()).collect(),
-        instructions,
-        output: out,
-        stats: MachineStats {
-            frames_total: m.spaces().frame_counts().0,
-            frames_peak: m.spaces().frame_counts().2,
-            cow_copies: m.spaces().cow_copies,
-            zero_faults: m.spaces().zero_faults,
-            frames_shared: m.spaces().shared_frames(),
-            samples: m.profile.samples,
-            weight: m.profile.weight(),
-            hot: m.hot_code(5),
-            regions: m.hot_regions(3),
-            tier_first: m
-                .stats
-                .tier_first_at
-                .map(|at| at.saturating_duration_since(t0)),
-            ..m.stats.clone()
-        },
-        host_syscalls: k.round_trips,
-        exec_time,
-        adapter: adapter_name,
-        prelude,
-        mem,
-        forks: k.forks,
-        threads: k.threads,
-        fork_time: k.fork_time,
-        fs_used: k.vfs.used,
-        fs_limit: k.vfs.limit,
-    })
 }
 
 /// Threads of one address space take turns, one per dispatch (`S_TURN`): before each submit

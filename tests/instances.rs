@@ -107,3 +107,47 @@ fn a_thousand_instances_of_a_musl_program_in_llds_layout_match_qemu() {
         assert_eq!(own, want, "instance {i}");
     }
 }
+
+/// `--adapter all`: 64 instances spread over every adapter (lavapipe's Vulkan and Mesa's GL
+/// adapters here, the second with the vec2 prelude) print what qemu-aarch64 prints for each,
+/// in instance order, the same as one adapter; `--stats` names both adapters.
+#[test]
+fn sixty_four_instances_across_every_adapter_match_qemu_and_one_adapter() {
+    let elf = build("demos/instance");
+    let e = elf.to_str().unwrap();
+    let spread = garm(
+        &["--instances", "64", "--adapter", "all", "--stats", e, "17"],
+        b"",
+    );
+    let one = garm(&["--instances", "64", e, "17"], b"");
+    assert_eq!(
+        spread.status, 3,
+        "the first non-zero status: {}",
+        spread.stderr
+    );
+    let stats: Vec<&str> = spread
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("garm: stats: adapter"))
+        .collect();
+    assert!(
+        stats.len() >= 2
+            && stats.iter().any(|l| l.contains("(Vulkan)"))
+            && stats.iter().any(|l| l.contains("(Gl)")),
+        "two adapters ran: {}",
+        spread.stderr
+    );
+    let lines: Vec<String> = spread.out().lines().map(|l| format!("{l}\n")).collect();
+    assert_eq!(
+        lines,
+        by_instance(&spread.out()),
+        "printed in instance order"
+    );
+    assert_eq!(lines, by_instance(&one.out()), "the same as one adapter");
+    for (i, line) in lines.iter().enumerate() {
+        let idx = i.to_string();
+        let env = [("GARM_INSTANCE", idx.as_str()), ("GARM_INSTANCES", "64")];
+        let q = qemu(&elf, &["17"], &env, b"");
+        assert_eq!(*line, format!("[{i}] {}", q.out()), "instance {i}");
+    }
+}

@@ -60,6 +60,11 @@ fn adapters() -> Vec<wgpu::Adapter> {
     v
 }
 
+/// How many adapters garm sees (`#0`..`#N-1` name them, in `garm info`'s order).
+pub fn adapter_count() -> usize {
+    adapters().len()
+}
+
 /// A human-readable list of adapters with backend, type, key limits and features (`garm info`).
 pub fn describe_adapters() -> String {
     let mut s = String::new();
@@ -102,10 +107,17 @@ pub fn describe_adapters() -> String {
 }
 
 impl Gpu {
-    /// Opens the adapter whose name contains `want` (case-insensitive), else the best one.
+    /// Opens the adapter whose name contains `want` (case-insensitive), else the best one;
+    /// `#N` names the N-th adapter of `garm info`'s list (two adapters may share a name: lavapipe's
+    /// Vulkan and GL ones).
     pub fn open(want: Option<&str>, allow_int64: bool) -> Result<Gpu, GpuError> {
         let list = adapters();
+        let index = want.and_then(|w| w.strip_prefix('#')?.parse::<usize>().ok());
         let adapter = match want {
+            Some(w) if index.is_some() => list
+                .into_iter()
+                .nth(index.unwrap_or_default())
+                .ok_or_else(|| GpuError::NoMatch(w.to_string()))?,
             Some(w) => {
                 let lw = w.to_lowercase();
                 list.into_iter()

@@ -230,6 +230,8 @@ pub struct Stdin {
     tty: bool,
     /// The next input byte each instance reads (absolute).
     pos: Vec<usize>,
+    /// Each instance's own input (then `buf` is unused and `pos` counts into these).
+    own: Option<Vec<Vec<u8>>>,
 }
 
 /// How much a single poll of the host's stdin takes at most.
@@ -246,6 +248,7 @@ impl Stdin {
             fixed: false,
             tty,
             pos: vec![0; instances],
+            own: None,
         }
     }
 
@@ -258,7 +261,15 @@ impl Stdin {
             fixed: true,
             tty: false,
             pos: vec![0; instances],
+            own: None,
         }
+    }
+
+    /// Standard input given in full per instance (the library API's own input per instance).
+    pub fn each(data: Vec<Vec<u8>>) -> Stdin {
+        let mut s = Stdin::fixed(data.len(), Vec::new());
+        s.own = Some(data);
+        s
     }
 
     /// Takes what the host's stdin has now, without waiting.
@@ -312,6 +323,13 @@ impl Stdin {
         if len == 0 {
             return Some(Vec::new());
         }
+        if let Some(own) = &self.own {
+            let data = own.get(inst)?;
+            let p = self.pos[inst].min(data.len());
+            let end = (p + len).min(data.len());
+            self.pos[inst] = end;
+            return Some(data[p..end].to_vec());
+        }
         if !self.ready(inst) {
             return None;
         }
@@ -359,6 +377,16 @@ mod tests {
 #[cfg(test)]
 mod stdin_tests {
     use super::*;
+
+    #[test]
+    fn each_instance_reads_its_own_input() {
+        let mut s = Stdin::each(vec![b"ab".to_vec(), b"xyz".to_vec()]);
+        assert!(s.ready(0) && s.ready(1));
+        assert_eq!(s.read(1, 2), Some(b"xy".to_vec()));
+        assert_eq!(s.read(0, 10), Some(b"ab".to_vec()));
+        assert_eq!(s.read(0, 10), Some(Vec::new()), "end of input");
+        assert_eq!(s.read(1, 10), Some(b"z".to_vec()));
+    }
 
     #[test]
     fn fixed_input_replays_to_every_instance() {

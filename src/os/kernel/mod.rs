@@ -53,6 +53,9 @@ pub struct Kernel {
     pub slots: Vec<Option<Pid>>,
     next_pid: Pid,
     pub strace: bool,
+    /// Console writes go through the host, never the shader's fast path (under gdb, so a
+    /// single step over a write retires just it).
+    pub host_console: bool,
     reported: HashSet<u64>,
     pub round_trips: u64,
     pub stdin: Stdin,
@@ -98,6 +101,7 @@ impl Kernel {
             strace,
             reported: HashSet::new(),
             round_trips: 0,
+            host_console: false,
             stdin: Stdin::new(instances),
             limit_note: false,
             mem_note: false,
@@ -296,6 +300,9 @@ impl Kernel {
         let p = self.process(pid);
         let mut m = 0;
         for (bit, fd) in [(1u32, 1usize), (2, 2)] {
+            if self.host_console {
+                break;
+            }
             if let Some(Some(f)) = p.fds.get(fd) {
                 if let Kind::Out(_, hfd) = f.file.borrow().kind {
                     if hfd as usize == fd && !out.is_broken(hfd) {

@@ -50,7 +50,7 @@ fn status(k: &Kernel, g: &dyn Guest, pid: Pid, slot: usize) -> String {
 /// Linux's maps lines: `start-end perms offset dev inode name`, the program's segments named by
 /// its path, the break's pages `[heap]`, the top of memory `[stack]`, the rest anonymous (a
 /// library's file mappings too: garm keeps no names for mmap'd files).
-fn maps(k: &Kernel, g: &dyn Guest, pid: Pid, slot: usize) -> String {
+pub fn maps(k: &Kernel, g: &dyn Guest, pid: Pid, slot: usize) -> String {
     let p = k.process(pid);
     let brk = g.st(slot)[layout::S_BRK] as u64;
     let heap = (p.image.brk_start, brk.max(p.image.brk_start));
