@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # deps.sh: installs the system packages garm needs when they are missing (Debian/Ubuntu):
 # clang, lld, llvm (guest toolchain), mesa-vulkan-drivers + libvulkan1 (lavapipe, the software
-# GPU), gdb-multiarch (the gdb stub's test), qemu-user (the reference emulator for tests and benchmarks), and the AArch64 glibc cross
-# libraries for the hosted static-binary test.
+# GPU), qemu-user (the reference emulator for tests and benchmarks), gdb-multiarch (the gdb
+# stub's test drives it against garm and qemu), and the AArch64 glibc cross libraries for the
+# hosted static-binary test.
 set -euo pipefail
 
 need=()

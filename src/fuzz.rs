@@ -72,6 +72,8 @@ pub struct SeedResult {
     pub divergence: Option<String>,
     /// Instructions garm ran in translated code (with [`FuzzConfig::translate`]).
     pub translated: u64,
+    /// `--block K --keep DIR`: the block's garm trace and qemu log.
+    pub traces: Option<(PathBuf, PathBuf)>,
 }
 
 // ---------------------------------------------------------------- random numbers
@@ -1061,6 +1063,10 @@ pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedR
     let (g, gs, translated) = run_garm(&bytes, instances, cfg, &blocks)?;
     res.translated = translated;
     let (qm, qs) = run_qemu(&elf)?;
+    if let (Some(k), Some(_)) = (only, &cfg.keep) {
+        let name = format!("fuzz-{seed}-block{k}-only");
+        res.traces = Some(keep_traces(cfg, &dir, &name, &gens[0])?);
+    }
     if g == qm && gs.is_empty() && qs.is_empty() {
         return Ok(res);
     }
@@ -1137,6 +1143,15 @@ fn locate(cfg: &FuzzConfig, seed: u64, k: u64, b: &Block, dir: &Path) -> Result<
             );
         }
     }
+    if cfg.keep.is_some() {
+        let (g, q) = keep_traces(cfg, dir, &format!("fuzz-{seed}-block{k}-only"), b)?;
+        let _ = writeln!(
+            s,
+            "  traces of the block, side by side: {} (garm --trace) and {} (qemu -d exec,cpu)",
+            g.display(),
+            q.display()
+        );
+    }
     let _ = writeln!(
         s,
         "  reproduce: garm fuzz --seed {seed} --block {k} --len {}{} --keep /tmp/garm-fuzz",
@@ -1144,6 +1159,49 @@ fn locate(cfg: &FuzzConfig, seed: u64, k: u64, b: &Block, dir: &Path) -> Result<
         if cfg.tier2 { " --tier2" } else { "" }
     );
     Ok(s)
+}
+
+/// `--keep`: the whole block alone, traced by garm (`--trace`'s format: pid, pc, word,
+/// disassembly, table row, registers changed) and by qemu (`-d exec,cpu`, one instruction per
+/// block), so a divergence reads side by side. Returns the two files.
+fn keep_traces(
+    cfg: &FuzzConfig,
+    dir: &Path,
+    name: &str,
+    b: &Block,
+) -> Result<(PathBuf, PathBuf), Error> {
+    let elf = build_elf(dir, name, &[(b.words(b.units()), b.state)])?;
+    let bytes = std::fs::read(&elf).map_err(Error::io(&elf))?;
+    let gt = dir.join(format!("{name}.garm.trace"));
+    let qt = dir.join(format!("{name}.qemu.log"));
+    let opts = RunOptions {
+        adapter: cfg.adapter.clone(),
+        max_insns: Some(1 << 20),
+        trace: Some(gt.clone()),
+        trace_limit: 1 << 20,
+        // qemu runs with an empty environment: so does this, so the two runs line up.
+        env: Vec::new(),
+        ..RunOptions::default()
+    };
+    run::run(&bytes, &["fuzz".to_string()], &opts, false)?;
+    // qemu 8+ calls it -one-insn-per-tb, 7.x -singlestep.
+    let traced = ["-one-insn-per-tb", "-singlestep"].iter().any(|flag| {
+        Command::new("qemu-aarch64")
+            .env_clear()
+            .args(["-cpu", QEMU_CPU, flag, "-d", "exec,cpu,nochain", "-D"])
+            .arg(&qt)
+            .arg(&elf)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !traced {
+        return Err(Error::EngineFailed {
+            engine: "qemu-aarch64",
+            program: elf.display().to_string(),
+            detail: "could not write its -d exec,cpu log".into(),
+        });
+    }
+    Ok((gt, qt))
 }
 
 /// A temporary directory removed on drop.
@@ -1190,6 +1248,13 @@ pub fn fuzz_cli(cfg: &FuzzConfig, first: u64, count: u64, only: Option<u64>) -> 
             },
             t0.elapsed().as_secs_f64()
         );
+        if let Some((g, q)) = &r.traces {
+            crate::out_ln!(
+                "traces of the block: {} (garm --trace) and {} (qemu -d exec,cpu)",
+                g.display(),
+                q.display()
+            );
+        }
         if let Some(d) = r.divergence {
             crate::out_ln!("{d}");
             return Ok(1);

@@ -113,7 +113,8 @@ enum Cmd {
         args: Box<RunArgs>,
         /// The program: an AArch64 ELF (static, or dynamically linked with -L) or a .c file.
         program: PathBuf,
-        /// Arguments passed to the guest.
+        /// Arguments passed to the guest; for a .c program, cc flags (and more sources or
+        /// objects) may come first, ended by `--`: `garm run prog.c -O2 -DN=5 util.c -- ARGS`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         guest_args: Vec<String>,
     },
@@ -338,6 +339,33 @@ fn compile_c(src: &Path, libc: garm::toolchain::Libc) -> Result<(PathBuf, Durati
     Ok((out, t))
 }
 
+/// [`compile_c`] with cc's flags, sources and objects as `garm cc` takes them.
+fn compile_with(
+    src: &Path,
+    libc: garm::toolchain::Libc,
+    flags: &[String],
+) -> Result<(PathBuf, Duration), Error> {
+    let dir = garm::toolchain::cache_dir().join("bin");
+    std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
+    let stem = src.file_stem().unwrap_or_default().to_string_lossy();
+    let out = dir.join(format!("{stem}-{}.elf", std::process::id()));
+    let mut args = vec![src.to_string_lossy().into_owned()];
+    args.extend(flags.iter().cloned());
+    let mut a = garm::toolchain::driver::parse(&args).map_err(Error::Usage)?;
+    if a.compile_only || a.output.is_some() || a.garm_compiler {
+        return Err(Error::Usage(
+            "garm run prog.c FLAGS -- ARGS: -c, -o and --compiler do not apply to a run".into(),
+        ));
+    }
+    if libc != garm::toolchain::Libc::Garm {
+        a.libc = libc;
+    }
+    a.output = Some(out.clone());
+    let t = std::time::Instant::now();
+    Toolchain::find()?.drive(&a)?;
+    Ok((out, t.elapsed()))
+}
+
 fn real_main(cli: Cli) -> Result<i32, Error> {
     match cli.cmd {
         Cmd::Diff {
@@ -444,7 +472,19 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
                     "garm run: --libc applies to a .c program (an ELF is already linked)".into(),
                 ));
             }
-            let (elf_path, compile_time) = if is_c {
+            // `garm run prog.c FLAGS... -- ARGS...`: cc's flags (and more sources or objects)
+            // before `--`, the guest's arguments after it; without `--` all are the guest's.
+            let mut guest_args = guest_args;
+            let mut cc_args = Vec::new();
+            if is_c {
+                if let Some(i) = guest_args.iter().position(|a| a == "--") {
+                    cc_args = guest_args.drain(..=i).collect();
+                    cc_args.pop();
+                }
+            }
+            let (elf_path, compile_time) = if !cc_args.is_empty() {
+                compile_with(&program, args.libc, &cc_args)?
+            } else if is_c {
                 compile_c(&program, args.libc)?
             } else {
                 (program.clone(), Duration::ZERO)

@@ -131,3 +131,34 @@ fn options_garm_cannot_take_are_refused() {
         r.stderr
     );
 }
+
+/// `garm run prog.c FLAGS... -- ARGS...`: cc's flags and a second source before `--`, the
+/// guest's arguments after it; the output equals qemu's run of `garm cc`'s build of the same.
+#[test]
+fn run_takes_cc_flags_before_the_guests_arguments() {
+    let dir = setup("runflags");
+    let o = Command::new(garm_bin())
+        .current_dir(&dir)
+        .args([
+            "run",
+            "m.c",
+            "-Iinc",
+            "-DNAME=\"run\"",
+            "-O1",
+            "t.c",
+            "--",
+            "x",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (ok, e) = cc_in(
+        &dir,
+        &["-Iinc", "-DNAME=\"run\"", "m.c", "t.c", "-o", "p"],
+        b"",
+    );
+    assert!(ok, "{e}");
+    let q = qemu(&dir.join("p"), &["x"], &[], b"");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), q.out());
+    assert_eq!(q.out(), "hello 42 run\n");
+}

@@ -118,3 +118,37 @@ fn a_broken_shader_is_caught_and_named() {
         "{out}"
     );
 }
+
+/// `garm fuzz --block K --keep DIR` writes the block's traces: garm's (`--trace`'s format) and
+/// qemu-aarch64's `-d exec,cpu` log, executing the same pcs in the same order, so a divergence
+/// reads side by side.
+#[test]
+fn kept_block_traces_line_up_with_qemus_log() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("fuzz-keep-{}", std::process::id()));
+    let cfg = FuzzConfig {
+        keep: Some(dir.clone()),
+        ..FuzzConfig::default()
+    };
+    let r = fuzz_seed(&cfg, 5, Some(3)).unwrap();
+    assert!(r.divergence.is_none(), "{:?}", r.divergence);
+    let (g, q) = r.traces.expect("traces kept");
+    let garm_pcs: Vec<u64> = std::fs::read_to_string(&g)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| u64::from_str_radix(&l.split(' ').nth(1).unwrap()[2..], 16).unwrap())
+        .collect();
+    let qemu_pcs: Vec<u64> = std::fs::read_to_string(&q)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("Trace"))
+        .map(|l| {
+            let inner = l.split('[').nth(1).unwrap();
+            u64::from_str_radix(inner.split('/').nth(1).unwrap(), 16).unwrap()
+        })
+        .collect();
+    assert!(garm_pcs.len() > 100, "{} lines", garm_pcs.len());
+    assert_eq!(garm_pcs, qemu_pcs);
+    let _ = std::fs::remove_dir_all(&dir);
+}
