@@ -1161,6 +1161,7 @@ impl Session {
         drop(progress);
         out.finish();
         let exec_time = t0.elapsed();
+        k.account(&m);
         // The regions this run ended with (or was compiling) are the next run's start.
         if let Some(key) = &plan_key {
             let now = crate::tier::saved::Plan {
@@ -1171,11 +1172,21 @@ impl Session {
             // Nor is one whose regions bounce (a set that suited one instance count may not
             // suit another).
             let ran = !now.compiled || (m.stats.tier_insns > 0 && !m.tier.bouncing());
-            if !now.ranges.is_empty() && ran && now != saved {
+            // The saved set itself, now compiled (Mesa's cache has it): the next run installs
+            // it before its first dispatch rather than compiling it on the worker again, which
+            // a set that bounces at this instance count would otherwise do at every run.
+            let now_compiled = now.compiled && !saved.compiled && now.ranges == saved.ranges;
+            // A saved set that carried this run (nine tenths of its instructions translated)
+            // stays against a late pick still compiling at the end, which never ran: the
+            // sieve's saved plan ran 98% translated, then a pick made from samples of the
+            // interpreted calloc replaced it and the next run compiled that for 3.5 s.
+            let retired: u64 = k.executed.iter().sum();
+            let carried = m.stats.tier_saved > 0 && m.stats.tier_insns * 10 >= retired * 9;
+            let keep_saved = carried && !now.compiled && !saved.ranges.is_empty();
+            if !now.ranges.is_empty() && (ran || now_compiled) && now != saved && !keep_saved {
                 crate::tier::saved::store(key, &now);
             }
         }
-        k.account(&m);
         let instructions = k.executed.clone();
         RunReport {
             outcomes: outcomes

@@ -76,6 +76,11 @@ pub struct TierPipes {
     /// since the last install.
     runs: [u64; TIER_SLOTS],
     run_insns: [u64; TIER_SLOTS],
+    /// Per installed region: the most lanes that entered it in one submit, this window. The
+    /// window is that many times [`UNPROFITABLE_RUNS`] entries: as many dispatches whatever
+    /// the instance count (64 instances entering main once each at their start, and leaving at
+    /// its first call, are one dispatch's worth, not a window).
+    lanes: [u64; TIER_SLOTS],
     /// Regions were dropped since the run loop last asked.
     pub dropped: bool,
     twin: Twin,
@@ -104,7 +109,8 @@ impl TierPipes {
     /// Whether installed region `k` has had at least `runs` entries in the judging window and
     /// ran too few instructions per entry (its lanes bounce between the dispatches).
     fn short_entries(&self, k: usize, runs: u64) -> bool {
-        self.runs[k] >= runs && self.run_insns[k] < self.runs[k] * MIN_INSNS_PER_RUN
+        self.runs[k] >= runs * self.lanes[k].max(1)
+            && self.run_insns[k] < self.runs[k] * MIN_INSNS_PER_RUN
     }
 
     /// The installed regions, by their counters' index.
@@ -287,6 +293,7 @@ impl Machine {
                 });
                 self.tier.runs = [0; TIER_SLOTS];
                 self.tier.run_insns = [0; TIER_SLOTS];
+                self.tier.lanes = [0; TIER_SLOTS];
             }
             Err(e) => {
                 self.stats.tier_failed += 1;
@@ -320,13 +327,16 @@ impl Machine {
         if self.tier.installed.is_none() {
             return;
         }
+        let mut lanes = [0u64; TIER_SLOTS];
         for i in 0..self.instances() {
             let b = i * STATE_WORDS;
             let n = self.state[b + S_TIERED] as u64 | (self.state[b + S_TIERED + 1] as u64) << 32;
             self.stats.tier_insns += n;
-            for k in 0..TIER_SLOTS {
-                self.tier.runs[k] += self.state[b + S_TIER_RUNS + k] as u64;
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                let runs = self.state[b + S_TIER_RUNS + k] as u64;
+                self.tier.runs[k] += runs;
                 self.tier.run_insns[k] += self.state[b + S_TIER_INSNS + k] as u64;
+                *lane += (runs > 0) as u64;
             }
             let words = [
                 S_TIERED..S_TIERED + 2,
@@ -343,6 +353,9 @@ impl Machine {
         // region whose entries run fewer instructions than the interpreter would in that time
         // loses. It is dropped (once: it may come back as a caller; twice: refused), and the
         // run loop plans again.
+        for (w, l) in self.tier.lanes.iter_mut().zip(lanes) {
+            *w = (*w).max(l);
+        }
         let bad: Vec<usize> = self
             .tier
             .installed_slots()
@@ -351,9 +364,11 @@ impl Machine {
         // Judged over windows of entries: a region that ran long at first (main's fill loop)
         // and then bounces (main's loop calling an interpreted compress) is caught.
         for k in 0..TIER_SLOTS {
-            if self.tier.runs[k] >= UNPROFITABLE_RUNS && !bad.contains(&k) {
+            let window = UNPROFITABLE_RUNS * self.tier.lanes[k].max(1);
+            if self.tier.runs[k] >= window && !bad.contains(&k) {
                 self.tier.runs[k] = 0;
                 self.tier.run_insns[k] = 0;
+                self.tier.lanes[k] = 0;
             }
         }
         if bad.is_empty() || self.tier.force {
