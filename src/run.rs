@@ -582,7 +582,15 @@ impl Session {
             && opts.trace.is_none())
         .then(|| {
             let gpu = &m.gpu.info;
-            let target = format!("{} {} {}", m.cfg.prelude.name(), gpu.name, gpu.driver_info);
+            // Per instance count too: a set that suits one guest can bounce at 64 (sha256's
+            // 1-instance plan, installed at 64 instances, was dropped and recompiled: 915 -> 234
+            // MIPS in `garm bench`), and the other way round.
+            let target = format!(
+                "{} {} {} x{n}",
+                m.cfg.prelude.name(),
+                gpu.name,
+                gpu.driver_info
+            );
             crate::tier::saved::key(&elf_sha, &target)
         });
         let mut saved = crate::tier::saved::Plan::default();
@@ -1176,14 +1184,14 @@ impl Session {
             // it before its first dispatch rather than compiling it on the worker again, which
             // a set that bounces at this instance count would otherwise do at every run.
             let now_compiled = now.compiled && !saved.compiled && now.ranges == saved.ranges;
-            // A saved set that carried this run (nine tenths of its instructions translated)
-            // stays against a late pick still compiling at the end, which never ran: the
-            // sieve's saved plan ran 98% translated, then a pick made from samples of the
-            // interpreted calloc replaced it and the next run compiled that for 3.5 s.
-            let retired: u64 = k.executed.iter().sum();
-            let carried = m.stats.tier_saved > 0 && m.stats.tier_insns * 10 >= retired * 9;
-            let keep_saved = carried && !now.compiled && !saved.ranges.is_empty();
-            if !now.ranges.is_empty() && (ran || now_compiled) && now != saved && !keep_saved {
+            // A late pick still compiling at the end replaces the compiled set this run started
+            // from only if it keeps all of it (it adds regions: calloc's memset to the sieve's
+            // main); one that leaves some out was made while those were being judged, and the
+            // next run would pay a cold compile to find that out again.
+            let installed = m.stats.tier_saved > 0 && saved.compiled;
+            let superset = saved.ranges.iter().all(|r| now.ranges.contains(r));
+            let keeps = now.compiled || !installed || superset;
+            if !now.ranges.is_empty() && (ran || now_compiled) && now != saved && keeps {
                 crate::tier::saved::store(key, &now);
             }
         }

@@ -121,11 +121,11 @@ impl TierPipes {
             .map_or(0, |i| i.translations.len().min(TIER_SLOTS))
     }
 
-    /// Whether an installed region bounces in the window so far (a few entries suffice at
-    /// a run's end): no plan to save.
+    /// Whether an installed region bounces in the window so far (an eighth of a window's entries
+    /// per lane suffice at a run's end): no plan to save.
     pub fn bouncing(&self) -> bool {
         self.installed_slots()
-            .any(|k| self.short_entries(k, UNPROFITABLE_RUNS / 8))
+            .any(|k| self.short_entries(k, UNPROFITABLE_RUNS))
     }
 
     /// The address ranges of the regions being compiled, else of those installed.
