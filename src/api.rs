@@ -286,6 +286,9 @@ impl Runner {
         specs: &[InstanceSpec],
         config: &Config,
     ) -> Result<Runner, Error> {
+        if specs.is_empty() {
+            return Err(Error::Usage("a run needs at least one instance".into()));
+        }
         let session = Session::start(program.elf.clone(), specs, &config.opts, config.stream)?;
         Ok(Runner {
             session: Some(session),

@@ -544,6 +544,7 @@ impl Session {
         } else {
             k.isolate();
         }
+        k.host_console = opts.gdb.is_some();
         for (i, spec) in specs.iter().enumerate() {
             let exe_path = spec.argv.first().cloned().unwrap_or_default();
             let mmap_low = load_process(&mut m, i, &image, &spec.argv, &spec.env)?;
@@ -552,12 +553,11 @@ impl Session {
             let p = k.proc_mut(pid);
             p.cmdline = crate::os::kernel::nul_joined(&spec.argv);
             p.environ = crate::os::kernel::nul_joined(&spec.env);
-            if opts.gdb.is_some() {
+            if k.host_console {
                 m.st_mut(i)[layout::S_FASTFD] =
                     k.fast_fd_mask(pid, &Output::new(0, OutputMode::Keep));
             }
         }
-        k.host_console = opts.gdb.is_some();
 
         let mode = match (stream, n) {
             (false, _) => OutputMode::Keep,
