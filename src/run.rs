@@ -177,6 +177,18 @@ fn env_tier_ranges() -> Vec<(u64, u64)> {
 /// plan is only a hint), synchronously where its pipeline was compiled; returns the plan.
 fn install_saved_plan(m: &mut Machine, key: &str) -> Result<crate::tier::saved::Plan, RunError> {
     let saved = crate::tier::saved::load(key);
+    // What earlier runs dropped counts as dropped once here (picked only as a chosen region's
+    // caller), so each run does not pay a compile to learn it again.
+    let dropped: Vec<crate::tier::Region> = saved
+        .dropped
+        .iter()
+        .filter_map(|&r| regions_at(m, &[r]).ok())
+        .flatten()
+        .collect();
+    for r in dropped {
+        m.tier.dropped_once.insert((r.start, r.slot));
+        m.tier.dropped_ranges.push((r.start, r.end));
+    }
     let regions: Vec<crate::tier::Region> = saved
         .ranges
         .iter()
@@ -1172,9 +1184,20 @@ impl Session {
         k.account(&m);
         // The regions this run ended with (or was compiling) are the next run's start.
         if let Some(key) = &plan_key {
+            let mut dropped = saved.dropped.clone();
+            for r in &m.tier.dropped_ranges {
+                if !dropped.contains(r) {
+                    dropped.push(*r);
+                }
+            }
+            let keep_from = dropped
+                .len()
+                .saturating_sub(crate::tier::saved::MAX_DROPPED);
+            dropped.drain(..keep_from);
             let now = crate::tier::saved::Plan {
                 ranges: m.tier.ranges(),
                 compiled: !m.tier.busy(),
+                dropped,
             };
             // A compiled set that never ran (a short run's late pick) is no plan to start from.
             // Nor is one whose regions bounce (a set that suited one instance count may not
@@ -1184,6 +1207,8 @@ impl Session {
             // it before its first dispatch rather than compiling it on the worker again, which
             // a set that bounces at this instance count would otherwise do at every run.
             let now_compiled = now.compiled && !saved.compiled && now.ranges == saved.ranges;
+            // Or only what was dropped grew: worth saving whatever else holds.
+            let learnt = now.dropped != saved.dropped;
             // A late pick still compiling at the end replaces the compiled set this run started
             // from only if it keeps all of it (it adds regions: calloc's memset to the sieve's
             // main); one that leaves some out was made while those were being judged, and the
@@ -1193,6 +1218,12 @@ impl Session {
             let keeps = now.compiled || !installed || superset;
             if !now.ranges.is_empty() && (ran || now_compiled) && now != saved && keeps {
                 crate::tier::saved::store(key, &now);
+            } else if learnt {
+                let kept = crate::tier::saved::Plan {
+                    dropped: now.dropped.clone(),
+                    ..saved.clone()
+                };
+                crate::tier::saved::store(key, &kept);
             }
         }
         let instructions = k.executed.clone();

@@ -940,7 +940,16 @@ impl Machine {
             })
             .collect();
         let refused = |start: u64, slot: u32| self.tier.refused.contains(&(start, slot));
-        let dropped = |start: u64, slot: u32| self.tier.dropped_once.contains(&(start, slot));
+        // A region starting inside one dropped before (a loop of a dropped function) counts as
+        // dropped too: it would bounce the same way.
+        let dropped = |start: u64, slot: u32| {
+            self.tier.dropped_once.contains(&(start, slot))
+                || self
+                    .tier
+                    .dropped_ranges
+                    .iter()
+                    .any(|&(a, b)| (a..b).contains(&start))
+        };
         let mut chosen = crate::tier::plan(&pages, &refused, &dropped, n);
         // GARM_TIER_ONLY=ADDR (hex) keeps the region starting there only: for measuring one.
         if let Some(only) = std::env::var("GARM_TIER_ONLY")

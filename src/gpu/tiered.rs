@@ -72,6 +72,8 @@ pub struct TierPipes {
     /// Regions dropped as unprofitable once (start, slot): chosen again only with a region
     /// they call (the bouncing may have been that callee's); dropped again, they are refused.
     pub dropped_once: std::collections::HashSet<(u64, u32)>,
+    /// The address ranges of the regions dropped in this run (for the saved plan).
+    pub dropped_ranges: Vec<(u64, u64)>,
     /// Per installed region: tier dispatches entered by it and the instructions they ran,
     /// since the last install.
     runs: [u64; TIER_SLOTS],
@@ -101,9 +103,17 @@ impl TierPipes {
         }
     }
 
-    /// The regions installed or being compiled: (start, slot).
-    pub fn regions(&self) -> Vec<(u64, u32)> {
-        self.current().iter().map(|t| (t.start, t.slot)).collect()
+    /// The regions installed or being compiled (without samples).
+    pub fn regions(&self) -> Vec<crate::tier::Region> {
+        self.current()
+            .iter()
+            .map(|t| crate::tier::Region {
+                start: t.start,
+                end: t.end,
+                samples: 0,
+                slot: t.slot,
+            })
+            .collect()
     }
 
     /// Whether installed region `k` has had at least `runs` entries in the judging window and
@@ -378,6 +388,9 @@ impl Machine {
         self.mark(&old.translations, false);
         for &k in &bad {
             let t = &old.translations[k];
+            if !self.tier.dropped_ranges.contains(&(t.start, t.end)) {
+                self.tier.dropped_ranges.push((t.start, t.end));
+            }
             if !self.tier.dropped_once.insert((t.start, t.slot)) {
                 self.tier.refused.insert((t.start, t.slot));
             }

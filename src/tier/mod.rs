@@ -468,7 +468,7 @@ impl Policy {
         samples: u64,
         weight: u64,
         hot: Vec<Region>,
-        installed: &[(u64, u32)],
+        installed: &[Region],
     ) -> Option<Vec<Region>> {
         self.at = samples;
         self.fresh = None;
@@ -486,12 +486,18 @@ impl Policy {
                 .map(|r| r.samples)
                 .sum()
         };
-        let take: Vec<Region> = hot
-            .iter()
-            .filter(|r| r.samples >= min.max(1))
-            .take(MAX_REGIONS)
-            .cloned()
-            .collect();
+        // The installed regions stay (only the drop rule takes one out): while they run well
+        // they are under-sampled (translated code is sampled by its instructions, interpreted
+        // code once per dispatch), and a pick of the interpreted helpers alone dropped
+        // sha256's compress at 64 instances, leaving main to bounce on every call.
+        let installed_keys: Vec<(u64, u32)> = installed.iter().map(|r| (r.start, r.slot)).collect();
+        let mut take: Vec<Region> = installed.to_vec();
+        for r in hot.iter().filter(|r| r.samples >= min.max(1)) {
+            if take.len() < MAX_REGIONS && !installed_keys.contains(&(r.start, r.slot)) {
+                take.push(r.clone());
+            }
+        }
+        let installed = &installed_keys[..];
         let keys: Vec<(u64, u32)> = take.iter().map(|r| (r.start, r.slot)).collect();
         // Each install is a compile: change the set only for a clear gain.
         let (new, old) = (worth(&keys), worth(installed));

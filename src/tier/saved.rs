@@ -22,12 +22,18 @@ pub fn key(elf_sha: &str, target: &str) -> String {
     .as_bytes())
 }
 
-/// A saved plan: the regions' address ranges, and whether their pipeline was compiled.
+/// A saved plan: the regions' address ranges, whether their pipeline was compiled, and the
+/// regions runs of this program dropped as unprofitable (a later run treats them as dropped
+/// once: picked again only as the caller of a chosen region).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     pub ranges: Vec<(u64, u64)>,
     pub compiled: bool,
+    pub dropped: Vec<(u64, u64)>,
 }
+
+/// Dropped regions a plan remembers at most.
+pub const MAX_DROPPED: usize = 16;
 
 /// The plan saved under `key` (empty where there is none or it does not parse).
 pub fn load(key: &str) -> Plan {
@@ -53,11 +59,17 @@ fn format(plan: &Plan) -> String {
         .iter()
         .map(|(a, b)| format!("{a:x} {b:x}\n"))
         .collect();
-    format!("{head}{ranges}")
+    let dropped: String = plan
+        .dropped
+        .iter()
+        .map(|(a, b)| format!("dropped {a:x} {b:x}\n"))
+        .collect();
+    format!("{head}{ranges}{dropped}")
 }
 
 /// `compiled` or `pending`, then one `START END` (hex) per line: a region of at most a page,
-/// start before end; anything else and the whole plan is ignored.
+/// start before end; then `dropped START END` lines; anything else and the whole plan is
+/// ignored.
 fn parse(text: &str) -> Plan {
     let mut lines = text.lines();
     let compiled = match lines.next() {
@@ -66,17 +78,28 @@ fn parse(text: &str) -> Plan {
         _ => return Plan::default(),
     };
     let mut ranges = Vec::new();
+    let mut dropped = Vec::new();
     for line in lines {
+        let (list, line) = match line.strip_prefix("dropped ") {
+            Some(rest) => (&mut dropped, rest),
+            None if dropped.is_empty() => (&mut ranges, line),
+            None => return Plan::default(),
+        };
         let mut it = line.split(' ').map(|x| u64::from_str_radix(x, 16).ok());
         match (it.next().flatten(), it.next().flatten(), it.next()) {
             (Some(a), Some(b), None) if a < b && b - a <= 4096 && a & 3 == 0 && b & 3 == 0 => {
-                ranges.push((a, b))
+                list.push((a, b))
             }
             _ => return Plan::default(),
         }
     }
     ranges.truncate(super::MAX_REGIONS);
-    Plan { ranges, compiled }
+    dropped.truncate(MAX_DROPPED);
+    Plan {
+        ranges,
+        compiled,
+        dropped,
+    }
 }
 
 #[cfg(test)]
@@ -88,6 +111,7 @@ mod tests {
         let p = Plan {
             ranges: vec![(0x13dec, 0x14000), (0x14000, 0x14054)],
             compiled: true,
+            dropped: vec![(0x13c64, 0x13c9c)],
         };
         assert_eq!(parse(&format(&p)), p);
         let q = Plan {
@@ -101,6 +125,11 @@ mod tests {
         assert_eq!(parse("compiled\n14000 13dec\n"), none, "end before start");
         assert_eq!(parse("compiled\n10000 20000\n"), none, "more than a page");
         assert_eq!(parse("compiled\n10001 10010\n"), none, "misaligned");
+        assert_eq!(
+            parse("compiled\ndropped 13c64 13c9c\n13dec 14000\n"),
+            none,
+            "a range after the dropped ones"
+        );
         assert_ne!(key("e1f", "u64"), key("e1f", "vec2"));
         assert_ne!(key("e1f", "u64"), key("e1e", "u64"));
     }
