@@ -179,22 +179,19 @@ fn install_saved_plan(m: &mut Machine, key: &str) -> Result<crate::tier::saved::
     let saved = crate::tier::saved::load(key);
     // What earlier runs dropped counts as dropped once here (picked only as a chosen region's
     // caller), so each run does not pay a compile to learn it again.
-    let dropped: Vec<crate::tier::Region> = saved
-        .dropped
-        .iter()
-        .filter_map(|&r| regions_at(m, &[r]).ok())
-        .flatten()
-        .collect();
-    for r in dropped {
+    // A range the program does not map (any more) is left out: the plan is only a hint.
+    let mapped = |m: &mut Machine, ranges: &[(u64, u64)]| -> Vec<crate::tier::Region> {
+        ranges
+            .iter()
+            .filter_map(|&r| regions_at(m, &[r]).ok())
+            .flatten()
+            .collect()
+    };
+    for r in mapped(m, &saved.dropped) {
         m.tier.dropped_once.insert((r.start, r.slot));
         m.tier.dropped_ranges.push((r.start, r.end));
     }
-    let regions: Vec<crate::tier::Region> = saved
-        .ranges
-        .iter()
-        .filter_map(|&r| regions_at(m, &[r]).ok())
-        .flatten()
-        .collect();
+    let regions = mapped(m, &saved.ranges);
     if !regions.is_empty() {
         let sync = std::mem::replace(&mut m.tier.sync, saved.compiled);
         m.translate_regions(&regions)?;
