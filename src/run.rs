@@ -175,8 +175,23 @@ fn env_tier_ranges() -> Vec<(u64, u64)> {
 
 /// Translates the plan saved under `key` (a range the program does not map is left out: the
 /// plan is only a hint), synchronously where its pipeline was compiled; returns the plan.
-fn install_saved_plan(m: &mut Machine, key: &str) -> Result<crate::tier::saved::Plan, RunError> {
-    let saved = crate::tier::saved::load(key);
+fn install_saved_plan(
+    m: &mut Machine,
+    keys: &[String],
+) -> Result<crate::tier::saved::Plan, RunError> {
+    // This instance count's plan, else the one any count of this program saved last (then
+    // marked not this count's own: the run's end saves it under this count's key).
+    let mut saved = keys
+        .iter()
+        .map(|k| crate::tier::saved::load(k))
+        .enumerate()
+        .find(|(_, p)| !p.ranges.is_empty())
+        .map(|(i, mut p)| {
+            p.borrowed = i > 0;
+            p
+        })
+        .unwrap_or_default();
+    saved.borrowed |= saved.ranges.is_empty();
     // What earlier runs dropped counts as dropped once here (picked only as a chosen region's
     // caller), so each run does not pay a compile to learn it again.
     // A range the program does not map (any more) is left out: the plan is only a hint.
@@ -436,7 +451,8 @@ pub struct Session {
     tracer: Option<crate::trace::Tracer>,
     progress: Option<crate::progress::Progress>,
     tiering: crate::tier::Policy,
-    plan_key: Option<String>,
+    /// The plan's cache keys: this instance count's, then any count's.
+    plan_key: Option<[String; 2]>,
     saved: crate::tier::saved::Plan,
     adapter_name: String,
     prelude: Prelude,
@@ -594,20 +610,20 @@ impl Session {
             // Per instance count too: a set that suits one guest can bounce at 64 (sha256's
             // 1-instance plan, installed at 64 instances, was dropped and recompiled: 915 -> 234
             // MIPS in `garm bench`), and the other way round.
-            let target = format!(
-                "{} {} {} x{n}",
-                m.cfg.prelude.name(),
-                gpu.name,
-                gpu.driver_info
-            );
-            crate::tier::saved::key(&elf_sha, &target)
+            // A count without a plan of its own starts from the last plan of any count (its
+            // regions are in Mesa's cache).
+            let target = format!("{} {} {}", m.cfg.prelude.name(), gpu.name, gpu.driver_info);
+            [
+                crate::tier::saved::key(&elf_sha, &format!("{target} x{n}")),
+                crate::tier::saved::key(&elf_sha, &target),
+            ]
         });
         let mut saved = crate::tier::saved::Plan::default();
         if !ranges.is_empty() {
             force_regions(&mut m, ranges)?;
             tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
-        } else if let Some(key) = &plan_key {
-            saved = install_saved_plan(&mut m, key)?;
+        } else if let Some(keys) = &plan_key {
+            saved = install_saved_plan(&mut m, keys)?;
         }
         let out = Output::new(n as usize, mode);
         let tracer = match &opts.trace {
@@ -1180,7 +1196,7 @@ impl Session {
         let exec_time = t0.elapsed();
         k.account(&m);
         // The regions this run ended with (or was compiling) are the next run's start.
-        if let Some(key) = &plan_key {
+        if let Some([key, any]) = &plan_key {
             let mut dropped = saved.dropped.clone();
             for r in &m.tier.dropped_ranges {
                 if !dropped.contains(r) {
@@ -1195,6 +1211,7 @@ impl Session {
                 ranges: m.tier.ranges(),
                 compiled: !m.tier.busy(),
                 dropped,
+                borrowed: false,
             };
             // A compiled set that never ran (a short run's late pick) is no plan to start from.
             // Nor is one whose regions bounce (a set that suited one instance count may not
@@ -1213,8 +1230,10 @@ impl Session {
             let installed = m.stats.tier_saved > 0 && saved.compiled;
             let superset = saved.ranges.iter().all(|r| now.ranges.contains(r));
             let keeps = now.compiled || !installed || superset;
-            if !now.ranges.is_empty() && (ran || now_compiled) && now != saved && keeps {
+            let changed = now != saved || saved.borrowed;
+            if !now.ranges.is_empty() && (ran || now_compiled) && changed && keeps {
                 crate::tier::saved::store(key, &now);
+                crate::tier::saved::store(any, &now);
             } else if learnt {
                 let kept = crate::tier::saved::Plan {
                     dropped: now.dropped.clone(),
