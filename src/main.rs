@@ -560,6 +560,12 @@ fn spread(
     adapters: &[String],
     stats: bool,
 ) -> Result<i32, Error> {
+    if opts.gdb.is_some() || opts.trace.is_some() {
+        return Err(Error::Usage(
+            "-g and --trace follow one process: use them with one adapter, not --adapter all"
+                .into(),
+        ));
+    }
     // All copies read the same standard input: all of it, unless it is a terminal.
     if opts.stdin.is_none() {
         let mut data = Vec::new();
