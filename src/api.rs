@@ -13,7 +13,7 @@
 //! let mut run = Runner::new(&prog, &instances, &Config::default())?;
 //! run.run()?;
 //! for (i, r) in run.results().iter().enumerate() {
-//!     println!("{i}: exit {} after {} instructions: {}", r.exit_status, r.instructions,
+//!     println!("{i}: exit {} after {} instructions: {}", r.exit_status(), r.instructions,
 //!              String::from_utf8_lossy(&r.stdout));
 //! }
 //! # Ok::<(), garm::api::Error>(())
@@ -62,13 +62,11 @@ impl Program {
     /// to clang) and loads the result. Builds are cached by content.
     pub fn build_c(sources: &[&Path], cflags: &[&str]) -> Result<Program, Error> {
         let tc = crate::toolchain::Toolchain::find()?;
-        let dir = crate::toolchain::cache_dir().join("bin");
-        std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
         let stem = sources
             .first()
             .and_then(|s| s.file_stem())
             .map_or("program".into(), |s| s.to_string_lossy().into_owned());
-        let out = dir.join(format!("{stem}-api-{}.elf", std::process::id()));
+        let out = crate::toolchain::scratch_elf(&stem)?;
         let srcs: Vec<PathBuf> = sources.iter().map(|s| s.to_path_buf()).collect();
         let flags: Vec<String> = cflags.iter().map(|s| s.to_string()).collect();
         tc.build(&srcs, &out, &flags)?;
@@ -112,19 +110,12 @@ impl Instance {
     /// The same, with the variable `NAME=VALUE` set in its environment.
     pub fn env(mut self, var: &str) -> Instance {
         let name = var.split('=').next().unwrap_or("");
-        let mut env = self.env.take().unwrap_or_else(default_env);
+        let mut env = self.env.take().unwrap_or_else(crate::run::default_env);
         env.retain(|e| e.split('=').next() != Some(name));
         env.push(var.to_string());
         self.env = Some(env);
         self
     }
-}
-
-fn default_env() -> Vec<String> {
-    crate::run::DEFAULT_ENV
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
 }
 
 /// How the instances run: the machine's memory and limits, tiers, adapter. `Default` is what
@@ -241,14 +232,19 @@ pub struct Registers {
 pub struct InstanceResult {
     /// How it ended.
     pub outcome: Outcome,
-    /// The exit status a shell would show (128 + signal for a fault, 124 at a limit).
-    pub exit_status: i32,
     /// Instructions retired by its whole process tree.
     pub instructions: u64,
     /// What it wrote to fd 1 (empty when the run streamed it; at most 64 MiB kept).
     pub stdout: Vec<u8>,
     /// What it wrote to fd 2.
     pub stderr: Vec<u8>,
+}
+
+impl InstanceResult {
+    /// The exit status a shell would show (128 + signal for a fault, 124 at a limit).
+    pub fn exit_status(&self) -> i32 {
+        self.outcome.exit_status()
+    }
 }
 
 /// A run of a program's instances on one GPU.
@@ -382,7 +378,6 @@ impl Runner {
             .enumerate()
             .map(|(i, o)| InstanceResult {
                 outcome: o.clone(),
-                exit_status: o.exit_status(),
                 instructions: rep.instructions.get(i).copied().unwrap_or(0),
                 stdout: rep.output.bytes(i, 1),
                 stderr: rep.output.bytes(i, 2),

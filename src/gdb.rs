@@ -41,8 +41,9 @@ pub struct View<'a> {
     pub slot: usize,
     /// Its pid (gdb's thread id).
     pub tid: u32,
-    /// `/proc/PID/maps` of the process (`info proc mappings` reads it through vFile).
-    pub maps: String,
+    /// Makes `/proc/PID/maps` of the process from its memory (`info proc mappings` reads it
+    /// through vFile): only when gdb asks.
+    pub maps: &'a dyn Fn(&dyn Guest) -> String,
 }
 
 /// Registers in the target description's order: x0-x30, sp, pc (8 bytes), cpsr (4), v0-v31
@@ -352,29 +353,26 @@ impl Stub {
                 Some(bytes) => ok(write_regs(v, &bytes)),
                 None => b"E01".to_vec(),
             },
-            "p" => {
-                let r = num(rest).map(|r| r as usize);
-                match (r.filter(|&r| r < NREGS), read_regs(v)) {
-                    (Some(r), Some(all)) => {
-                        let off: usize = (0..r).map(reg_size).sum();
-                        hex(&all[off..off + reg_size(r)]).into_bytes()
-                    }
-                    _ => b"E01".to_vec(),
-                }
-            }
+            "p" => match num(rest).map(|r| r as usize).filter(|&r| r < NREGS) {
+                Some(r) => match read_reg(v, r, &mut None) {
+                    Some(b) => hex(&b).into_bytes(),
+                    None => b"E14".to_vec(),
+                },
+                None => b"E01".to_vec(),
+            },
             "P" => {
                 let set = rest.split_once('=').and_then(|(r, val)| {
                     let r = num(r)? as usize;
                     let val = unhex(val)?;
                     (r < NREGS && val.len() == reg_size(r)).then_some((r, val))
                 });
-                match (set, read_regs(v)) {
-                    (Some((r, val)), Some(mut all)) => {
-                        let off: usize = (0..r).map(reg_size).sum();
-                        all[off..off + val.len()].copy_from_slice(&val);
-                        ok(write_regs(v, &all))
+                match set {
+                    Some((r, val)) => {
+                        let mut vregs = None;
+                        let done = write_reg(v, r, &val, &mut vregs).is_some();
+                        ok(done && store_vregs(v, vregs))
                     }
-                    _ => b"E01".to_vec(),
+                    None => b"E01".to_vec(),
                 }
             }
             "m" => match addr_len(rest) {
@@ -514,7 +512,8 @@ impl Stub {
                 let mine = [format!("/proc/{}/maps", v.tid), "/proc/self/maps".into()];
                 if mine.contains(&path) {
                     let fd = self.files.keys().next_back().map_or(3, |k| k + 1);
-                    self.files.insert(fd, v.maps.clone().into_bytes());
+                    let text = (v.maps)(&*v.guest);
+                    self.files.insert(fd, text.into_bytes());
                     format!("F{fd:x}").into_bytes()
                 } else {
                     b"F-1,2".to_vec() // ENOENT
@@ -618,44 +617,71 @@ fn regs_len() -> usize {
     (0..NREGS).map(reg_size).sum()
 }
 
-/// Every register in the target description's order, little-endian.
+/// Register `r`'s bytes (little-endian); `vregs` is read from the device only for a V register.
+fn read_reg(v: &mut View, r: usize, vregs: &mut Option<[u128; 32]>) -> Option<Vec<u8>> {
+    let (g, s) = (&mut *v.guest, v.slot);
+    Some(match r {
+        0..=31 => g.reg(s, r).to_le_bytes().to_vec(),
+        32 => g.pc(s).to_le_bytes().to_vec(),
+        33 => (g.st(s)[layout::S_NZCV] << 28).to_le_bytes().to_vec(),
+        REG_V0..=65 => {
+            if vregs.is_none() {
+                *vregs = Some(g.vregs(s).ok()?);
+            }
+            vregs.as_ref()?[r - REG_V0].to_le_bytes().to_vec()
+        }
+        66 => g.st(s)[layout::S_FPSR].to_le_bytes().to_vec(),
+        _ => g.st(s)[layout::S_FPCR].to_le_bytes().to_vec(),
+    })
+}
+
+/// Every register in the target description's order.
 fn read_regs(v: &mut View) -> Option<Vec<u8>> {
-    let g = &mut *v.guest;
-    let s = v.slot;
+    let mut vregs = None;
     let mut out = Vec::with_capacity(regs_len());
-    for r in 0..32 {
-        out.extend(g.reg(s, r).to_le_bytes());
+    for r in 0..NREGS {
+        out.extend(read_reg(v, r, &mut vregs)?);
     }
-    out.extend(g.pc(s).to_le_bytes());
-    out.extend((g.st(s)[layout::S_NZCV] << 28).to_le_bytes());
-    for q in g.vregs(s).ok()? {
-        out.extend(q.to_le_bytes());
-    }
-    out.extend(g.st(s)[layout::S_FPSR].to_le_bytes());
-    out.extend(g.st(s)[layout::S_FPCR].to_le_bytes());
     Some(out)
 }
 
+/// Sets register `r` from `b` (its size); V registers are read, changed and written back
+/// through `vregs`, which the caller then stores with [`store_vregs`].
+fn write_reg(v: &mut View, r: usize, b: &[u8], vregs: &mut Option<[u128; 32]>) -> Option<()> {
+    let (g, s) = (&mut *v.guest, v.slot);
+    let word = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap());
+    match r {
+        0..=31 => g.set_reg(s, r, u64::from_le_bytes(b.try_into().ok()?)),
+        32 => g.set_pc(s, u64::from_le_bytes(b.try_into().ok()?)),
+        33 => g.st_mut(s)[layout::S_NZCV] = word(b) >> 28,
+        REG_V0..=65 => {
+            if vregs.is_none() {
+                *vregs = Some(g.vregs(s).ok()?);
+            }
+            vregs.as_mut()?[r - REG_V0] = u128::from_le_bytes(b.try_into().ok()?);
+        }
+        66 => g.st_mut(s)[layout::S_FPSR] = word(b),
+        _ => g.st_mut(s)[layout::S_FPCR] = word(b),
+    }
+    Some(())
+}
+
+fn store_vregs(v: &mut View, vregs: Option<[u128; 32]>) -> bool {
+    vregs.is_none_or(|q| v.guest.set_vregs(v.slot, &q).is_ok())
+}
+
+/// Sets every register from `b` (the `g` layout).
 fn write_regs(v: &mut View, b: &[u8]) -> bool {
-    let g = &mut *v.guest;
-    let s = v.slot;
-    let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap());
-    let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
-    for r in 0..32 {
-        g.set_reg(s, r, u64_at(r * 8));
+    let mut vregs = None;
+    let mut off = 0;
+    for r in 0..NREGS {
+        let n = reg_size(r);
+        if write_reg(v, r, &b[off..off + n], &mut vregs).is_none() {
+            return false;
+        }
+        off += n;
     }
-    g.set_pc(s, u64_at(32 * 8));
-    let off = 33 * 8;
-    g.st_mut(s)[layout::S_NZCV] = u32_at(off) >> 28;
-    let mut q = [0u128; 32];
-    for (i, v) in q.iter_mut().enumerate() {
-        let o = off + 4 + i * 16;
-        *v = u128::from_le_bytes(b[o..o + 16].try_into().unwrap());
-    }
-    let o = off + 4 + 32 * 16;
-    g.st_mut(s)[layout::S_FPSR] = u32_at(o);
-    g.st_mut(s)[layout::S_FPCR] = u32_at(o + 4);
-    g.set_vregs(s, &q).is_ok()
+    store_vregs(v, vregs)
 }
 
 #[cfg(test)]
@@ -711,11 +737,12 @@ mod tests {
         for p in script {
             gdb.write_all(&packet(p)).unwrap();
         }
+        let maps = |_: &dyn Guest| maps.to_string();
         let mut v = View {
             guest: g,
             slot: 0,
             tid,
-            maps: maps.to_string(),
+            maps: &maps,
         };
         stub.serve(&mut v).unwrap()
     }
@@ -741,6 +768,9 @@ mod tests {
             "m0,4",
             "Pa=0100000000000000",
             "qXfer:features:read:target.xml:0,40",
+            "P23=0102030405060708090a0b0c0d0e0f10",
+            "p23",
+            "p42",
             "c",
         ];
         let a = serve_script(&mut stub, &mut gdb, &mut g, 7, "", &script);
@@ -762,6 +792,10 @@ mod tests {
         assert_eq!(r[7], "E14", "unmapped");
         assert_eq!(r[8], "OK");
         assert!(r[9].starts_with("m<?xml"), "{}", r[9]);
+        assert_eq!(r[10], "OK", "v1 written");
+        assert_eq!(r[11], "0102030405060708090a0b0c0d0e0f10", "v1 read back");
+        assert_eq!(r[12], "00000000", "fpcr");
+        assert_eq!(g.vregs(0).unwrap()[1], 0x100f0e0d0c0b0a090807060504030201);
         assert_eq!(g.read_mem(0, 0x10004, 4).unwrap(), BRK0);
         assert_eq!(g.reg(0, 10), 1);
         assert!(stub.is_breakpoint(0x10004));

@@ -270,7 +270,7 @@ fn parse_prelude(s: &str) -> Result<Prelude, Error> {
 }
 
 fn options(a: &RunArgs) -> Result<RunOptions, Error> {
-    let mut env: Vec<String> = run::DEFAULT_ENV.iter().map(|s| s.to_string()).collect();
+    let mut env = run::default_env();
     for u in &a.unset_env {
         env.retain(|e| e.split('=').next() != Some(u.as_str()));
     }
@@ -325,13 +325,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
 /// Compiles a .c program into the cache (by content) and returns the ELF path and compile time.
 fn compile_c(src: &Path, libc: garm::toolchain::Libc) -> Result<(PathBuf, Duration), Error> {
     let tc = Toolchain::find()?;
-    let dir = garm::toolchain::cache_dir().join("bin");
-    std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
-    let stem = src
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let out = dir.join(format!("{stem}-{}.elf", std::process::id()));
+    let out = garm::toolchain::scratch_elf(&src.file_stem().unwrap_or_default().to_string_lossy())?;
     let t = match libc {
         garm::toolchain::Libc::Garm => tc.build(&[src.to_path_buf()], &out, &[])?,
         other => tc.build_libc(&[src.to_path_buf()], &out, &[], other)?,
@@ -345,10 +339,7 @@ fn compile_with(
     libc: garm::toolchain::Libc,
     flags: &[String],
 ) -> Result<(PathBuf, Duration), Error> {
-    let dir = garm::toolchain::cache_dir().join("bin");
-    std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
-    let stem = src.file_stem().unwrap_or_default().to_string_lossy();
-    let out = dir.join(format!("{stem}-{}.elf", std::process::id()));
+    let out = garm::toolchain::scratch_elf(&src.file_stem().unwrap_or_default().to_string_lossy())?;
     let mut args = vec![src.to_string_lossy().into_owned()];
     args.extend(flags.iter().cloned());
     let mut a = garm::toolchain::driver::parse(&args).map_err(Error::Usage)?;
@@ -615,7 +606,7 @@ fn spread(
     }
     Ok(results
         .iter()
-        .map(|r| r.exit_status)
+        .map(|r| r.exit_status())
         .find(|&s| s != 0)
         .unwrap_or(0))
 }

@@ -27,6 +27,11 @@ pub const LIMIT_EXIT: i32 = 124;
 /// The guest environment when none is given: small and fixed, so runs are reproducible.
 pub const DEFAULT_ENV: &[&str] = &["HOME=/", "LANG=C", "PATH=/usr/local/bin:/usr/bin:/bin"];
 
+/// [`DEFAULT_ENV`] as the strings a process is given.
+pub fn default_env() -> Vec<String> {
+    DEFAULT_ENV.iter().map(|s| s.to_string()).collect()
+}
+
 /// Everything `garm run`'s options set (the library API's [`crate::api::Config`] wraps it).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -108,7 +113,7 @@ impl Default for RunOptions {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or_default(),
-            env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
+            env: default_env(),
         }
     }
 }
@@ -173,27 +178,20 @@ fn env_tier_ranges() -> Vec<(u64, u64)> {
         .collect()
 }
 
-/// Translates the plan saved under `key` (a range the program does not map is left out: the
-/// plan is only a hint), synchronously where its pipeline was compiled; returns the plan.
+/// Translates the plan saved under the first of `keys` that has one, synchronously where its
+/// pipeline was compiled; returns the plan and whether it was the first key's (this run's own).
 fn install_saved_plan(
     m: &mut Machine,
     keys: &[String],
-) -> Result<crate::tier::saved::Plan, RunError> {
+) -> Result<(crate::tier::saved::Plan, bool), RunError> {
     // This instance count's plan, else the one any count of this program saved last (then
-    // marked not this count's own: the run's end saves it under this count's key).
-    let mut saved = keys
+    // not this count's own: the run's end saves it under this count's key).
+    let (own, saved) = keys
         .iter()
         .map(|k| crate::tier::saved::load(k))
         .enumerate()
         .find(|(_, p)| !p.ranges.is_empty())
-        .map(|(i, mut p)| {
-            p.borrowed = i > 0;
-            p
-        })
-        .unwrap_or_default();
-    saved.borrowed |= saved.ranges.is_empty();
-    // What earlier runs dropped counts as dropped once here (picked only as a chosen region's
-    // caller), so each run does not pay a compile to learn it again.
+        .map_or((false, Default::default()), |(i, p)| (i == 0, p));
     // A range the program does not map (any more) is left out: the plan is only a hint.
     let mapped = |m: &mut Machine, ranges: &[(u64, u64)]| -> Vec<crate::tier::Region> {
         ranges
@@ -213,7 +211,7 @@ fn install_saved_plan(
         m.tier.sync = sync;
         m.stats.tier_saved = regions.len() as u64;
     }
-    Ok(saved)
+    Ok((saved, own))
 }
 
 /// Translates `ranges` of the first instance's code now, whatever they hold, compiling before
@@ -442,7 +440,6 @@ pub struct Session {
     out: Output,
     outcomes: Vec<Option<Outcome>>,
     opts: RunOptions,
-    n: u32,
     slots: u32,
     mode: OutputMode,
     t0: Instant,
@@ -454,6 +451,8 @@ pub struct Session {
     /// The plan's cache keys: this instance count's, then any count's.
     plan_key: Option<[String; 2]>,
     saved: crate::tier::saved::Plan,
+    /// `saved` is this instance count's own plan (not one another count left).
+    saved_own: bool,
     adapter_name: String,
     prelude: Prelude,
     mem: u64,
@@ -618,12 +617,12 @@ impl Session {
                 crate::tier::saved::key(&elf_sha, &target),
             ]
         });
-        let mut saved = crate::tier::saved::Plan::default();
+        let (mut saved, mut saved_own) = Default::default();
         if !ranges.is_empty() {
             force_regions(&mut m, ranges)?;
             tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
         } else if let Some(keys) = &plan_key {
-            saved = install_saved_plan(&mut m, keys)?;
+            (saved, saved_own) = install_saved_plan(&mut m, keys)?;
         }
         let out = Output::new(n as usize, mode);
         let tracer = match &opts.trace {
@@ -656,7 +655,6 @@ impl Session {
             out,
             outcomes: vec![None; n as usize],
             opts: opts.clone(),
-            n,
             slots,
             mode,
             t0: Instant::now(),
@@ -667,6 +665,7 @@ impl Session {
             tiering,
             plan_key,
             saved,
+            saved_own,
             adapter_name,
             prelude,
             mem,
@@ -694,10 +693,10 @@ impl Session {
     /// The slot instance `i` started in (its first process's state stays there after it ends,
     /// until a new process takes the slot).
     pub fn root_slot(&self, i: usize) -> Option<usize> {
-        if i >= self.n as usize {
+        if i >= self.opts.instances as usize {
             return None;
         }
-        match self.k.procs.values().find(|p| p.root && p.inst == i) {
+        match self.k.root_of(i) {
             Some(p) => p
                 .slot
                 .or(Some(i))
@@ -708,7 +707,7 @@ impl Session {
 
     /// Instance `i`'s first process's slot while it lives.
     pub fn live_root_slot(&self, i: usize) -> Option<usize> {
-        let p = self.k.procs.values().find(|p| p.root && p.inst == i)?;
+        let p = self.k.root_of(i)?;
         p.slot
     }
 
@@ -717,7 +716,7 @@ impl Session {
         if self.finished {
             return;
         }
-        for i in 0..self.n as usize {
+        for i in 0..self.opts.instances as usize {
             if self.outcomes[i].is_none() {
                 self.outcomes[i] = Some(Outcome::Signaled(
                     SIGKILL,
@@ -731,7 +730,7 @@ impl Session {
 
     /// The process gdb follows: the first instance's root while it lives.
     fn followed(&self) -> Option<(Pid, usize)> {
-        let p = self.k.procs.values().find(|p| p.root && p.inst == 0)?;
+        let p = self.k.root_of(0)?;
         Some((p.pid, p.slot?))
     }
 
@@ -765,12 +764,13 @@ impl Session {
             signal: SIGTRAP,
             breakpoint: false,
         });
-        let maps = crate::os::kernel::procfs::maps(&self.k, &self.m, pid, slot);
+        let k = &self.k;
+        let maps = |g: &dyn Guest| crate::os::kernel::procfs::maps(k, g, pid, slot);
         let mut view = crate::gdb::View {
             guest: &mut self.m,
             slot,
             tid: pid as u32,
-            maps,
+            maps: &maps,
         };
         let action = d
             .serve(&mut view)
@@ -806,7 +806,7 @@ impl Session {
             }
             crate::gdb::Action::Kill => {
                 self.debugger = None;
-                for i in 0..self.n as usize {
+                for i in 0..self.opts.instances as usize {
                     if self.outcomes[i].is_none() {
                         self.outcomes[i] =
                             Some(Outcome::Signaled(SIGKILL, "killed by gdb".to_string()));
@@ -831,11 +831,7 @@ impl Session {
         let Some(d) = debugger.as_mut().filter(|d| d.attached()) else {
             return false;
         };
-        let followed = k
-            .procs
-            .values()
-            .any(|p| p.root && p.inst == 0 && p.slot == Some(slot));
-        if !followed {
+        if k.root_of(0).and_then(|p| p.slot) != Some(slot) {
             return false;
         }
         let breakpoint = signal == SIGTRAP && d.is_breakpoint(m.pc(slot));
@@ -850,7 +846,7 @@ impl Session {
         if self.debugger.is_some() && self.debug_turn()? {
             return Ok(true);
         }
-        let (n, slots, mode, t0) = (self.n, self.slots, self.mode, self.t0);
+        let (n, slots, mode, t0) = (self.opts.instances, self.slots, self.mode, self.t0);
         let streaming = mode != OutputMode::Keep;
         let Session {
             m,
@@ -1117,7 +1113,7 @@ impl Session {
         // Roots that exited (by exit, a signal or a fault) give garm its outcome.
         for (i, slot_outcome) in outcomes.iter_mut().enumerate() {
             if slot_outcome.is_none() {
-                if let Some(p) = k.procs.values().find(|p| p.root && p.inst == i) {
+                if let Some(p) = k.root_of(i) {
                     if let PState::Zombie(ws) = p.state {
                         let o = if ws & 0x7f == 0 {
                             Outcome::Exited((ws >> 8) as u8)
@@ -1185,6 +1181,7 @@ impl Session {
             t0,
             plan_key,
             saved,
+            saved_own,
             adapter_name,
             prelude,
             mem,
@@ -1211,7 +1208,6 @@ impl Session {
                 ranges: m.tier.ranges(),
                 compiled: !m.tier.busy(),
                 dropped,
-                borrowed: false,
             };
             // A compiled set that never ran (a short run's late pick) is no plan to start from.
             // Nor is one whose regions bounce (a set that suited one instance count may not
@@ -1230,7 +1226,7 @@ impl Session {
             let installed = m.stats.tier_saved > 0 && saved.compiled;
             let superset = saved.ranges.iter().all(|r| now.ranges.contains(r));
             let keeps = now.compiled || !installed || superset;
-            let changed = now != saved || saved.borrowed;
+            let changed = now != saved || !saved_own;
             if !now.ranges.is_empty() && (ran || now_compiled) && changed && keeps {
                 crate::tier::saved::store(key, &now);
                 crate::tier::saved::store(any, &now);
@@ -1283,7 +1279,7 @@ impl Session {
 /// After a step's host work: a single step gdb asked for that has retired its instruction
 /// stops, and the followed process's end is told (gdb then goes).
 fn debug_after(d: &mut crate::gdb::Stub, k: &Kernel, m: &Machine) {
-    let root = k.procs.values().find(|p| p.root && p.inst == 0);
+    let root = k.root_of(0);
     match root {
         Some(p) if p.slot.is_some() => {
             let s = p.slot.unwrap_or_default();

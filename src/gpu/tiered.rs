@@ -131,8 +131,8 @@ impl TierPipes {
             .map_or(0, |i| i.translations.len().min(TIER_SLOTS))
     }
 
-    /// Whether an installed region bounces in the window so far (an eighth of a window's entries
-    /// per lane suffice at a run's end): no plan to save.
+    /// Whether an installed region bounces over a full window (the drop rule's judgement, at a
+    /// run's end): no plan to save.
     pub fn bouncing(&self) -> bool {
         self.installed_slots()
             .any(|k| self.short_entries(k, UNPROFITABLE_RUNS))

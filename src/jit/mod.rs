@@ -37,10 +37,7 @@ impl Default for JitOptions {
     fn default() -> Self {
         JitOptions {
             timeout: Duration::from_secs(10),
-            env: crate::run::DEFAULT_ENV
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            env: crate::run::default_env(),
             stdin: Vec::new(),
             // garm's default: 8 MiB of memory less the 1 MiB stack reserve and the image.
             heap: 6 << 20,

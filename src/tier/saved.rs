@@ -30,8 +30,6 @@ pub struct Plan {
     pub ranges: Vec<(u64, u64)>,
     pub compiled: bool,
     pub dropped: Vec<(u64, u64)>,
-    /// Loaded from another instance count's key (not written: a run's own bookkeeping).
-    pub borrowed: bool,
 }
 
 /// Dropped regions a plan remembers at most.
@@ -101,7 +99,6 @@ fn parse(text: &str) -> Plan {
         ranges,
         compiled,
         dropped,
-        borrowed: false,
     }
 }
 
@@ -115,7 +112,6 @@ mod tests {
             ranges: vec![(0x13dec, 0x14000), (0x14000, 0x14054)],
             compiled: true,
             dropped: vec![(0x13c64, 0x13c9c)],
-            borrowed: false,
         };
         assert_eq!(parse(&format(&p)), p);
         let q = Plan {

@@ -129,6 +129,16 @@ pub fn hex(d: &[u8]) -> String {
 }
 
 /// Where garm keeps its caches: `$XDG_CACHE_HOME/garm`, else `~/.cache/garm`.
+/// A fresh path for an ELF built only to be run (`garm run prog.c`, the library API's
+/// `Program::build_c`): in the cache's `bin`, unique in this process (the caller removes it).
+pub fn scratch_elf(stem: &str) -> Result<PathBuf, ToolchainError> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = cache_dir().join("bin");
+    std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(dir.join(format!("{stem}-{}-{n}.elf", std::process::id())))
+}
+
 pub fn cache_dir() -> PathBuf {
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
         return PathBuf::from(x).join("garm");

@@ -310,11 +310,7 @@ pub fn getsid(k: &mut Kernel, c: &mut Call) -> SysResult {
         return Err(ESRCH.into());
     }
     let inst = k.proc(pid).inst;
-    ret(k
-        .procs
-        .values()
-        .find(|p| p.root && p.inst == inst)
-        .map_or(1, |p| p.pid))
+    ret(k.root_of(inst).map_or(1, |p| p.pid))
 }
 
 /// setsid: a group leader may not (EPERM); any other process leads a new group.

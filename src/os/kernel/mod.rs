@@ -177,6 +177,11 @@ impl Kernel {
         most
     }
 
+    /// Instance `inst`'s first process (its root), live or a zombie.
+    pub fn root_of(&self, inst: usize) -> Option<&Proc> {
+        self.procs.values().find(|p| p.root && p.inst == inst)
+    }
+
     /// The live (not yet exited) processes of instance `inst`.
     pub fn live_of(&self, inst: usize) -> Vec<Pid> {
         self.procs

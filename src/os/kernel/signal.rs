@@ -158,10 +158,7 @@ fn send(k: &mut Kernel, c: &mut Call, target: Pid, s: i32) -> SysResult {
             1
         } else {
             let inst = k.proc(pid).inst;
-            k.procs
-                .values()
-                .find(|p| p.root && p.inst == inst)
-                .map_or(1, |p| p.pid)
+            k.root_of(inst).map_or(1, |p| p.pid)
         };
         let me = k.tg(pid);
         let all: Vec<Pid> = k
