@@ -81,7 +81,7 @@ fn every_region_of_real_programs_translates_to_valid_wgsl() {
                 native64: p == Prelude::U64,
             };
             // A shader of a dozen regions at a time keeps naga's parse fast.
-            for chunk in regions.chunks(12) {
+            for (ci, chunk) in regions.chunks(12).enumerate() {
                 let functions = chunk
                     .iter()
                     .enumerate()
@@ -97,10 +97,17 @@ fn every_region_of_real_programs_translates_to_valid_wgsl() {
                     })
                     .collect();
                 let ranges = chunk.iter().map(|r| (r.2, r.3)).collect();
-                let tier = Tier { functions, ranges };
+                // Both forms of txlat's page-table lookup, in turn (each prelude starts with
+                // the other, so a program of one chunk checks both).
+                let page_cache = (ci + (p == Prelude::Vec2) as usize).is_multiple_of(2);
+                let tier = Tier {
+                    functions,
+                    ranges,
+                    page_cache,
+                };
                 let s = tier_source(p, &SHADER_HANDLED, 1, 15, &tier);
                 validate(&s, p == Prelude::U64).unwrap_or_else(|e| {
-                    panic!("{} ({p:?}): {e}", elf.display());
+                    panic!("{} ({p:?}, page cache {page_cache}): {e}", elf.display());
                 });
             }
         }

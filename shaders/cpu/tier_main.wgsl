@@ -14,7 +14,8 @@ fn txlat(addr: V, n: u32, write: bool) -> u32 {
     let r = ((ah << 11u) | (al >> 21u)) + 1u;
     let h0 = r == g_rct0;
     let hit = h0 || r == g_rct1;
-    let e = ptab[select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + ((al >> 12u) & 511u)];
+    let pg = (al >> 12u) & 511u;
+{{PTE}}
     let bad = (al & min(n - 1u, 3u)) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu || !hit
         || (e & PTE_PRESENT) == 0u || (write && ((e & PTE_WRITE) == 0u || (e & PTE_CODE) != 0u));
     // A region the cache lacks: the entry loop walks to it and the region runs on (a loop over
@@ -22,6 +23,16 @@ fn txlat(addr: V, n: u32, write: bool) -> u32 {
     if !hit && ah <= 0xffffu { g_twalk = r; }
     return select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad);
 }
+
+// The last two pages translated code reached in this dispatch (PAGE_CACHE): region (number + 1;
+// 0: none), page in the region and entry, the newer first. The host changes no table while a
+// dispatch runs, and translated code writes none.
+var<private> g_tcr: u32;
+var<private> g_tcp: u32;
+var<private> g_tce: u32;
+var<private> g_tcr1: u32;
+var<private> g_tcp1: u32;
+var<private> g_tce1: u32;
 
 // The 2 MiB region a translated access missed (its number + 1; 0: none).
 var<private> g_twalk: u32;
@@ -44,6 +55,15 @@ fn tier_walk(r: u32) -> bool {
     return true;
 }
 
+// NZCV of a flag setter from its operands and result (moved up in W form), as translated code
+// leaves them: C is the carry out of bit 63 (the majority of the top bits and the carry into
+// it), V the sign change neither operand had.
+fn flags3(a: V, b: V, s: V) -> u32 {
+    return (top_bit(s) << 3u) | select(0u, 4u, veq(s, vz()))
+        | (top_bit(vor(vand(a, b), vand(vor(a, b), vnot(s)))) << 1u)
+        | top_bit(vand(vxor(a, s), vxor(b, s)));
+}
+
 @compute @workgroup_size(WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let inst = gid.x;
@@ -60,6 +80,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_tmp_wb = sreg64(S_TMP_WB);
     g_code_base = sreg64(S_CODE_BASE);
     load_xlat();
+    g_tcr = 0u;
+    g_tcr1 = 0u;
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
     let limit = sreg64(S_LIMIT);

@@ -215,6 +215,9 @@ impl Machine {
         let tier = Tier {
             functions: translations.iter().map(|t| t.wgsl.clone()).collect(),
             ranges: translations.iter().map(|t| (t.start, t.end)).collect(),
+            // Judged by the processes alive now: the slots a run allows are many more than it
+            // usually fills.
+            page_cache: self.live_lanes() >= crate::gpu::layout::WORKGROUP,
         };
         self.stats.tier_translated += translations.len() as u64;
         let (tx, rx) = channel();
@@ -330,6 +333,15 @@ impl Machine {
                     .write_buffer(&self.dec, off, bytemuck::bytes_of(&w));
             }
         }
+    }
+
+    /// Process slots in use (running or stopped for the host).
+    fn live_lanes(&self) -> u32 {
+        (0..self.instances())
+            .filter(|&i| {
+                self.state[i * STATE_WORDS + super::S_STATUS] != super::Stop::Exited.word()
+            })
+            .count() as u32
     }
 
     /// Adds the instructions each instance retired in translated code since the last submit.

@@ -14,7 +14,7 @@ use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, Decoded, R_SINK, R
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -148,13 +148,14 @@ fn operand_b(s: &mut String, x: &Fields) {
     let _ = writeln!(s, "let b = {b};");
 }
 
-/// The adder over `a` (already bound) and `b`: `sum`, and `fl` (its NZCV) when `flags`.
-fn adder(s: &mut String, x: &Fields, a: &str, flags: bool) {
+/// The adder over `a` (already bound) and `b`: `sum`, with `a2`, `b2` and `s2` (its operands
+/// and result, moved up in W form) bound for a flag setter; a carry in is read from `fs`.
+fn adder(s: &mut String, x: &Fields, a: &str, fs: &mut Fl) {
     let bi = if x.c0 & f::INVB != 0 { "vnot(b)" } else { "b" };
     let cinm = (x.c0 >> f::CIN_SHIFT) & 3;
     let cinv = match cinm {
         cin::ONE => "1u".to_string(),
-        cin::CARRY => "((nz >> 1u) & 1u)".to_string(),
+        cin::CARRY => carry(s, fs),
         _ => String::new(),
     };
     if x.w {
@@ -169,13 +170,6 @@ fn adder(s: &mut String, x: &Fields, a: &str, flags: bool) {
         let _ = writeln!(s, "let s2 = vadd(s1, vw(0u, {cinv}));");
     } else {
         let _ = writeln!(s, "let s2 = vadd(s1, vw({cinv}, 0u));");
-    }
-    if flags {
-        s.push_str(
-            "let carry = vult(s1, a2) || vult(s2, s1);\n\
-             let fl = (top_bit(s2) << 3u) | select(0u, 4u, veq(s2, vz())) | select(0u, 2u, carry) \
-             | top_bit(vand(vxor(a2, s2), vxor(b2, s2)));\n",
-        );
     }
     if x.w {
         s.push_str("let sum = vshr(s2, 32u);\n");
@@ -193,8 +187,74 @@ fn commit(s: &mut String, x: &Fields, res: &str) {
     }
 }
 
+/// What the translator knows of NZCV at a point of a block. A setter leaves its operands and
+/// result in `fa`, `fb`, `fs` (with `fl` set) and NZCV is made only where it is read: by a
+/// reader whose setter it does not see, and once at the region's exit.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Fl {
+    /// A block's start: `nz` holds them where `fl` is false, else `fa`/`fb`/`fs`.
+    Unknown,
+    /// `fa`/`fb`/`fs` hold them.
+    Lazy,
+    /// `nz` holds them.
+    Made,
+}
+
+/// Makes `nz` hold the flags where the translator does not know which form holds them.
+fn made(s: &mut String, fs: &mut Fl) {
+    if *fs == Fl::Unknown {
+        s.push_str("nz = select(nz, flags3(fa, fb, fs), fl);\nfl = false;\n");
+        *fs = Fl::Made;
+    }
+}
+
+/// The carry flag as 0 or 1.
+fn carry(s: &mut String, fs: &mut Fl) -> String {
+    made(s, fs);
+    match fs {
+        Fl::Lazy => format!("select(0u, 1u, {})", LAZY_C),
+        _ => "((nz >> 1u) & 1u)".into(),
+    }
+}
+
+/// C from the setter's operands and result: the carry out of bit 63 is the majority of the
+/// operands' top bits and the carry into it, whatever the carry in was.
+const LAZY_C: &str = "(top_bit(vor(vand(fa, fb), vand(vor(fa, fb), vnot(fs)))) == 1u)";
+
+/// Condition `c` (A64's encoding) over the flags, as a WGSL bool.
+fn cond(s: &mut String, c: u32, fs: &mut Fl) -> String {
+    made(s, fs);
+    if *fs == Fl::Made {
+        return format!("cond_holds({c}u, nz)");
+    }
+    let z = "veq(fs, vz())";
+    let n = "(top_bit(fs) == 1u)";
+    let v = "(top_bit(vand(vxor(fa, fs), vxor(fb, fs))) == 1u)";
+    let e = match c >> 1 {
+        0 => z.to_string(),
+        1 => LAZY_C.to_string(),
+        2 => n.to_string(),
+        3 => v.to_string(),
+        4 => format!("({LAZY_C} && !{z})"),
+        5 => format!("({n} == {v})"),
+        6 => format!("(!{z} && {n} == {v})"),
+        _ => return "true".into(),
+    };
+    if c & 1 == 1 {
+        format!("!{e}")
+    } else {
+        e
+    }
+}
+
+/// The adder's flags, left for a later reader.
+fn set_lazy(s: &mut String, a: &str, b: &str, r: &str, fs: &mut Fl) {
+    let _ = writeln!(s, "fa = {a};\nfb = {b};\nfs = {r};\nfl = true;");
+    *fs = Fl::Lazy;
+}
+
 /// WGSL for one data-processing instruction (no control flow, no memory).
-fn data(s: &mut String, x: &Fields, t: Target) {
+fn data(s: &mut String, x: &Fields, t: Target, fs: &mut Fl) {
     let setflags = x.c0 & f::S != 0;
     match x.unit {
         unit::ALU | unit::CSEL | unit::CCMP => {
@@ -210,36 +270,43 @@ fn data(s: &mut String, x: &Fields, t: Target) {
                 };
                 let _ = writeln!(s, "let res = {o}(a, {bi});");
                 if setflags {
-                    let _ = writeln!(s, "nz = nz_flags(res, {});", x.w);
+                    // NZ from the result (its low word moved up in W form), C and V clear:
+                    // a = s, b = 0 makes both formulas 0.
+                    let t = if x.w { "vshl(res, 32u)" } else { "res" };
+                    let _ = writeln!(s, "let t = {t};");
+                    set_lazy(s, "t", "vz()", "t", fs);
                 }
                 commit(s, x, "res");
                 return;
             }
             let aa = if x.unit == unit::CSEL { "vz()" } else { "a" };
-            let flags = setflags || x.unit == unit::CCMP;
-            adder(s, x, aa, flags);
+            // The condition is read before the instruction's own flags are set.
+            let c = matches!(x.unit, unit::CSEL | unit::CCMP).then(|| cond(s, x.cond, fs));
+            adder(s, x, aa, fs);
             match x.unit {
                 unit::CSEL => {
-                    let _ = writeln!(s, "let res = select(sum, a, cond_holds({}u, nz));", x.cond);
+                    let c = c.unwrap_or_default();
+                    let _ = writeln!(s, "let res = select(sum, a, {c});");
                     if setflags {
-                        s.push_str("nz = fl;\n");
+                        set_lazy(s, "a2", "b2", "s2", fs);
                     }
                     commit(s, x, "res");
                 }
                 unit::CCMP => {
                     if setflags {
+                        let c = c.unwrap_or_default();
                         let _ = writeln!(
                             s,
-                            "nz = select({}u, fl, cond_holds({}u, nz));",
-                            x.aux & 15,
-                            x.cond
+                            "nz = select({}u, flags3(a2, b2, s2), {c});\nfl = false;",
+                            x.aux & 15
                         );
+                        *fs = Fl::Made;
                     }
                     commit(s, x, "sum");
                 }
                 _ => {
                     if setflags {
-                        s.push_str("nz = fl;\n");
+                        set_lazy(s, "a2", "b2", "s2", fs);
                     }
                     commit(s, x, "sum");
                 }
@@ -526,7 +593,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         let _ = writeln!(s, "var r{r} = R[{r}];");
     }
     s.push_str(
-        "var nz = g_nzcv;\nvar o = vlo(rel) >> 2u;\nvar n = 0u;\nlet cap = ib - g_executed;\n\
+        "var nz = g_nzcv;\nvar fl = false;\nvar fa = vz();\nvar fb = vz();\nvar fs = vz();\nvar o = vlo(rel) >> 2u;\nvar n = 0u;\nlet cap = ib - g_executed;\n\
          var live = true;\nvar out = false;\nvar pcx = vz();\n\
          loop {\nif !live || g_ticks >= TICK_MAX { break; }\ng_ticks = g_ticks + 1u;\nvar moved0 = false;\n",
     );
@@ -535,7 +602,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     let _ = writeln!(
         s,
         "g_executed = g_executed + n;\ng_tier_n = g_tier_n + n;\nif !out {{ pcx = vadd(vw({lo}u, {hi}u), vw(o << 2u, 0u)); }}\n\
-         g_pc = pcx;\ng_nzcv = nz;"
+         g_pc = pcx;\ng_nzcv = select(nz, flags3(fa, fb, fs), fl);"
     );
     for r in &regs {
         let _ = writeln!(s, "R[{r}] = r{r};");
@@ -644,6 +711,7 @@ fn block(
     );
     // Braces the memory accesses open (their `else`), closed at the block's end.
     let mut open = 0;
+    let mut fs = Fl::Unknown;
     let mut ended = false;
     for i in j..e {
         let d = &code[i];
@@ -668,7 +736,7 @@ fn block(
                 let _ = writeln!(s, "let a{i} = {};", reg(x.rn));
                 let _ = writeln!(s, "var ad{i} = vz();\nvar wb{i} = vz();\n{{");
                 operand_b(s, &x);
-                adder(s, &x, &format!("a{i}"), false);
+                adder(s, &x, &format!("a{i}"), &mut Fl::Made);
                 let addr = if idx == mem::IDX_POST {
                     format!("a{i}")
                 } else {
@@ -727,7 +795,7 @@ fn block(
                 };
                 let taken = match x.opn {
                     op::B | op::BL | op::BREG | op::BLREG => None,
-                    op::BCOND => Some(format!("cond_holds({}u, nz)", x.cond)),
+                    op::BCOND => Some(cond(s, x.cond, &mut fs)),
                     _ => {
                         let mask = if x.opn >= op::BTZ {
                             format!("vshl(vw(1u, 0u), {}u)", (x.c0 >> f::SHAMT_SHIFT) & 63)
@@ -787,7 +855,7 @@ fn block(
             }
             _ => {
                 s.push_str("{\n");
-                data(s, &x, t);
+                data(s, &x, t, &mut fs);
                 s.push_str("}\n");
             }
         }
