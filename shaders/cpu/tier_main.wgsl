@@ -24,7 +24,7 @@ fn txlat(addr: V, n: u32, write: bool) -> u32 {
     return select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad);
 }
 
-// The last two pages translated code reached in this dispatch (PAGE_CACHE): region (number + 1;
+// The last two pages translated code reached in this dispatch (Tier::page_cache): region (number + 1;
 // 0: none), page in the region and entry, the newer first. The host changes no table while a
 // dispatch runs, and translated code writes none.
 var<private> g_tcr: u32;
@@ -55,13 +55,18 @@ fn tier_walk(r: u32) -> bool {
     return true;
 }
 
-// NZCV of a flag setter from its operands and result (moved up in W form), as translated code
-// leaves them: C is the carry out of bit 63 (the majority of the top bits and the carry into
-// it), V the sign change neither operand had.
+// The flags of a setter from its operands and result (moved up in W form), as translated code
+// leaves them (src/tier/translate.rs reads them through these). C: the carry out of bit 63 is
+// the majority of the operands' top bits and the carry into it, whatever the carry in was.
+fn lazy_c(a: V, b: V, s: V) -> bool { return top_bit(vor(vand(a, b), vand(vor(a, b), vnot(s)))) == 1u; }
+
+// V: the result's sign differs from both operands'.
+fn lazy_v(a: V, b: V, s: V) -> bool { return top_bit(vand(vxor(a, s), vxor(b, s))) == 1u; }
+
+// All four, as NZCV.
 fn flags3(a: V, b: V, s: V) -> u32 {
-    return (top_bit(s) << 3u) | select(0u, 4u, veq(s, vz()))
-        | (top_bit(vor(vand(a, b), vand(vor(a, b), vnot(s)))) << 1u)
-        | top_bit(vand(vxor(a, s), vxor(b, s)));
+    return (top_bit(s) << 3u) | select(0u, 4u, veq(s, vz())) | select(0u, 2u, lazy_c(a, b, s))
+        | select(0u, 1u, lazy_v(a, b, s));
 }
 
 @compute @workgroup_size(WORKGROUP)

@@ -170,8 +170,8 @@ pub struct Tier {
     pub ranges: Vec<(u64, u64)>,
     /// Keep each lane's last two page-table entries in registers (`txlat`). lavapipe loads a
     /// storage buffer lane by lane, only for the lanes whose mask is set: with full SIMD
-    /// batches a hit saves a load per lane (the 64-instance sieve ran 35% faster), while one
-    /// lane in a batch pays the check for a load that cost little (one guest: 5-10% slower).
+    /// batches a hit saves a load per lane (the 64-instance sieve ran 34% faster), while one
+    /// lane in a batch pays the check for a load that cost little (one guest: 10% slower).
     pub page_cache: bool,
 }
 

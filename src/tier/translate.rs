@@ -217,9 +217,8 @@ fn carry(s: &mut String, fs: &mut Fl) -> String {
     }
 }
 
-/// C from the setter's operands and result: the carry out of bit 63 is the majority of the
-/// operands' top bits and the carry into it, whatever the carry in was.
-const LAZY_C: &str = "(top_bit(vor(vand(fa, fb), vand(vor(fa, fb), vnot(fs)))) == 1u)";
+/// C of the setter whose operands and result `fa`, `fb`, `fs` hold (shaders/cpu/tier_main.wgsl).
+const LAZY_C: &str = "lazy_c(fa, fb, fs)";
 
 /// Condition `c` (A64's encoding) over the flags, as a WGSL bool.
 fn cond(s: &mut String, c: u32, fs: &mut Fl) -> String {
@@ -229,7 +228,7 @@ fn cond(s: &mut String, c: u32, fs: &mut Fl) -> String {
     }
     let z = "veq(fs, vz())";
     let n = "(top_bit(fs) == 1u)";
-    let v = "(top_bit(vand(vxor(fa, fs), vxor(fb, fs))) == 1u)";
+    let v = "lazy_v(fa, fb, fs)";
     let e = match c >> 1 {
         0 => z.to_string(),
         1 => LAZY_C.to_string(),
