@@ -787,8 +787,11 @@ static void preprocess(Token *in, int n, const char *path, TokVec *out, int dept
             if (nargs >= 1 && args[0].kind == T_STR) {
                 char *dir = dir_of(path);
                 snprintf(name, sizeof name, "%s/%s", dir, args[0].str);
-                if (!file_exists(name))
+                if (!file_exists(name)) {
                     snprintf(name, sizeof name, "%s", args[0].str);
+                    if (!file_exists(name))
+                        error_at(args[0].at, "included file not found");
+                }
             } else if (nargs >= 3 && tok_is(&args[0], "<")) {
                 char rel[256] = {0};
                 int k = 1;
@@ -807,8 +810,6 @@ static void preprocess(Token *in, int n, const char *path, TokVec *out, int dept
             } else {
                 error_at(d->at, "#include expects \"FILE\" or <FILE>");
             }
-            if (!file_exists(name))
-                error_at(args[0].at, "included file not found");
             preprocess_file(strdup(name), hash->at, out, depth + 1);
         } else if (tok_is(d, "error")) {
             error_at(d->at, "#error");
@@ -5007,10 +5008,14 @@ static char *read_file(const char *path)
     int cap = 4096, n = 0;
     char *buf = malloc(cap);
     size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, in)) > 0) {
+    for (;;) {
+        size_t want = (size_t)(cap - n - 1);
+        got = fread(buf + n, 1, want, in);
         n += (int)got;
-        if (n + 1 == cap)
-            buf = realloc(buf, cap *= 2);
+        /* fread fills its request unless at the end: a short one saves one more read(2). */
+        if (got < want)
+            break;
+        buf = realloc(buf, cap *= 2);
     }
     fclose(in);
     buf[n] = 0;
@@ -5197,10 +5202,13 @@ static void read_library(const char *path)
     long cap = 1 << 16, n = 0;
     unsigned char *buf = xalloc(malloc(cap));
     size_t got;
-    while ((got = fread(buf + n, 1, cap - n, in)) > 0) {
+    for (;;) {
+        size_t want = (size_t)(cap - n);
+        got = fread(buf + n, 1, want, in);
         n += (long)got;
-        if (n == cap)
-            buf = xalloc(realloc(buf, cap *= 2));
+        if (got < want)
+            break;
+        buf = xalloc(realloc(buf, cap *= 2));
     }
     fclose(in);
     lib_path = path;

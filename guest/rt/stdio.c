@@ -97,6 +97,12 @@ int __garm_fwrite_bytes(FILE *f, const void *src, size_t n)
     }
     if (f->mode == GARM_UNBUF)
         return write_all(f, p, n);
+    if (f->mode == GARM_FULLBUF && n >= f->cap) {
+        /* As in fread: a piece as large as the buffer is one write(2), not one per buffer. */
+        if (flush_out(f))
+            return EOF;
+        return write_all(f, p, n);
+    }
     while (n > 0) {
         size_t room = f->cap - f->len;
         if (room == 0) {
@@ -169,8 +175,26 @@ size_t fwrite(const void *p, size_t size, size_t n, FILE *f)
     return __garm_fwrite_bytes(f, p, size * n) ? 0 : n;
 }
 
-/* Refill an input stream; returns 0 on data, EOF at end or error. */
-static int fill(FILE *f)
+/* One read(2) of up to `cap` bytes into `to` for a stream already reading: its count, or 0 at
+ * end of file and -1 on error (both recorded in the stream). */
+static ssize_t read_some(FILE *f, unsigned char *to, size_t cap)
+{
+    /* Like glibc, show pending prompts before blocking on input. */
+    flush_out(stdout);
+    for (;;) {
+        ssize_t r = read(f->fd, to, cap);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            f->eof = 1;
+        else if (r < 0)
+            f->err = 1;
+        return r;
+    }
+}
+
+/* Turns the stream to reading; EOF when it cannot read. */
+static int start_reading(FILE *f)
 {
     if (!(f->flags & GARM_RD)) {
         errno = EBADF;
@@ -181,23 +205,20 @@ static int fill(FILE *f)
         settle(f);
         f->dir = GARM_READING;
     }
-    /* Like glibc, show pending prompts before blocking on input. */
-    flush_out(stdout);
-    for (;;) {
-        ssize_t r = read(f->fd, f->buf, f->cap);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            if (r == 0)
-                f->eof = 1;
-            else
-                f->err = 1;
-            return EOF;
-        }
-        f->pos = 0;
-        f->len = (size_t)r;
-        return 0;
-    }
+    return 0;
+}
+
+/* Refill an input stream; returns 0 on data, EOF at end or error. */
+static int fill(FILE *f)
+{
+    if (start_reading(f))
+        return EOF;
+    ssize_t r = read_some(f, f->buf, f->cap);
+    if (r <= 0)
+        return EOF;
+    f->pos = 0;
+    f->len = (size_t)r;
+    return 0;
 }
 
 int fgetc(FILE *f)
@@ -258,8 +279,21 @@ size_t fread(void *p, size_t size, size_t n, FILE *f)
     unsigned char *d = p;
     size_t want = size * n, got = 0;
     while (got < want) {
-        if ((f->dir != GARM_READING || f->pos == f->len) && fill(f))
+        if (f->dir != GARM_READING && start_reading(f))
             break;
+        if (f->pos == f->len) {
+            /* A request as large as the buffer goes straight into the caller's memory: under
+             * garm each read(2) is a round trip to the host, and a whole file is one. */
+            if (want - got >= f->cap) {
+                ssize_t r = read_some(f, d + got, want - got);
+                if (r <= 0)
+                    break;
+                got += (size_t)r;
+                continue;
+            }
+            if (fill(f))
+                break;
+        }
         size_t k = f->len - f->pos;
         if (k > want - got)
             k = want - got;

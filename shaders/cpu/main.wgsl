@@ -2,8 +2,9 @@
 
 @compute @workgroup_size(WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let inst = gid.x;
-    if inst >= P.n_instances { return; }
+    if gid.x >= P.n_instances { return; }
+    let inst = lane_instance(gid.x);
+    if inst == LANE_NONE { return; }
     enter(inst);
     if g_status == ST_LIMIT_RETRY { g_status = ST_RUNNING; }
     if g_status != ST_RUNNING && g_status != ST_WRITE { return; }

@@ -183,6 +183,12 @@ fn funnel(x: u32, y: u32, sh: u32) -> u32 {
 }
 
 // Both entry points begin here: this invocation's instance and its stop word.
+// The instance invocation `lane` runs: the lane map after every instance's state words (the
+// host lists the running instances there, so a dispatch covers only them).
+fn lane_instance(lane: u32) -> u32 {
+    return state[P.n_instances * STATE_WORDS + lane];
+}
+
 fn enter(inst: u32) {
     g_inst = inst;
     g_base = inst * STATE_WORDS;

@@ -71,8 +71,9 @@ fn flags3(a: V, b: V, s: V) -> u32 {
 
 @compute @workgroup_size(WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let inst = gid.x;
-    if inst >= P.n_instances { return; }
+    if gid.x >= P.n_instances { return; }
+    let inst = lane_instance(gid.x);
+    if inst == LANE_NONE { return; }
     enter(inst);
     if g_status != ST_RUNNING || (sreg(S_TURN) & 0xffffu) > 1u || sreg(S_USTEP) != 0u { return; }
     g_pc = sreg64(S_PC);

@@ -190,6 +190,9 @@ pub const OUT_WORDS: u32 = 4096;
 pub const ITERS: u32 = 21_000;
 /// Invocations per workgroup.
 pub const WORKGROUP: u32 = 8;
+/// An unused entry of the lane map (the state buffer's tail: which instance each invocation
+/// runs).
+pub const LANE_NONE: u32 = u32::MAX;
 
 /// Defines the uniform parameters once: the Rust struct (uploaded as bytes) and the WGSL struct.
 macro_rules! params {
@@ -329,6 +332,7 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
     c("FAULT_ALIGN", FAULT_ALIGN as u64);
     c("NO_CODE", NO_CODE as u64);
     c("WORKGROUP", WORKGROUP as u64);
+    c("LANE_NONE", LANE_NONE as u64);
     c("VREG_STRIDE", VREG_STRIDE as u64);
     c("VT", VT as u64);
     c("VT2", VT2 as u64);

@@ -313,7 +313,8 @@ impl Machine {
             out_words: OUT_WORDS,
         };
         gpu.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
-        let state_size = n * STATE_WORDS as u64 * 4;
+        // The lane map follows the instances' state words (see `map_lanes`).
+        let state_size = (n * STATE_WORDS as u64 + n) * 4;
         let out_size = n * OUT_WORDS as u64 * 4;
         let state_buf = storage(device, "state", state_size, wgpu::BufferUsages::empty());
         let per = (PAGE as u64) << shift;
@@ -391,7 +392,7 @@ impl Machine {
             out,
             state_rb,
             out_rb,
-            state: vec![0; n as usize * STATE_WORDS],
+            state: vec![0; n as usize * (STATE_WORDS + 1)],
             vreg,
             ptab,
             locks,
@@ -1192,9 +1193,43 @@ impl Machine {
             .map_or(NO_CODE, |i| self.codemap[i])
     }
 
+    /// Writes the lane map (the state buffer's last `instances` words: invocation i runs the
+    /// instance the map's word i names, `LANE_NONE` past the end) and returns how many lanes
+    /// it names: the instances the shader would run, in order. A dispatch covers only those,
+    /// so blocked, stopped and empty slots take no invocation, and lavapipe, which hands each
+    /// CPU thread an equal run of consecutive workgroups, gives each thread its share of the
+    /// running guests (with every slot dispatched, 32 running instances among 64 slots ran on
+    /// one of two threads, and a forking batch's children on one).
+    fn map_lanes(&mut self) -> u32 {
+        let n = self.instances();
+        let base = n * STATE_WORDS;
+        let mut k = 0;
+        for i in 0..n {
+            let status = self.state[i * STATE_WORDS + S_STATUS];
+            let runs = [Stop::Running, Stop::Write, Stop::LimitRetry]
+                .iter()
+                .any(|s| s.word() == status);
+            if runs {
+                if self.state[base + k] != i as u32 {
+                    self.state[base + k] = i as u32;
+                    self.state_dirty = true;
+                }
+                k += 1;
+            }
+        }
+        for w in &mut self.state[base + k..base + n] {
+            if *w != LANE_NONE {
+                *w = LANE_NONE;
+                self.state_dirty = true;
+            }
+        }
+        k as u32
+    }
+
     /// Records `dispatches` dispatches in one submit, then reads back state and output rings.
     /// Returns the output words per instance (records, see [`OUT_WORDS`]).
     pub fn submit(&mut self, dispatches: u32, quiet: bool) -> Result<Vec<Vec<u32>>, GpuError> {
+        let lanes = self.map_lanes();
         let q = &self.gpu.queue;
         if self.state_dirty {
             q.write_buffer(&self.state_buf, 0, bytemuck::cast_slice(&self.state));
@@ -1229,7 +1264,7 @@ impl Machine {
             // (lanes yield to it at a region's entry).
             let tier = self.tier.pipeline();
             pass.set_bind_group(0, &self.bind_group, &[]);
-            let groups = self.cfg.instances.div_ceil(WORKGROUP);
+            let groups = lanes.div_ceil(WORKGROUP).max(1);
             for _ in 0..dispatches {
                 pass.set_pipeline(interp);
                 pass.dispatch_workgroups(groups, 1, 1);
