@@ -151,7 +151,11 @@ fn bc_computes_pi_to_forty_places() {
     );
 }
 
+// jq parses its builtin library at every start: 191 M instructions, 160 s on lavapipe (~1.2
+// MIPS with the FP units in), most of a suite run's budget for one program. It agrees with qemu;
+// `cargo test --release --test debian -- --ignored` runs it.
 #[test]
+#[ignore = "160 s on lavapipe: jq's start-up is 191 M instructions"]
 fn jq_transforms_json() {
     let d = inputs();
     same(

@@ -220,6 +220,13 @@ fn toolchain() -> &'static garm::toolchain::Toolchain {
 pub fn three_way(rel: &str) -> Ran {
     let elf = build(rel);
     let g = same_as_qemu(&elf, &[], &[], b"");
+    jit_agrees(rel, &elf, &g);
+    g
+}
+
+/// The native JIT oracle runs `guest/<rel>.c` (built for the host; `elf` gives argv[0]) and
+/// must print what garm's run `g` printed, and exit the same; `g` must have printed something.
+pub fn jit_agrees(rel: &str, elf: &Path, g: &Ran) {
     assert!(!g.stdout.is_empty(), "{rel}: printed nothing");
     let src = root().join("guest").join(format!("{rel}.c"));
     let host = garm::jit::compile(toolchain(), &src, &[]).expect("host build");
@@ -235,5 +242,74 @@ pub fn three_way(rel: &str) -> Ran {
         "{rel}: native JIT exit status differs (stderr: {})",
         String::from_utf8_lossy(&j.stderr)
     );
-    g
+}
+
+/// Runs each `(elf, args)` as one instance of a single garm run, in this process through
+/// `garm::api`: guest/tests/launch.c execs the instance's program (the ELFs' directories are
+/// mounted at their own paths, so argv[0] is the path qemu sees too). One run of many programs
+/// costs about its slowest program, not the sum of all: the lanes run side by side. `config`
+/// adds to the defaults (a sysroot, say). The results, in the jobs' order.
+pub fn garm_batch(jobs: &[(PathBuf, Vec<String>)], config: garm::api::Config) -> Vec<Ran> {
+    use garm::api::{Instance, Program, Runner};
+    let launch = build("tests/launch");
+    let mut dirs: Vec<PathBuf> = jobs
+        .iter()
+        .map(|(elf, _)| elf.parent().unwrap().to_path_buf())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    let mut config = config
+        .max_procs(jobs.len().max(16) as u32)
+        .timeout(std::time::Duration::from_secs(900));
+    for d in &dirs {
+        config = config.mount(d, &d.to_string_lossy(), true);
+    }
+    let instances: Vec<Instance> = jobs
+        .iter()
+        .map(|(elf, args)| {
+            let mut argv = vec!["launch".to_string(), elf.to_string_lossy().into_owned()];
+            argv.extend(args.iter().cloned());
+            let argv: Vec<&str> = argv.iter().map(|s| s.as_str()).collect();
+            Instance::new(&argv)
+        })
+        .collect();
+    let prog = Program::load(&launch).expect("the launcher loads");
+    let mut run = Runner::new(&prog, &instances, &config).expect("garm starts the batch");
+    run.run().expect("garm runs the batch");
+    run.results()
+        .into_iter()
+        .map(|r| Ran {
+            status: r.exit_status(),
+            stderr: String::from_utf8_lossy(&r.stderr).into_owned(),
+            stdout: r.stdout,
+        })
+        .collect()
+}
+
+/// [`garm_batch`] of `elfs` (no arguments), each against qemu-aarch64 (with `qemu_env`): stdout
+/// and exit status must agree. Every difference is reported, then the test fails.
+pub fn batch_same_as_qemu(
+    elfs: &[PathBuf],
+    config: garm::api::Config,
+    qemu_env: &[(&str, &str)],
+) -> Vec<Ran> {
+    let jobs: Vec<(PathBuf, Vec<String>)> = elfs.iter().map(|e| (e.clone(), vec![])).collect();
+    let ours = garm_batch(&jobs, config);
+    let mut bad = Vec::new();
+    for (elf, g) in elfs.iter().zip(&ours) {
+        let q = qemu(elf, &[], qemu_env, b"");
+        if (g.out(), g.status) != (q.out(), q.status) {
+            bad.push(format!(
+                "{}: garm (status {}) differs from qemu-aarch64 (status {}):\n{}\n-- qemu:\n{}\n-- garm stderr: {}",
+                elf.display(),
+                g.status,
+                q.status,
+                g.out(),
+                q.out(),
+                g.stderr
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    ours
 }

@@ -8,7 +8,7 @@ int main(void)
 {
     uint64_t x = 0x9e3779b97f4a7c15ull;
     int bad = 0;
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < 120; i++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         uint64_t bits = x;
         if (i % 7 == 0) bits &= 0x800fffffffffffffull; /* subnormals */
