@@ -9,10 +9,29 @@
 # `qemu-aarch64 busybox APPLET`. garm runs the same binary with the fixture mounted at /w.
 # Environment: GARM (default target/release/garm), GARM_OPTS (extra `garm run` options),
 # BBC_SHOW=1 prints qemu's output for each case.
+#
+# busybox-compare.sh --fixture DIR: only makes the fixture in DIR (tests/busybox.rs runs every
+# case as one instance of a single garm run, each in its own fixture).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 garm="${GARM:-target/release/garm}"
 filter="${1:-}"
+
+fixture() {
+    mkdir -p "$1/dir/sub"
+    printf '%s\n' banana apple cherry apple date elderberry fig grape banana kiwi >"$1/words.txt"
+    printf '%s\n' apple apple banana cherry cherry date >"$1/sorted.txt"
+    printf 'alpha 3\nbeta 10\ngamma 1\ndelta 7\nepsilon 5\n' >"$1/table.txt"
+    printf 'root:x:0:0\nuser:x:1000:1000\nnobody:x:65534:65534\n' >"$1/passwd.txt"
+    printf 'one\n' >"$1/dir/a"
+    printf 'two two\n' >"$1/dir/sub/b"
+}
+
+if [ "$filter" = --fixture ]; then
+    fixture "$2"
+    exit
+fi
+
 root=$(bash scripts/sysroot.sh busybox-static) || exit 1
 bb="$root/bin/busybox"
 [ -x "$garm" ] || cargo build --release -q || exit 1
@@ -25,15 +44,6 @@ for a in $(qemu-aarch64 "$bb" --list); do
     chmod +x "$work/wrap/$a"
 done
 
-fixture() {
-    mkdir -p "$1/dir/sub"
-    printf '%s\n' banana apple cherry apple date elderberry fig grape banana kiwi >"$1/words.txt"
-    printf '%s\n' apple apple banana cherry cherry date >"$1/sorted.txt"
-    printf 'alpha 3\nbeta 10\ngamma 1\ndelta 7\nepsilon 5\n' >"$1/table.txt"
-    printf 'root:x:0:0\nuser:x:1000:1000\nnobody:x:65534:65534\n' >"$1/passwd.txt"
-    printf 'one\n' >"$1/dir/a"
-    printf 'two two\n' >"$1/dir/sub/b"
-}
 
 # garm's guest finds the applets as qemu's side does: a PATH of applet links to busybox.
 mkdir -p "$work/bbin"
