@@ -70,13 +70,13 @@ int main(void)
                    gauss5(fs[i], 0.0, b, n / 8));
     }
     double y[3] = {1.0, 1.0, 1.0};
-    rk4(lorenz, y, 0.001, 3000);
+    rk4(lorenz, y, 0.001, 1000);
     printf("lorenz %.17g %.17g %.17g\n", y[0], y[1], y[2]);
     double o[3] = {1.0, 0.0, 0.0};
     rk4(oscillator, o, 0.01, 1000);
     printf("oscillator %a %a\n", o[0], o[1]);
     float naive = 0.0f, sum = 0.0f, c = 0.0f;
-    for (int i = 1; i <= 100000; i++) {
+    for (int i = 1; i <= 20000; i++) {
         float v = 1.0f / (float)i;
         naive += v;
         float yk = v - c, t = sum + yk;
