@@ -7,7 +7,7 @@
 
 mod common;
 use common::*;
-use garm::api::{Config, Instance, Program, Runner};
+use garm::api::{Config, Instance, Program};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -128,18 +128,17 @@ fn debian_busybox_matches_qemu_on_every_case() {
         .max_procs(4 * cases.len() as u32)
         .timeout(std::time::Duration::from_secs(600));
     let prog = Program::load(&bb).expect("busybox loads");
-    let mut run = Runner::new(&prog, &instances, &config).expect("garm starts");
-    run.run().expect("garm runs the cases");
+    let ours = run_instances(&prog, &instances, &config);
     let mut bad = Vec::new();
-    for ((cmd, r), q) in cases.iter().zip(run.results()).zip(&theirs) {
-        if (r.stdout.as_slice(), r.exit_status()) != (q.stdout.as_slice(), q.status) {
+    for ((cmd, g), q) in cases.iter().zip(&ours).zip(&theirs) {
+        if (g.out(), g.status) != (q.out(), q.status) {
             bad.push(format!(
                 "DIFF {cmd} (qemu {}, garm {}):\n{}\n-- qemu:\n{}\n-- garm stderr: {}",
                 q.status,
-                r.exit_status(),
-                String::from_utf8_lossy(&r.stdout),
+                g.status,
+                g.out(),
                 q.out(),
-                String::from_utf8_lossy(&r.stderr)
+                g.stderr
             ));
         }
     }

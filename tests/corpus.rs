@@ -10,14 +10,9 @@ use std::path::PathBuf;
 
 /// The corpus programs' names (every `.c` of guest/tests/corpus), at least 40.
 fn programs() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir(root().join("guest/tests/corpus"))
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".c").map(String::from))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 40, "corpus has {} programs", files.len());
-    files
+    let names = c_programs("tests/corpus");
+    assert!(names.len() >= 40, "corpus has {} programs", names.len());
+    names
 }
 
 /// Every corpus program built against garm's runtime, in one garm run (an instance each: the
@@ -30,7 +25,7 @@ fn corpus_agrees_on_garm_qemu_and_the_native_jit() {
         .iter()
         .map(|n| build(&format!("tests/corpus/{n}")))
         .collect();
-    let runs = batch_same_as_qemu(&elfs, Default::default(), &[]);
+    let runs = batch_same_as_qemu(&elfs);
     for ((name, elf), g) in names.iter().zip(&elfs).zip(&runs) {
         jit_agrees(&format!("tests/corpus/{name}"), elf, g);
     }

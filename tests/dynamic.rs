@@ -49,15 +49,7 @@ fn same_as_qemu_dynamic(elf: &Path, args: &[&str]) {
 
 #[test]
 fn the_corpus_linked_dynamically_equals_qemu() {
-    let mut names: Vec<String> = std::fs::read_dir(root().join("guest/tests/corpus"))
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            let stem = p.file_stem()?.to_string_lossy().into_owned();
-            (p.extension()? == "c").then_some(stem)
-        })
-        .collect();
-    names.sort();
+    let names = c_programs("tests/corpus");
     assert!(names.len() >= 40);
     for n in &names {
         same_as_qemu_dynamic(&build_dynamic(&format!("tests/corpus/{n}")), &[]);

@@ -346,10 +346,12 @@ fn clang_oracle(src: &Path, dir: &Path) -> String {
         "clang {name}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let r = qemu(&elf, &[], &[], b"");
-    let mut text = String::from_utf8_lossy(&r.stdout).into_owned();
-    text.push_str(&r.stderr);
-    format!("{text}\nstatus {}", r.status)
+    as_seen(&qemu(&elf, &[], &[], b""))
+}
+
+/// A run's output and errors, then its status: the text batch.c records for a run on garm.
+fn as_seen(r: &Ran) -> String {
+    format!("{}{}\nstatus {}", r.out(), r.stderr, r.status)
 }
 
 /// What stage 1 under qemu-aarch64 makes of `src` (`cc [-I DIR]... FILE LIB -o OUT`, as batch.c
@@ -373,10 +375,7 @@ fn stage1_under_qemu(b: &Boot, src: &Path, out: &Path) -> (i32, String, Option<S
     if status != 0 {
         return (status, err, None);
     }
-    let r = qemu(&elf, &[], &[], b"");
-    let mut text = String::from_utf8_lossy(&r.stdout).into_owned();
-    text.push_str(&r.stderr);
-    (0, err, Some(format!("{text}\nstatus {}", r.status)))
+    (0, err, Some(as_seen(&qemu(&elf, &[], &[], b""))))
 }
 
 /// Every program of `src_dir` compiled by stage 1 must run as its clang build does (both under
@@ -578,10 +577,7 @@ fn garm_cc_compiles_with_the_garm_compiler_on_the_gpu() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let want = clang_oracle(&src, &dir);
     let g = garm(&[elf.to_str().unwrap()], b"");
-    assert_eq!(
-        format!("{}{}\nstatus {}", g.out(), g.stderr, g.status),
-        want
-    );
+    assert_eq!(as_seen(&g), want);
     // What it cannot do is said, not done.
     let o = Command::new(garm_bin())
         .args(["cc", "--compiler", "garm", "-c"])

@@ -163,6 +163,15 @@ impl Stop {
     pub fn word(self) -> u32 {
         self as u32
     }
+
+    /// Whether the interpreter's entry point runs an instance in this state (main.wgsl's guard:
+    /// running, finishing a console write, or retrying after a limit); the lane map lists only
+    /// those.
+    pub fn dispatched(w: u32) -> bool {
+        [Stop::Running, Stop::Write, Stop::LimitRetry]
+            .iter()
+            .any(|s| s.word() == w)
+    }
 }
 
 pub const FAULT_READ: u32 = 0;

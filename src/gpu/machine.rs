@@ -1205,11 +1205,7 @@ impl Machine {
         let base = n * STATE_WORDS;
         let mut k = 0;
         for i in 0..n {
-            let status = self.state[i * STATE_WORDS + S_STATUS];
-            let runs = [Stop::Running, Stop::Write, Stop::LimitRetry]
-                .iter()
-                .any(|s| s.word() == status);
-            if runs {
+            if Stop::dispatched(self.state[i * STATE_WORDS + S_STATUS]) {
                 if self.state[base + k] != i as u32 {
                     self.state[base + k] = i as u32;
                     self.state_dirty = true;

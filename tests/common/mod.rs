@@ -244,38 +244,26 @@ pub fn jit_agrees(rel: &str, elf: &Path, g: &Ran) {
     );
 }
 
-/// Runs each `(elf, args)` as one instance of a single garm run, in this process through
-/// `garm::api`: guest/tests/launch.c execs the instance's program (the ELFs' directories are
-/// mounted at their own paths, so argv[0] is the path qemu sees too). One run of many programs
-/// costs about its slowest program, not the sum of all: the lanes run side by side. `config`
-/// adds to the defaults (a sysroot, say). The results, in the jobs' order.
-pub fn garm_batch(jobs: &[(PathBuf, Vec<String>)], config: garm::api::Config) -> Vec<Ran> {
-    use garm::api::{Instance, Program, Runner};
-    let launch = build("tests/launch");
-    let mut dirs: Vec<PathBuf> = jobs
-        .iter()
-        .map(|(elf, _)| elf.parent().unwrap().to_path_buf())
+/// The names (without `.c`) of the C programs in `guest/<rel_dir>`, sorted.
+pub fn c_programs(rel_dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("guest").join(rel_dir))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".c").map(String::from))
         .collect();
-    dirs.sort();
-    dirs.dedup();
-    let mut config = config
-        .max_procs(jobs.len().max(16) as u32)
-        .timeout(std::time::Duration::from_secs(900));
-    for d in &dirs {
-        config = config.mount(d, &d.to_string_lossy(), true);
-    }
-    let instances: Vec<Instance> = jobs
-        .iter()
-        .map(|(elf, args)| {
-            let mut argv = vec!["launch".to_string(), elf.to_string_lossy().into_owned()];
-            argv.extend(args.iter().cloned());
-            let argv: Vec<&str> = argv.iter().map(|s| s.as_str()).collect();
-            Instance::new(&argv)
-        })
-        .collect();
-    let prog = Program::load(&launch).expect("the launcher loads");
-    let mut run = Runner::new(&prog, &instances, &config).expect("garm starts the batch");
-    run.run().expect("garm runs the batch");
+    names.sort();
+    names
+}
+
+/// Runs `prog`'s `instances` to their end in one garm run, in this process through `garm::api`;
+/// each instance's output and exit status, in order.
+pub fn run_instances(
+    prog: &garm::api::Program,
+    instances: &[garm::api::Instance],
+    config: &garm::api::Config,
+) -> Vec<Ran> {
+    let mut run = garm::api::Runner::new(prog, instances, config).expect("garm starts");
+    run.run().expect("garm runs the instances");
     run.results()
         .into_iter()
         .map(|r| Ran {
@@ -286,18 +274,31 @@ pub fn garm_batch(jobs: &[(PathBuf, Vec<String>)], config: garm::api::Config) ->
         .collect()
 }
 
-/// [`garm_batch`] of `elfs` (no arguments), each against qemu-aarch64 (with `qemu_env`): stdout
-/// and exit status must agree. Every difference is reported, then the test fails.
-pub fn batch_same_as_qemu(
-    elfs: &[PathBuf],
-    config: garm::api::Config,
-    qemu_env: &[(&str, &str)],
-) -> Vec<Ran> {
-    let jobs: Vec<(PathBuf, Vec<String>)> = elfs.iter().map(|e| (e.clone(), vec![])).collect();
-    let ours = garm_batch(&jobs, config);
+/// Runs each ELF as one instance of a single garm run: guest/tests/launch.c execs the
+/// instance's program (the ELFs' directories are mounted at their own paths, so argv[0] is the
+/// path qemu sees too). One run of many programs costs about its slowest program, not the sum
+/// of all: the lanes run side by side. Each must agree with qemu-aarch64 (stdout and exit
+/// status); every difference is reported, then the test fails. garm's runs, in order.
+pub fn batch_same_as_qemu(elfs: &[PathBuf]) -> Vec<Ran> {
+    use garm::api::{Config, Instance, Program};
+    let mut dirs: Vec<&Path> = elfs.iter().map(|e| e.parent().unwrap()).collect();
+    dirs.sort();
+    dirs.dedup();
+    let mut config = Config::default()
+        .max_procs(elfs.len().max(16) as u32)
+        .timeout(std::time::Duration::from_secs(900));
+    for d in dirs {
+        config = config.mount(d, &d.to_string_lossy(), true);
+    }
+    let instances: Vec<Instance> = elfs
+        .iter()
+        .map(|e| Instance::new(&["launch", &e.to_string_lossy()]))
+        .collect();
+    let launch = Program::load(&build("tests/launch")).expect("the launcher loads");
+    let ours = run_instances(&launch, &instances, &config);
     let mut bad = Vec::new();
     for (elf, g) in elfs.iter().zip(&ours) {
-        let q = qemu(elf, &[], qemu_env, b"");
+        let q = qemu(elf, &[], &[], b"");
         if (g.out(), g.status) != (q.out(), q.status) {
             bad.push(format!(
                 "{}: garm (status {}) differs from qemu-aarch64 (status {}):\n{}\n-- qemu:\n{}\n-- garm stderr: {}",
