@@ -261,7 +261,23 @@ impl Runner {
         instances: &[Instance],
         config: &Config,
     ) -> Result<Runner, Error> {
-        let specs: Vec<InstanceSpec> = instances
+        Runner::with_specs(program, &Runner::specs(program, instances, config), config)
+    }
+
+    /// [`Runner::new`] on a device opened already: a browser opens one only asynchronously
+    /// ([`crate::gpu::device::Gpu::open_async`]).
+    pub fn on_gpu(
+        gpu: crate::gpu::device::Gpu,
+        program: &Program,
+        instances: &[Instance],
+        config: &Config,
+    ) -> Result<Runner, Error> {
+        let specs = Runner::specs(program, instances, config);
+        Runner::start(Some(gpu), program, &specs, config)
+    }
+
+    fn specs(program: &Program, instances: &[Instance], config: &Config) -> Vec<InstanceSpec> {
+        instances
             .iter()
             .map(|i| InstanceSpec {
                 argv: if i.argv.is_empty() {
@@ -272,8 +288,7 @@ impl Runner {
                 env: i.env.clone().unwrap_or_else(|| config.opts.env.clone()),
                 stdin: i.stdin.clone(),
             })
-            .collect();
-        Runner::with_specs(program, &specs, config)
+            .collect()
     }
 
     /// [`Runner::new`] from the run loop's own instance records.
@@ -282,10 +297,23 @@ impl Runner {
         specs: &[InstanceSpec],
         config: &Config,
     ) -> Result<Runner, Error> {
+        Runner::start(None, program, specs, config)
+    }
+
+    fn start(
+        gpu: Option<crate::gpu::device::Gpu>,
+        program: &Program,
+        specs: &[InstanceSpec],
+        config: &Config,
+    ) -> Result<Runner, Error> {
         if specs.is_empty() {
             return Err(Error::Usage("a run needs at least one instance".into()));
         }
-        let session = Session::start(program.elf.clone(), specs, &config.opts, config.stream)?;
+        let (elf, opts) = (program.elf.clone(), &config.opts);
+        let session = match gpu {
+            Some(gpu) => Session::start_on(gpu, elf, specs, opts, config.stream)?,
+            None => Session::start(elf, specs, opts, config.stream)?,
+        };
         Ok(Runner {
             session: Some(session),
             report: None,
@@ -303,6 +331,24 @@ impl Runner {
         match self.session.as_mut() {
             Some(s) => Ok(s.step()?),
             None => Ok(true),
+        }
+    }
+
+    /// [`Runner::step`] where the device cannot be waited for (a browser): await it.
+    pub async fn step_async(&mut self) -> Result<bool, Error> {
+        match self.session.as_mut() {
+            Some(s) => Ok(s.step_async().await?),
+            None => Ok(true),
+        }
+    }
+
+    /// Instance `i`'s output so far, as (fd, bytes) chunks from the `from`-th on (with
+    /// [`Config::stream`] off): a caller showing output as it arrives counts what it has shown.
+    /// Empty once the run is reported.
+    pub fn output_chunks(&self, i: usize, from: usize) -> &[(u32, Vec<u8>)] {
+        match &self.session {
+            Some(s) => s.out.chunks(i, from),
+            None => &[],
         }
     }
 
@@ -448,7 +494,7 @@ pub fn run_spread(
                     .map(|p| (p as usize * block.len() / n.max(1)).max(block.len()) as u32);
                 let (bytes, name) = (bytes.clone(), name.clone());
                 scope.spawn(move || {
-                    let t = std::time::Instant::now();
+                    let t = web_time::Instant::now();
                     let prog = Program::from_elf(bytes, &name);
                     let fail = |e: Error| format!("adapter {adapter}: {e}");
                     let mut r = Runner::with_specs(&prog, block, &config).map_err(fail)?;

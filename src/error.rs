@@ -17,6 +17,7 @@ pub enum Error {
     #[error(transparent)]
     Toolchain(#[from] crate::toolchain::ToolchainError),
     /// The native JIT oracle failed.
+    #[cfg(unix)]
     #[error(transparent)]
     Jit(#[from] crate::jit::JitError),
     /// A run of the program at `program` failed.

@@ -20,6 +20,9 @@ pub enum MemError {
     NoFrames,
     /// The device failed (garm's own failure, not the guest's).
     Device(GpuError),
+    /// The bytes are on the device and not read back yet, where a readback cannot block (a
+    /// browser): the host reads them back between steps and retries the access.
+    Pending,
 }
 
 impl fmt::Display for MemError {
@@ -30,6 +33,7 @@ impl fmt::Display for MemError {
             }
             MemError::NoFrames => f.write_str("the guest memory pool is spent (raise --pool)"),
             MemError::Device(e) => write!(f, "device: {e}"),
+            MemError::Pending => f.write_str("guest memory not read back yet"),
         }
     }
 }

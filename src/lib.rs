@@ -39,7 +39,9 @@ macro_rules! out_ln {
 }
 
 pub mod api;
+#[cfg(unix)]
 pub mod bench;
+#[cfg(unix)]
 pub mod diff;
 pub mod error;
 pub mod fuzz;
@@ -48,6 +50,7 @@ pub mod gpu;
 pub mod guest;
 pub mod hostfuzz;
 pub mod isa;
+#[cfg(unix)]
 pub mod jit;
 pub mod loader;
 pub mod os;

@@ -5,7 +5,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Whether a progress line is on the terminal now.
 static SHOWN: AtomicBool = AtomicBool::new(false);

@@ -17,7 +17,8 @@ use crate::os::kernel::{signal, Kernel, Outcome as SysOutcome, PState, Pid};
 use crate::os::vfs::MountError;
 use crate::os::{Output, OutputMode};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The default cap on each process's memory (see [`choose_mem`]).
 pub const DEFAULT_MEM: u64 = 8 << 20;
@@ -437,7 +438,7 @@ pub struct Session {
     pub m: Machine,
     /// The guest OS: processes, files, signals.
     pub k: Kernel,
-    out: Output,
+    pub(crate) out: Output,
     outcomes: Vec<Option<Outcome>>,
     opts: RunOptions,
     slots: u32,
@@ -469,6 +470,28 @@ impl Session {
         opts: &RunOptions,
         stream: bool,
     ) -> Result<Session, RunError> {
+        let gpu = Gpu::open(
+            Self::adapter_wanted(opts).as_deref(),
+            opts.prelude != Some(Prelude::Vec2),
+        )?;
+        Self::start_on(gpu, elf, specs, opts, stream)
+    }
+
+    /// The adapter a run asks for: `--adapter`, else `GARM_ADAPTER`.
+    pub fn adapter_wanted(opts: &RunOptions) -> Option<String> {
+        opts.adapter
+            .clone()
+            .or_else(|| std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty()))
+    }
+
+    /// [`Session::start`] on a device opened already (a browser opens it asynchronously).
+    pub fn start_on(
+        gpu: Gpu,
+        elf: Rc<Vec<u8>>,
+        specs: &[InstanceSpec],
+        opts: &RunOptions,
+        stream: bool,
+    ) -> Result<Session, RunError> {
         let n = specs.len().max(1) as u32;
         let mut opts = opts.clone();
         opts.instances = n;
@@ -480,12 +503,7 @@ impl Session {
         }
         let opts = &opts;
         let slots = opts.max_procs.unwrap_or(DEFAULT_PROCS).max(n);
-        let adapter = opts
-            .adapter
-            .clone()
-            .or_else(|| std::env::var("GARM_ADAPTER").ok().filter(|s| !s.is_empty()));
         let want_prelude = opts.prelude;
-        let gpu = Gpu::open(adapter.as_deref(), want_prelude != Some(Prelude::Vec2))?;
         let prelude = want_prelude.unwrap_or(if gpu.int64 {
             Prelude::U64
         } else {
@@ -677,10 +695,16 @@ impl Session {
     /// One submit and the host work it leaves: syscalls, faults, exits, output. True when the
     /// run is over (every instance has an outcome and no process is left).
     pub fn step(&mut self) -> Result<bool, RunError> {
+        pollster::block_on(self.step_async())
+    }
+
+    /// [`Session::step`] for hosts whose readbacks cannot block (a browser): the same loop,
+    /// awaiting the device where a native host waits for it.
+    pub async fn step_async(&mut self) -> Result<bool, RunError> {
         if self.finished {
             return Ok(true);
         }
-        let done = self.step_inner()?;
+        let done = self.step_inner().await?;
         self.finished = done;
         Ok(done)
     }
@@ -842,7 +866,7 @@ impl Session {
         true
     }
 
-    fn step_inner(&mut self) -> Result<bool, RunError> {
+    async fn step_inner(&mut self) -> Result<bool, RunError> {
         if self.debugger.is_some() && self.debug_turn()? {
             return Ok(true);
         }
@@ -882,7 +906,21 @@ impl Session {
         }
         let turns = assign_turns(k, m, round);
         let ts = Instant::now();
-        let rings = m.submit(*batch, false)?;
+        let refetch = m.wants_frames();
+        let rings = if refetch {
+            // A host access found guest memory not read back (in a browser): read it, then
+            // answer the stops again without running anything, as after a submit where
+            // nothing ran.
+            m.fetch_wanted().await?;
+            vec![Vec::new(); m.instances()]
+        } else {
+            let rings = m.submit_async(*batch, false).await?;
+            if cfg!(target_arch = "wasm32") {
+                want_syscall_args(m);
+                m.fetch_wanted().await?;
+            }
+            rings
+        };
         // A traced run steps one instruction per dispatch in the interpreter.
         if std::mem::take(&mut m.tier.dropped) {
             m.profile.decay();
@@ -1299,6 +1337,31 @@ fn debug_after(d: &mut crate::gdb::Stub, k: &Kernel, m: &Machine) {
             }
         }
         None => d.ended(0),
+    }
+}
+
+/// Where readbacks cannot block (a browser): the memory a stopped syscall's arguments may
+/// point at (each argument that is a mapped address, for the next argument's bytes when that
+/// looks like a length, else a page), read back with one round trip before the kernel looks.
+fn want_syscall_args(m: &mut Machine) {
+    const MAX: u64 = 1 << 20;
+    for slot in 0..m.instances() {
+        if Guest::status(m, slot) != Some(Stop::Syscall) {
+            continue;
+        }
+        let a: [u64; 6] = std::array::from_fn(|i| m.reg(slot, i));
+        let mut ranges = Vec::new();
+        for i in 0..6 {
+            let len = a.get(i + 1).copied().filter(|&n| n <= MAX).unwrap_or(0);
+            let (mut page, end) = (a[i] & !0xfff, a[i].saturating_add(len.max(4096)));
+            while page < end {
+                if Guest::in_bounds(m, slot, page, 1) {
+                    ranges.push((page, 4096));
+                }
+                page += 4096;
+            }
+        }
+        m.want_ranges(slot, &ranges);
     }
 }
 

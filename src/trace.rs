@@ -30,7 +30,7 @@ pub struct Tracer {
     dis: std::collections::HashMap<u32, String>,
     /// When lines were last written: they never wait longer than [`AT_MOST`], so a run killed
     /// mid-way (Ctrl-C, timeout(1)) loses at most that much of its end.
-    flushed: std::time::Instant,
+    flushed: web_time::Instant,
 }
 
 const AT_MOST: std::time::Duration = std::time::Duration::from_millis(500);
@@ -51,7 +51,7 @@ impl Tracer {
             before: None,
             pending: Vec::new(),
             dis: Default::default(),
-            flushed: std::time::Instant::now(),
+            flushed: web_time::Instant::now(),
         })
     }
 
@@ -69,7 +69,7 @@ impl Tracer {
             let text = crate::toolchain::disassemble(&new);
             self.dis.extend(new.into_iter().zip(text));
         }
-        self.flushed = std::time::Instant::now();
+        self.flushed = web_time::Instant::now();
         for (word, head, tail) in self.pending.drain(..) {
             let d = self.dis.get(&word).map_or("", |s| s.as_str());
             writeln!(self.out, "{head} {d:<32} | {tail}")?;

@@ -52,7 +52,11 @@ fn backend_rank(b: wgpu::Backend) -> u32 {
 }
 
 fn adapters() -> Vec<wgpu::Adapter> {
-    let mut v = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
+    pollster::block_on(adapters_async())
+}
+
+async fn adapters_async() -> Vec<wgpu::Adapter> {
+    let mut v = instance().enumerate_adapters(wgpu::Backends::all()).await;
     v.sort_by_key(|a| {
         let i = a.get_info();
         (rank(i.device_type), backend_rank(i.backend))
@@ -111,7 +115,12 @@ impl Gpu {
     /// `#N` names the N-th adapter of `garm info`'s list (two adapters may share a name: lavapipe's
     /// Vulkan and GL ones).
     pub fn open(want: Option<&str>, allow_int64: bool) -> Result<Gpu, GpuError> {
-        let list = adapters();
+        pollster::block_on(Gpu::open_async(want, allow_int64))
+    }
+
+    /// [`Gpu::open`] for hosts that cannot block (a browser's WebGPU).
+    pub async fn open_async(want: Option<&str>, allow_int64: bool) -> Result<Gpu, GpuError> {
+        let list = adapters_async().await;
         let index = want.and_then(|w| w.strip_prefix('#')?.parse::<usize>().ok());
         let adapter = match want {
             Some(w) if index.is_some() => list
@@ -137,7 +146,7 @@ impl Gpu {
             features |= wgpu::Features::SHADER_INT64;
         }
         let limits = adapter.limits();
-        let (device, queue) = request(&adapter, features, &limits)?;
+        let (device, queue) = request_async(&adapter, features, &limits).await?;
         Ok(Gpu {
             device,
             queue,
@@ -161,16 +170,26 @@ pub(crate) fn request(
     features: wgpu::Features,
     limits: &wgpu::Limits,
 ) -> Result<(wgpu::Device, wgpu::Queue), GpuError> {
-    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        label: Some("garm"),
-        required_features: features,
-        required_limits: limits.clone(),
-        experimental_features: wgpu::ExperimentalFeatures::disabled(),
-        memory_hints: wgpu::MemoryHints::Performance,
-        trace: wgpu::Trace::Off,
-    }))
-    .map_err(|e| GpuError::Open {
-        adapter: adapter.get_info().name,
-        detail: e.to_string(),
-    })
+    pollster::block_on(request_async(adapter, features, limits))
+}
+
+async fn request_async(
+    adapter: &wgpu::Adapter,
+    features: wgpu::Features,
+    limits: &wgpu::Limits,
+) -> Result<(wgpu::Device, wgpu::Queue), GpuError> {
+    adapter
+        .request_device(&wgpu::DeviceDescriptor {
+            label: Some("garm"),
+            required_features: features,
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        })
+        .await
+        .map_err(|e| GpuError::Open {
+            adapter: adapter.get_info().name,
+            detail: e.to_string(),
+        })
 }

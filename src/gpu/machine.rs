@@ -8,7 +8,8 @@ use super::space::{FrameOp, Perm, Spaces};
 use super::GpuError;
 use crate::guest::{Guest, MemError};
 use crate::isa::{Decoded, DECODED_WORDS};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 #[path = "tiered.rs"]
 pub mod tiered;
@@ -189,6 +190,64 @@ pub struct Machine {
     pub stats: MachineStats,
     /// The translation tier's installed regions and pipelines, and a compile under way.
     pub(crate) tier: tiered::TierPipes,
+    /// Where a readback cannot block (a browser): frames read since the last submit, and the
+    /// frames a host access wanted but found missing ([`MemError::Pending`]).
+    frames_seen: std::collections::HashMap<u32, Vec<u8>>,
+    frames_wanted: std::collections::BTreeSet<u32>,
+}
+
+/// Buffer mappings under way: ready once wgpu's callbacks have run (at once after a blocking
+/// poll on a native device; when the browser's event loop gets to them on the web).
+struct Mapping(std::sync::Arc<std::sync::Mutex<MapState>>);
+
+#[derive(Default)]
+struct MapState {
+    left: usize,
+    failed: Option<String>,
+    waker: Option<std::task::Waker>,
+}
+
+impl Mapping {
+    fn read(slices: &[wgpu::BufferSlice]) -> Mapping {
+        let st = std::sync::Arc::new(std::sync::Mutex::new(MapState {
+            left: slices.len(),
+            ..Default::default()
+        }));
+        for s in slices {
+            let st = st.clone();
+            s.map_async(wgpu::MapMode::Read, move |r| {
+                let mut g = st.lock().unwrap_or_else(|e| e.into_inner());
+                g.left -= 1;
+                if let Err(e) = r {
+                    g.failed = Some(e.to_string());
+                }
+                if g.left == 0 {
+                    if let Some(w) = g.waker.take() {
+                        w.wake();
+                    }
+                }
+            });
+        }
+        Mapping(st)
+    }
+}
+
+impl std::future::Future for Mapping {
+    type Output = Result<(), GpuError>;
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if g.left > 0 {
+            g.waker = Some(cx.waker().clone());
+            return std::task::Poll::Pending;
+        }
+        std::task::Poll::Ready(match g.failed.take() {
+            Some(e) => Err(GpuError::Map(e)),
+            None => Ok(()),
+        })
+    }
 }
 
 fn storage(
@@ -410,6 +469,8 @@ impl Machine {
             },
             stats: MachineStats::default(),
             tier: Default::default(),
+            frames_seen: Default::default(),
+            frames_wanted: Default::default(),
             cfg,
             gpu,
         };
@@ -420,6 +481,8 @@ impl Machine {
             m.state[i * STATE_WORDS + S_PTROOT] = m.spaces.root(i);
         }
         m.add_units(start_variant as u32)?;
+        // A browser cannot wait here; its first submit compiles.
+        #[cfg(not(target_arch = "wasm32"))]
         m.submit(1, true)?;
         m.stats = MachineStats {
             pipeline_time: t0.elapsed(),
@@ -477,7 +540,15 @@ impl Machine {
             compilation_options: Default::default(),
             cache: None,
         });
-        match pollster::block_on(scope.pop()) {
+        // A browser cannot wait for the scope: its errors reach the page's console.
+        #[cfg(target_arch = "wasm32")]
+        let popped: Option<wgpu::Error> = {
+            drop(scope.pop());
+            None
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let popped = pollster::block_on(scope.pop());
+        match popped {
             None => Ok(p),
             Some(e) => Err(GpuError::Shader {
                 variant,
@@ -730,10 +801,15 @@ impl Machine {
         buf[off..off + data.len()].copy_from_slice(data);
         for (a, at, n) in self.pieces(inst, start, end - start)? {
             let k = (a - start) as usize;
-            let (b, off) = self.frame_at(at.expect("populated"));
+            let f = at.expect("populated");
+            let (b, off) = self.frame_at(f);
             self.gpu
                 .queue
                 .write_buffer(b, off + (a & 0xfff), &buf[k..k + n as usize]);
+            if let Some(page) = self.frames_seen.get_mut(&f) {
+                let o = (a & 0xfff) as usize;
+                page[o..o + n as usize].copy_from_slice(&buf[k..k + n as usize]);
+            }
         }
         // A host write (read(2), mmap) over decoded code must not leave stale instructions.
         self.forget_code(inst, addr, data.len() as u64);
@@ -744,6 +820,9 @@ impl Machine {
     pub fn read_mem(&mut self, inst: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
         if len == 0 {
             return Ok(Vec::new());
+        }
+        if cfg!(target_arch = "wasm32") {
+            return self.read_seen(inst, addr, len);
         }
         // The word-aligned range lies in the same pages as the bytes asked for.
         let start = addr & !3;
@@ -768,11 +847,13 @@ impl Machine {
 
     fn map_read(&self, buf: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
         let slice = buf.slice(..size);
-        slice.map_async(wgpu::MapMode::Read, |_| {});
-        self.gpu
-            .device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| GpuError::Wait(e.to_string()))?;
+        let mapping = Mapping::read(&[slice]);
+        if cfg!(target_arch = "wasm32") {
+            return Err(GpuError::Wait(
+                "a blocking readback (vector registers) is not available in a browser".into(),
+            ));
+        }
+        pollster::block_on(self.mapped(mapping))?;
         let data = slice
             .get_mapped_range()
             .map_err(|e| GpuError::Map(e.to_string()))?
@@ -1026,6 +1107,7 @@ impl Machine {
 
     /// Sets a frame's bytes (a shared page's first load).
     pub(crate) fn fill_frame(&mut self, f: u32, bytes: &[u8]) {
+        self.frames_seen.remove(&f);
         let (buf, off) = self.frame_at(f);
         self.gpu.queue.write_buffer(buf, off, bytes);
     }
@@ -1042,6 +1124,7 @@ impl Machine {
         if ops.is_empty() {
             return;
         }
+        self.frames_seen.clear();
         let page = PAGE as u64;
         let copies: Vec<(u32, u32)> = ops
             .iter()
@@ -1222,9 +1305,108 @@ impl Machine {
         k as u32
     }
 
+    /// Waits for `m`: a native device is polled to idle; in a browser the event loop runs the
+    /// callbacks while this future waits.
+    async fn mapped(&self, m: Mapping) -> Result<(), GpuError> {
+        #[cfg(not(target_arch = "wasm32"))]
+        self.gpu
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Wait(e.to_string()))?;
+        m.await
+    }
+
+    /// [`Machine::submit_async`], waiting for the device (native hosts).
+    pub fn submit(&mut self, dispatches: u32, quiet: bool) -> Result<Vec<Vec<u32>>, GpuError> {
+        pollster::block_on(self.submit_async(dispatches, quiet))
+    }
+
+    /// Whether a host access found guest memory not yet read back (only where readbacks cannot
+    /// block): [`Machine::fetch_wanted`] reads it, then the access is retried.
+    pub fn wants_frames(&self) -> bool {
+        !self.frames_wanted.is_empty()
+    }
+
+    /// Reads back the frames behind `ranges` of these slots' memory (a syscall's arguments)
+    /// before the host looks at them, where readbacks cannot block: one round trip instead of
+    /// one retry per buffer.
+    pub fn want_ranges(&mut self, slot: usize, ranges: &[(u64, u64)]) {
+        for &(a, n) in ranges {
+            if let Some(pieces) = self.spaces.pieces(slot, a, n) {
+                for f in pieces.into_iter().filter_map(|p| p.1) {
+                    if !self.frames_seen.contains_key(&f) {
+                        self.frames_wanted.insert(f);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the wanted frames back (one submit, one mapping), for the host's retried accesses.
+    pub async fn fetch_wanted(&mut self) -> Result<(), GpuError> {
+        let frames: Vec<u32> = std::mem::take(&mut self.frames_wanted)
+            .into_iter()
+            .collect();
+        if frames.is_empty() {
+            return Ok(());
+        }
+        let size = frames.len() as u64 * PAGE as u64;
+        let rb = readback(&self.gpu.device, "frames-rb", size);
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        for (i, &f) in frames.iter().enumerate() {
+            let (b, off) = self.frame_at(f);
+            enc.copy_buffer_to_buffer(b, off, &rb, i as u64 * PAGE as u64, PAGE as u64);
+        }
+        self.gpu.queue.submit([enc.finish()]);
+        let slice = rb.slice(..size);
+        self.mapped(Mapping::read(&[slice])).await?;
+        {
+            let data = slice
+                .get_mapped_range()
+                .map_err(|e| GpuError::Map(e.to_string()))?;
+            for (i, &f) in frames.iter().enumerate() {
+                let at = i * PAGE as usize;
+                self.frames_seen
+                    .insert(f, data[at..at + PAGE as usize].to_vec());
+            }
+        }
+        rb.unmap();
+        Ok(())
+    }
+
+    /// Guest memory from the frames read back since the last submit (no blocking readback):
+    /// missing frames are noted and the access fails with [`MemError::Pending`].
+    fn read_seen(&mut self, inst: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
+        let pieces = self.pieces(inst, addr, len as u64)?;
+        let mut out = vec![0u8; len];
+        for (a, at, n) in pieces {
+            let Some(f) = at else { continue };
+            match self.frames_seen.get(&f) {
+                Some(page) => {
+                    let k = (a - addr) as usize;
+                    let o = (a & 0xfff) as usize;
+                    out[k..k + n as usize].copy_from_slice(&page[o..o + n as usize]);
+                }
+                None => {
+                    self.frames_wanted.insert(f);
+                }
+            }
+        }
+        if self.frames_wanted.is_empty() {
+            Ok(out)
+        } else {
+            Err(MemError::Pending)
+        }
+    }
+
     /// Records `dispatches` dispatches in one submit, then reads back state and output rings.
     /// Returns the output words per instance (records, see [`OUT_WORDS`]).
-    pub fn submit(&mut self, dispatches: u32, quiet: bool) -> Result<Vec<Vec<u32>>, GpuError> {
+    pub async fn submit_async(
+        &mut self,
+        dispatches: u32,
+        quiet: bool,
+    ) -> Result<Vec<Vec<u32>>, GpuError> {
+        self.frames_seen.clear();
         let lanes = self.map_lanes();
         let q = &self.gpu.queue;
         if self.state_dirty {
@@ -1276,13 +1458,8 @@ impl Machine {
         enc.copy_buffer_to_buffer(&self.out, 0, &self.out_rb, 0, osize);
         self.gpu.queue.submit([enc.finish()]);
         let s = self.state_rb.slice(..);
-        s.map_async(wgpu::MapMode::Read, |_| {});
         let o = self.out_rb.slice(..);
-        o.map_async(wgpu::MapMode::Read, |_| {});
-        self.gpu
-            .device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| GpuError::Wait(e.to_string()))?;
+        self.mapped(Mapping::read(&[s, o])).await?;
         let t1 = Instant::now();
         {
             let data = s

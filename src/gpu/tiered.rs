@@ -15,7 +15,8 @@ use crate::tier::translate::{self, Source, Target, Translation};
 use crate::tier::Region;
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Held around anything that makes the driver compile: the tier's warm-up and a pipeline's
 /// first dispatch.
@@ -252,6 +253,10 @@ impl Machine {
             }
             let _ = tx.send((p, t0.elapsed()));
         };
+        // In a browser, wgpu's objects stay on their thread (the web runs interpreted).
+        #[cfg(target_arch = "wasm32")]
+        build();
+        #[cfg(not(target_arch = "wasm32"))]
         if sync {
             build();
         } else {

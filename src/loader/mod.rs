@@ -74,8 +74,8 @@ pub enum ProgramFileError {
 /// Reads a program file from the host once: a regular file (never a blocking open of a FIFO,
 /// never a device read without end), at most [`MAX_PROGRAM`] bytes.
 pub fn read_program(p: &std::path::Path) -> Result<Vec<u8>, ProgramFileError> {
+    use crate::os::host::{libc, OpenOptionsExt};
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
     let mut f = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)

@@ -123,7 +123,7 @@ impl Stat {
 
     /// A host file's metadata.
     pub fn from_metadata(md: &std::fs::Metadata) -> Stat {
-        use std::os::unix::fs::MetadataExt;
+        use crate::os::host::MetadataExt;
         let mut s = Stat::new(md.ino(), md.mode(), md.size(), md.nlink() as u32);
         s.mtime = md.mtime();
         s.blocks = md.blocks() as i64;

@@ -2,6 +2,7 @@
 //! `[i] ` prefix per instance, or kept in memory for `garm diff` and the fuzzer), whether the
 //! host's end is closed (the guest then gets SIGPIPE), and guest standard input.
 
+use crate::os::host::libc;
 use std::io::{Read, Write};
 
 /// How guest output reaches the host.
@@ -202,6 +203,15 @@ impl Output {
             .filter(|(f, _)| *f == fd)
             .flat_map(|(_, b)| b.clone())
             .collect()
+    }
+
+    /// Keep mode: instance `inst`'s chunks (fd, bytes) from the `from`-th on; a caller that
+    /// streams a run's output counts the chunks it has shown.
+    pub fn chunks(&self, inst: usize, from: usize) -> &[(u32, Vec<u8>)] {
+        self.kept
+            .get(inst)
+            .and_then(|k| k.get(from..))
+            .unwrap_or(&[])
     }
 
     /// Keep mode: forgets what was kept (the host fuzzer, between calls).

@@ -6,6 +6,7 @@
 pub mod abi;
 pub mod console;
 pub mod errno;
+pub mod host;
 pub mod kernel;
 pub mod strace;
 pub mod syscalls;

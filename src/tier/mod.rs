@@ -407,7 +407,7 @@ pub struct Policy {
     at: u64,
     /// After a drop: the samples to wait for.
     fresh: Option<u64>,
-    start: std::time::Instant,
+    start: web_time::Instant,
 }
 
 /// Fresh samples a plan waits for after a drop.
@@ -420,12 +420,12 @@ pub fn debug() -> bool {
     *ON.get_or_init(|| std::env::var_os("GARM_TIER_DEBUG").is_some())
 }
 
-static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+static START: std::sync::OnceLock<web_time::Instant> = std::sync::OnceLock::new();
 
 /// Seconds since the run's policy was made (for GARM_TIER_DEBUG's lines).
 pub fn elapsed() -> f64 {
     START
-        .get_or_init(std::time::Instant::now)
+        .get_or_init(web_time::Instant::now)
         .elapsed()
         .as_secs_f64()
 }
@@ -438,7 +438,7 @@ impl Policy {
             installs: 0,
             at: 0,
             fresh: None,
-            start: std::time::Instant::now(),
+            start: web_time::Instant::now(),
         }
     }
 

@@ -623,7 +623,7 @@ impl Toolchain {
         };
         cache::write_atomic(out, &elf).map_err(io_at(out))?;
         // As ld.lld would leave it: executable (qemu-user with binfmt runs it directly).
-        use std::os::unix::fs::PermissionsExt;
+        use crate::os::host::PermissionsExt;
         let _ = std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o755));
         Ok(t0.elapsed())
     }

@@ -186,7 +186,7 @@ pub fn epoll_pwait(k: &mut Kernel, c: &mut Call) -> SysResult {
     let until = match k.proc(c.pid).sleep_until {
         Some(t) => Some(t),
         None if ms < 0 => None,
-        None => Some(std::time::Instant::now() + std::time::Duration::from_millis(ms as u64)),
+        None => Some(web_time::Instant::now() + std::time::Duration::from_millis(ms as u64)),
     };
     wait(k, c, until)
 }
@@ -197,12 +197,12 @@ pub fn epoll_pwait2(k: &mut Kernel, c: &mut Call) -> SysResult {
     let until = match k.proc(c.pid).sleep_until {
         Some(t) => Some(t),
         None if c.a[3] == 0 => None,
-        None => Some(std::time::Instant::now() + misc::read_timeout(c, c.a[3], false)?),
+        None => Some(web_time::Instant::now() + misc::read_timeout(c, c.a[3], false)?),
     };
     wait(k, c, until)
 }
 
-fn wait(k: &mut Kernel, c: &mut Call, until: Option<std::time::Instant>) -> SysResult {
+fn wait(k: &mut Kernel, c: &mut Call, until: Option<web_time::Instant>) -> SysResult {
     let (at, max) = (c.a[1], c.a[2]);
     let ep = k.fd(c.pid, c.i(0))?;
     if max == 0 || max > EP_MAX_EVENTS {

@@ -1,6 +1,7 @@
 //! Paths and the filesystem: open, stat, directories, links, renames, the working directory.
 
 use super::*;
+use crate::os::host::libc;
 use crate::os::vfs::{self, Node};
 
 fn is_dir(k: &Kernel, t: &Target) -> bool {
@@ -141,7 +142,7 @@ pub fn openat(k: &mut Kernel, c: &mut Call) -> SysResult {
                 // Resolution already followed every link it allows; a symlink the host would
                 // follow here could point outside the mount, so refuse it (ELOOP). O_NONBLOCK
                 // keeps a host FIFO from stalling every guest.
-                use std::os::unix::fs::OpenOptionsExt;
+                use crate::os::host::OpenOptionsExt;
                 o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
                 Kind::Host(o.open(&p)?, p, ro)
             }
@@ -346,7 +347,7 @@ pub fn symlinkat(k: &mut Kernel, c: &mut Call) -> SysResult {
             if target.starts_with('/') {
                 return Err(EPERM.into());
             }
-            std::os::unix::fs::symlink(target, p.join(name))?;
+            crate::os::host::symlink(target, p.join(name))?;
             ret(0)
         }
     }
@@ -487,7 +488,7 @@ pub fn getdents64(k: &mut Kernel, c: &mut Call) -> SysResult {
             }
         }
         Target::Host(p, _) => {
-            use std::os::unix::fs::DirEntryExt;
+            use crate::os::host::DirEntryExt;
             if let Ok(rd) = std::fs::read_dir(p) {
                 let mut v: Vec<_> = rd.flatten().collect();
                 v.sort_by_key(|e| e.file_name());

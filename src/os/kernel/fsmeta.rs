@@ -2,6 +2,7 @@
 
 use super::fs::at;
 use super::*;
+use crate::os::host::libc;
 use crate::os::vfs;
 
 /// The statfs of a target: garm's own tree as a tmpfs sized by `--fs-limit`, a mount as the host
@@ -120,7 +121,7 @@ fn chmod(k: &mut Kernel, t: Target, mode: u32) -> SysResult {
             if ro {
                 return Err(EROFS.into());
             }
-            use std::os::unix::fs::PermissionsExt;
+            use crate::os::host::PermissionsExt;
             std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode & 0o7777))?;
             ret(0)
         }

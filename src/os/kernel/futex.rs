@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::gpu::space::PTE_SHARED;
-use std::time::Instant;
+use web_time::Instant;
 
 pub const FUTEX_WAIT: u64 = 0;
 pub const FUTEX_WAKE: u64 = 1;

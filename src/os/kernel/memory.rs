@@ -91,7 +91,7 @@ pub fn mmap(k: &mut Kernel, c: &mut Call) -> SysResult {
             },
             Kind::Host(file, ..) => {
                 // Through the open file, not its path: the path may name something else now.
-                use std::os::unix::fs::FileExt;
+                use crate::os::host::FileExt;
                 let mut b = vec![0u8; len as usize];
                 let n = file.read_at(&mut b, off).unwrap_or(0);
                 b.truncate(n);

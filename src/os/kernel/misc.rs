@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::guest::Guest;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+use web_time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// Calls with nothing to do in garm's model (set_robust_list, sched_yield, madvise).
 pub fn nothing(_k: &mut Kernel, _c: &mut Call) -> SysResult {

@@ -77,7 +77,7 @@ pub struct Kernel {
     /// Process slots each instance may hold at once (unless shared).
     pub quota: usize,
     /// When the kernel started (times(2) counts from here).
-    pub started: std::time::Instant,
+    pub started: web_time::Instant,
     /// The last futex waiter's queue number.
     pub futex_seq: u64,
     /// `--net`: AF_INET/AF_INET6 sockets are host sockets (otherwise socket() says EACCES).
@@ -113,7 +113,7 @@ impl Kernel {
             roots: vec![0; instances],
             shared: false,
             quota: (slots / instances.max(1)).max(1),
-            started: std::time::Instant::now(),
+            started: web_time::Instant::now(),
             futex_seq: 0,
             net: false,
             unix: BTreeMap::new(),
@@ -605,7 +605,11 @@ impl Kernel {
         } else {
             String::new()
         };
-        let r = self.call_as(g, out, slot, pid, n, a)?;
+        let r = match self.call_as(g, out, slot, pid, n, a) {
+            // Retried once the host has read the memory back: the process stays in its call.
+            Err(MemError::Pending) => return Ok(Outcome::Blocked),
+            r => r?,
+        };
         let inst = self.procs.get(&pid).map_or(slot, |p| p.inst);
         let done = match r {
             Sys::Ret(v) => {

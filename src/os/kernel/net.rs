@@ -8,8 +8,9 @@
 
 use super::io::{fresh_pipe, install_pair, pipe_room, Io};
 use super::*;
+use crate::os::host::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use crate::os::host::libc;
 use crate::os::vfs::{self, Node};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 pub const AF_UNIX: u64 = 1;
 pub const AF_INET: u64 = 2;

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::os::abi::poll as ev;
-use std::time::Instant;
+use web_time::Instant;
 
 /// What a pipe's reading end is ready for: data to read, and HUP once no writer is left.
 fn pipe_in(p: &Pipe) -> i16 {
@@ -70,7 +70,7 @@ pub(super) fn ready_of(k: &mut Kernel, inst: usize, of: &OpenFile) -> i16 {
             r | k.pipes.get(*tx).map_or(ev::OUT | ev::ERR, pipe_out)
         }
         Kind::Unix(key) => net::unix_ready(k, *key),
-        Kind::Net(h) => net::host_ready(std::os::fd::AsRawFd::as_raw_fd(&h.fd)),
+        Kind::Net(h) => net::host_ready(crate::os::host::fd::AsRawFd::as_raw_fd(&h.fd)),
         Kind::Event { count, .. } => event::event_ready(*count),
         // An epoll instance is readable when something it watches is (one level deep: a
         // watched epoll is not looked into).

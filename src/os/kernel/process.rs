@@ -124,7 +124,7 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         }
         return Err(EAGAIN.into());
     };
-    let t = std::time::Instant::now();
+    let t = web_time::Instant::now();
     let cpid = k.alloc_pid();
     if thread {
         c.g.share_slot(slot, cslot)?;

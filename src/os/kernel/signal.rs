@@ -336,8 +336,11 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
                 k.proc_mut(pid).in_handler += 1;
             }
             Err(MemError::Fault { .. }) => k.exit_proc(g, pid, sig::SIGSEGV),
-            // The device failed, or no frame was left for the frame: the process cannot go on.
-            Err(MemError::Device(_) | MemError::NoFrames) => k.exit_proc(g, pid, sig::SIGKILL),
+            // The device failed, no frame was left for the frame, or (in a browser) the stack is
+            // not read back: the process cannot go on.
+            Err(MemError::Device(_) | MemError::NoFrames | MemError::Pending) => {
+                k.exit_proc(g, pid, sig::SIGKILL)
+            }
         }
     }
 }

@@ -154,7 +154,7 @@ pub struct FutexWait {
     /// Queue order (wakes go first come, first served).
     pub seq: u64,
     pub woken: bool,
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Option<web_time::Instant>,
 }
 
 /// A thread of a process (a process is its thread group: the threads sharing `tgid`). What
@@ -200,7 +200,7 @@ pub struct Proc {
     /// One of the `--instances` copies: its outcome is garm's.
     pub root: bool,
     /// The end of a nanosleep in progress.
-    pub sleep_until: Option<std::time::Instant>,
+    pub sleep_until: Option<web_time::Instant>,
     /// Blocked reading standard input the host has not sent yet.
     pub input_wait: bool,
     /// Blocked on a host socket (`--net`): the outside world, not a deadlock.
