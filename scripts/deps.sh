@@ -21,6 +21,14 @@ ls /usr/share/glvnd/egl_vendor.d/50_mesa.json >/dev/null 2>&1 || need+=(libegl1 
 # glibc for AArch64, for the hosted static-binary test (clang --target=aarch64-linux-gnu -static).
 [ -e /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
 ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 || need+=(libgcc-12-dev-arm64-cross)
+# The browser build and its test (scripts/web.sh, tests/web.rs): a static file server and
+# Debian's Chromium (WebGPU on SwiftShader, headless); only where asked for (test.sh, web.sh).
+if [ -n "${GARM_DEPS_WEB:-}" ]; then
+    command -v python3 >/dev/null 2>&1 || need+=(python3)
+    if [ "$GARM_DEPS_WEB" = browser ]; then
+        command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    fi
+fi
 
 if [ ${#need[@]} -gt 0 ]; then
     echo "deps.sh: installing ${need[*]}" >&2

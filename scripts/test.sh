@@ -4,7 +4,7 @@
 # and the JIT's dlopen fallback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/deps.sh
+GARM_DEPS_WEB=browser source scripts/deps.sh
 for tool in rustfmt clippy-driver; do
     if ! command -v "$tool" >/dev/null 2>&1 && ! rustup which "$tool" >/dev/null 2>&1; then
         echo "test.sh: $tool not found: rustup component add ${tool%-driver}" >&2

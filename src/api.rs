@@ -276,6 +276,16 @@ impl Runner {
         Runner::start(Some(gpu), program, &specs, config)
     }
 
+    /// [`Runner::with_specs`] on a device opened already (as [`Runner::on_gpu`]).
+    pub fn with_specs_on(
+        gpu: crate::gpu::device::Gpu,
+        program: &Program,
+        specs: &[InstanceSpec],
+        config: &Config,
+    ) -> Result<Runner, Error> {
+        Runner::start(Some(gpu), program, specs, config)
+    }
+
     fn specs(program: &Program, instances: &[Instance], config: &Config) -> Vec<InstanceSpec> {
         instances
             .iter()
@@ -350,6 +360,24 @@ impl Runner {
             Some(s) => s.out.chunks(i, from),
             None => &[],
         }
+    }
+
+    /// The regular files the guests made in garm's in-memory filesystem (path, bytes), while
+    /// the run is not yet reported: what an embedder without host mounts (a web page) hands
+    /// back to its user.
+    pub fn files_written(&self) -> Vec<(String, Vec<u8>)> {
+        let Some(s) = &self.session else {
+            return Vec::new();
+        };
+        let v = &s.k.vfs;
+        (s.first_guest_ino..v.inodes.len())
+            .filter_map(|i| match &v.inodes[i].node {
+                crate::os::vfs::Node::File(b) if !v.inodes[i].freed => {
+                    Some((v.path_of(i), b.to_vec()))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Runs until the instances together have retired at least `n` more instructions (checked

@@ -460,6 +460,8 @@ pub struct Session {
     /// `-g PORT`: gdb's remote stub, following the first instance's process.
     debugger: Option<crate::gdb::Stub>,
     finished: bool,
+    /// The first inode a guest made (the setup's come before it).
+    pub(crate) first_guest_ino: usize,
 }
 
 impl Session {
@@ -667,7 +669,10 @@ impl Session {
             ),
             None => None,
         };
+        // Inodes from here on are the guests' own (files they made, for an embedder to show).
+        let first_guest_ino = k.vfs.inodes.len();
         Ok(Session {
+            first_guest_ino,
             m,
             k,
             out,

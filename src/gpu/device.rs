@@ -18,7 +18,7 @@ pub struct Gpu {
 /// The Vulkan loader complains on stderr when XDG_RUNTIME_DIR is unset (as under CI); give it a
 /// private directory so the guest's stderr stays the guest's.
 fn quiet_vulkan_loader() {
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+    if cfg!(unix) && std::env::var_os("XDG_RUNTIME_DIR").is_none() {
         let dir = std::env::temp_dir().join("garm-runtime");
         if std::fs::create_dir_all(&dir).is_ok() {
             std::env::set_var("XDG_RUNTIME_DIR", &dir);

@@ -1,0 +1,138 @@
+// The page around garm's wasm build: choose a program, run it as N instances on this browser's
+// WebGPU adapter, show each instance's output as it arrives. `?run=URL&args=A,B&instances=N&stdin=TEXT`
+// starts a run at load; every output line (with `[i] ` when N > 1) and then `exit STATUS` also
+// go to the console, so runs can be checked automatically.
+import init, { adapter, run } from './pkg/garm_web.js';
+
+const $ = id => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+
+function say(text, bad) {
+  $('adapter').textContent = text;
+  $('adapter').className = bad ? 'bad' : '';
+}
+
+async function demos() {
+  try {
+    const list = await (await fetch('demos/index.json')).json();
+    for (const d of list) {
+      const o = document.createElement('option');
+      o.value = 'demos/' + d.file;
+      o.textContent = d.name + (d.args ? ' ' + d.args : '');
+      o.dataset.args = d.args || '';
+      o.dataset.stdin = d.stdin || '';
+      $('demo').append(o);
+    }
+  } catch (e) {
+    console.warn('no demo list', e);
+  }
+  $('demo').onchange = () => {
+    const o = $('demo').selectedOptions[0];
+    if (o) { $('args').value = o.dataset.args; $('stdin').value = o.dataset.stdin; }
+  };
+  $('demo').onchange();
+}
+
+function instanceBox(i, n) {
+  const box = document.createElement('div');
+  box.className = 'inst';
+  box.innerHTML = `<h2>${n > 1 ? 'instance ' + i : 'output'} <span></span></h2><pre></pre>`;
+  $('outputs').append(box);
+  return box;
+}
+
+async function start(url, name, args, instances, stdin) {
+  $('go').disabled = true;
+  $('outputs').textContent = '';
+  $('files').textContent = '';
+  $('summary').textContent = 'Running ' + name + '…';
+  const n = Math.max(1, instances | 0);
+  const boxes = Array.from({ length: n }, (_, i) => instanceBox(i, n));
+  const partial = Array.from({ length: n }, () => ({ 1: '', 2: '' }));
+  const prefix = i => (n > 1 ? `[${i}] ` : '');
+  const statuses = [];
+  try {
+    const elf = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const result = await run(elf, name, args, n, new TextEncoder().encode(stdin),
+      (i, fd, text) => {
+        const span = document.createElement('span');
+        if (fd === 2) span.className = 'err';
+        span.textContent = text;
+        boxes[i].querySelector('pre').append(span);
+        const lines = (partial[i][fd] + text).split('\n');
+        partial[i][fd] = lines.pop();
+        for (const l of lines) console.log(prefix(i) + l);
+      },
+      (i, status, insns) => {
+        for (const fd of [1, 2]) if (partial[i][fd]) console.log(prefix(i) + partial[i][fd]);
+        statuses[i] = status;
+        boxes[i].querySelector('h2 span').textContent =
+          `exit ${status}, ${insns.toLocaleString()} instructions`;
+        if (n > 1) console.log(`[${i}] exit ${status}`);
+      });
+    const mips = result.instructions / Math.max(result.seconds, 1e-6) / 1e6;
+    $('summary').textContent = `${name}: ${n} instance${n > 1 ? 's' : ''}, ` +
+      `${result.instructions.toLocaleString()} instructions in ${result.seconds.toFixed(2)} s ` +
+      `(${mips.toFixed(2)} M instructions/s) on ${result.adapter}`;
+    for (const [path, bytes] of result.files) {
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([bytes]));
+      a.download = path.split('/').pop();
+      a.textContent = `${path} (${bytes.length} bytes)`;
+      $('files').append('Files written: ', a, ' ');
+    }
+    const status = statuses.find(s => s !== 0) ?? 0;
+    console.log(`exit ${status}`);
+  } catch (e) {
+    $('summary').textContent = 'garm: ' + e;
+    $('summary').className = 'err';
+    console.log('garm: ' + e);
+    console.log('exit 125');
+  }
+  $('go').disabled = false;
+}
+
+async function main() {
+  await demos();
+  if (!navigator.gpu) {
+    say('This browser has no WebGPU (navigator.gpu is missing): garm needs it to run programs.', true);
+    console.log('garm: no WebGPU');
+    return;
+  }
+  await init();
+  try {
+    say('WebGPU adapter: ' + await adapter());
+  } catch (e) {
+    say('WebGPU is here but gave no adapter: ' + e, true);
+    console.log('garm: no WebGPU adapter: ' + e);
+    return;
+  }
+  $('go').disabled = false;
+  $('form').onsubmit = ev => {
+    ev.preventDefault();
+    const f = $('file').files[0];
+    const url = f ? URL.createObjectURL(f) : $('demo').value;
+    const name = f ? f.name : url.split('/').pop().replace(/\.elf$/, '');
+    const args = $('args').value.split(/\s+/).filter(Boolean);
+    start(url, name, args, $('instances').value, $('stdin').value);
+  };
+  const url = params.get('run');
+  if (url) {
+    const target = new URL(url, location.href);
+    if (target.origin !== location.origin) {
+      console.log('garm: ?run= must name a file of this site');
+      console.log('exit 125');
+      return;
+    }
+    const args = params.get('args') ? params.get('args').split(',') : [];
+    const n = parseInt(params.get('instances') || '1', 10);
+    const stdin = params.get('stdin') || '';
+    $('args').value = args.join(' ');
+    $('instances').value = n;
+    $('stdin').value = stdin;
+    const name = target.pathname.split('/').pop().replace(/\.elf$/, '');
+    await start(target.href, name, args, n, stdin);
+  }
+}
+
+main();
