@@ -352,6 +352,11 @@ impl Runner {
         }
     }
 
+    /// How instance `i` ended, once it has (while the run goes on for others).
+    pub fn outcome(&self, i: usize) -> Option<Outcome> {
+        self.session.as_ref()?.outcome(i).cloned()
+    }
+
     /// Instance `i`'s output so far, as (fd, bytes) chunks from the `from`-th on (with
     /// [`Config::stream`] off): a caller showing output as it arrives counts what it has shown.
     /// Empty once the run is reported.

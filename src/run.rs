@@ -719,6 +719,11 @@ impl Session {
         self.finished
     }
 
+    /// How instance `i` ended, once it has.
+    pub fn outcome(&self, i: usize) -> Option<&Outcome> {
+        self.outcomes.get(i)?.as_ref()
+    }
+
     /// The slot instance `i` started in (its first process's state stays there after it ends,
     /// until a new process takes the slot).
     pub fn root_slot(&self, i: usize) -> Option<usize> {

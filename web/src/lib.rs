@@ -56,10 +56,20 @@ fn describe(gpu: &Gpu) -> String {
     }
 }
 
+fn exit(on_exit: &js_sys::Function, i: usize, status: i32, instructions: u64) {
+    let _ = on_exit.call3(
+        &JsValue::NULL,
+        &JsValue::from(i as u32),
+        &JsValue::from(status),
+        &JsValue::from(instructions as f64),
+    );
+}
+
 /// Runs `elf` as `instances` instances, each with `args` (argv[0] is `name`) and `stdin`.
 /// `on_output(instance, fd, text)` is called as output arrives and `on_exit(instance, status,
 /// instructions)` as each ends; the result is an object with the adapter, the instructions
-/// retired, the seconds taken and `files`, an array of [path, Uint8Array] the guests wrote.
+/// retired, the seconds taken (`first_submit`: those of the first submit, which waits for the
+/// shader's compile) and `files`, an array of [path, Uint8Array] the guests wrote.
 #[wasm_bindgen]
 pub async fn run(
     elf: Vec<u8>,
@@ -87,8 +97,11 @@ pub async fn run(
     let mut shown = vec![0usize; n];
     let mut ended = vec![false; n];
     let t0 = js_sys::Date::now();
+    let mut first = None;
     loop {
         let done = runner.step_async().await.map_err(js_err)?;
+        // The first submit waits for the browser to compile the shader.
+        first.get_or_insert_with(|| (js_sys::Date::now() - t0) / 1000.0);
         for (i, seen) in shown.iter_mut().enumerate() {
             let chunks = runner.output_chunks(i, *seen);
             *seen += chunks.len();
@@ -100,6 +113,12 @@ pub async fn run(
                     &JsValue::from(*fd),
                     &JsValue::from_str(&text),
                 );
+            }
+        }
+        for (i, e) in ended.iter_mut().enumerate() {
+            if let (false, Some(o)) = (*e, runner.outcome(i)) {
+                *e = true;
+                exit(&on_exit, i, o.exit_status(), runner.instructions(i));
             }
         }
         if done {
@@ -119,13 +138,7 @@ pub async fn run(
     for (i, r) in results.iter().enumerate() {
         total += r.instructions;
         if !ended[i] {
-            ended[i] = true;
-            let _ = on_exit.call3(
-                &JsValue::NULL,
-                &JsValue::from(i as u32),
-                &JsValue::from(r.exit_status()),
-                &JsValue::from(r.instructions as f64),
-            );
+            exit(&on_exit, i, r.exit_status(), r.instructions);
         }
     }
     let out = js_sys::Object::new();
@@ -133,6 +146,7 @@ pub async fn run(
     set("adapter", &JsValue::from_str(&adapter))?;
     set("instructions", &JsValue::from(total as f64))?;
     set("seconds", &JsValue::from(secs))?;
+    set("first_submit", &JsValue::from(first.unwrap_or(secs)))?;
     set("files", &files)?;
     Ok(out.into())
 }

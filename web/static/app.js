@@ -7,6 +7,17 @@ import init, { adapter, run } from './pkg/garm_web.js';
 const $ = id => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
+// The adapter as the browser names it (wgpu's WebGPU backend reports no name of its own).
+async function adapterName() {
+  const a = await navigator.gpu.requestAdapter();
+  if (!a) return null;
+  const i = a.info || {};
+  return [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' ') ||
+    'an adapter with no name';
+}
+
+let adapterLabel = '';
+
 function say(text, bad) {
   $('adapter').textContent = text;
   $('adapter').className = bad ? 'bad' : '';
@@ -73,7 +84,8 @@ async function start(url, name, args, instances, stdin) {
     const mips = result.instructions / Math.max(result.seconds, 1e-6) / 1e6;
     $('summary').textContent = `${name}: ${n} instance${n > 1 ? 's' : ''}, ` +
       `${result.instructions.toLocaleString()} instructions in ${result.seconds.toFixed(2)} s ` +
-      `(${mips.toFixed(2)} M instructions/s) on ${result.adapter}`;
+      `(${result.first_submit.toFixed(2)} s of it the first submit, with the shader's compile): ` +
+      `${mips.toFixed(2)} M instructions/s on ${adapterLabel || result.adapter}`;
     for (const [path, bytes] of result.files) {
       const a = document.createElement('a');
       a.href = URL.createObjectURL(new Blob([bytes]));
@@ -101,7 +113,10 @@ async function main() {
   }
   await init();
   try {
-    say('WebGPU adapter: ' + await adapter());
+    adapterLabel = await adapterName();
+    if (!adapterLabel) throw new Error('navigator.gpu.requestAdapter() gave none');
+    await adapter(); // garm's own device on it
+    say('WebGPU adapter: ' + adapterLabel);
   } catch (e) {
     say('WebGPU is here but gave no adapter: ' + e, true);
     console.log('garm: no WebGPU adapter: ' + e);
@@ -131,6 +146,7 @@ async function main() {
     $('instances').value = n;
     $('stdin').value = stdin;
     const name = target.pathname.split('/').pop().replace(/\.elf$/, '');
+    for (const o of $('demo').options) if (new URL(o.value, location.href).href === target.href) o.selected = true;
     await start(target.href, name, args, n, stdin);
   }
 }
