@@ -178,6 +178,11 @@ pub trait Guest {
     fn map_exec(&mut self, slot: usize, page_addr: u64, bytes: &[u8]) -> Result<(), MemError>;
     /// V0-V31.
     fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError>;
+    /// Whether [`Guest::vregs`] can answer now; where reads are deferred (a browser) it notes
+    /// them as wanted when not.
+    fn vregs_ready(&mut self, _slot: usize) -> bool {
+        true
+    }
     fn set_vregs(&mut self, slot: usize, v: &[u128; 32]) -> Result<(), MemError>;
 
     fn word64(&self, slot: usize, i: usize) -> u64 {
@@ -288,7 +293,13 @@ impl Guest for Machine {
         Machine::fill_frame(self, f, bytes)
     }
     fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
+        if self.deferred_reads {
+            return self.vregs_deferred(slot);
+        }
         Ok(Machine::vregs(self, slot)?)
+    }
+    fn vregs_ready(&mut self, slot: usize) -> bool {
+        !self.deferred_reads || self.vregs_deferred(slot).is_ok()
     }
     fn set_vregs(&mut self, slot: usize, v: &[u128; 32]) -> Result<(), MemError> {
         Machine::set_vregs(self, slot, v);

@@ -925,7 +925,7 @@ impl Session {
             vec![Vec::new(); m.instances()]
         } else {
             let rings = m.submit_async(*batch, false).await?;
-            if cfg!(target_arch = "wasm32") {
+            if m.deferred_reads {
                 want_syscall_args(m);
                 m.fetch_wanted().await?;
             }
@@ -1151,6 +1151,8 @@ impl Session {
             }
         }
         signal::deliver_pending(k, m);
+        // A call or a delivery waiting for memory to be read back goes on at the next step.
+        host_work |= m.wants_frames();
         if let Some(d) = debugger.as_mut() {
             debug_after(d, k, m);
             if !d.attached() {
@@ -1183,7 +1185,9 @@ impl Session {
             return Ok(true);
         }
         if !live && !host_work && k.sleeping() {
-            // Only sleepers are left: wait a little instead of spinning on the GPU.
+            // Only sleepers are left: wait a little instead of spinning on the GPU (a browser
+            // cannot block; its event loop runs between steps).
+            #[cfg(not(target_arch = "wasm32"))]
             std::thread::sleep(Duration::from_millis(1));
             return Ok(false);
         }
@@ -1350,8 +1354,8 @@ fn debug_after(d: &mut crate::gdb::Stub, k: &Kernel, m: &Machine) {
     }
 }
 
-/// Where readbacks cannot block (a browser): the memory a stopped syscall's arguments may
-/// point at (each argument that is a mapped address, for the next argument's bytes when that
+/// With deferred reads (a browser, whose readbacks cannot block): the memory a stopped
+/// syscall's arguments may point at (each argument that is a mapped address, for the next argument's bytes when that
 /// looks like a length, else a page), read back with one round trip before the kernel looks.
 fn want_syscall_args(m: &mut Machine) {
     const MAX: u64 = 1 << 20;
@@ -1363,12 +1367,13 @@ fn want_syscall_args(m: &mut Machine) {
         let mut ranges = Vec::new();
         for i in 0..6 {
             let len = a.get(i + 1).copied().filter(|&n| n <= MAX).unwrap_or(0);
-            let (mut page, end) = (a[i] & !0xfff, a[i].saturating_add(len.max(4096)));
-            while page < end {
-                if Guest::in_bounds(m, slot, page, 1) {
+            let first = a[i] & !0xfff;
+            let pages = (a[i] % 4096 + len.max(4096)).div_ceil(4096);
+            for k in 0..pages {
+                let page = first.wrapping_add(k * 4096);
+                if page >= first && Guest::in_bounds(m, slot, page, 1) {
                     ranges.push((page, 4096));
                 }
-                page += 4096;
             }
         }
         m.want_ranges(slot, &ranges);

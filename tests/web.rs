@@ -229,3 +229,30 @@ fn browser_runs_demos_as_qemu_does() {
     assert_eq!(native.status, status);
     drop(site);
 }
+
+/// The browser's way to guest memory, natively: with `GARM_DEFERRED_READS=1` the host reads
+/// only what was read back since the last submit (a syscall's argument pages first; a miss is
+/// retried after one more round trip), as a browser must. Bad pointers, mmap, signal frames
+/// (V registers included) and rt_sigreturn, vfork and exec, threads, and stdin through read(2)
+/// must give qemu-aarch64's output and status.
+#[test]
+fn deferred_reads_as_in_a_browser_match_qemu() {
+    let deferred = [("GARM_DEFERRED_READS", "1")];
+    for prog in [
+        "tests/os/smallerrs",
+        "tests/os/mmaps",
+        "tests/os/signals",
+        "tests/os/sigframe",
+        "tests/os/restart",
+        "tests/os/vfork",
+        "tests/os/workers",
+        "demos/cat",
+    ] {
+        let elf = build(prog);
+        let stdin = b"one line\nand another\n";
+        let g = garm_env(&[elf.to_str().unwrap()], &deferred, stdin);
+        let q = qemu(&elf, &[], &[], stdin);
+        assert_eq!(g.out(), q.out(), "{prog}: garm stderr: {}", g.stderr);
+        assert_eq!(g.status, q.status, "{prog}: garm stderr: {}", g.stderr);
+    }
+}

@@ -194,6 +194,12 @@ pub struct Machine {
     /// frames a host access wanted but found missing ([`MemError::Pending`]).
     frames_seen: std::collections::HashMap<u32, Vec<u8>>,
     frames_wanted: std::collections::BTreeSet<u32>,
+    /// The same for the V registers, by slot.
+    vregs_seen: std::collections::HashMap<usize, [u128; 32]>,
+    vregs_wanted: std::collections::BTreeSet<usize>,
+    /// Guest memory reads come only from frames read back since the submit (always in a
+    /// browser; natively with `GARM_DEFERRED_READS=1`, so tests cover that path without one).
+    pub deferred_reads: bool,
 }
 
 /// Buffer mappings under way: ready once wgpu's callbacks have run (at once after a blocking
@@ -471,6 +477,10 @@ impl Machine {
             tier: Default::default(),
             frames_seen: Default::default(),
             frames_wanted: Default::default(),
+            vregs_seen: Default::default(),
+            vregs_wanted: Default::default(),
+            deferred_reads: cfg!(target_arch = "wasm32")
+                || std::env::var_os("GARM_DEFERRED_READS").is_some_and(|v| v == "1"),
             cfg,
             gpu,
         };
@@ -629,6 +639,9 @@ impl Machine {
     }
 
     pub fn set_vregs(&mut self, inst: usize, v: &[u128; 32]) {
+        if let Some(seen) = self.vregs_seen.get_mut(&inst) {
+            *seen = *v;
+        }
         let bytes: Vec<u8> = v.iter().flat_map(|r| r.to_le_bytes()).collect();
         self.gpu
             .queue
@@ -821,7 +834,7 @@ impl Machine {
         if len == 0 {
             return Ok(Vec::new());
         }
-        if cfg!(target_arch = "wasm32") {
+        if self.deferred_reads {
             return self.read_seen(inst, addr, len);
         }
         // The word-aligned range lies in the same pages as the bytes asked for.
@@ -1324,7 +1337,19 @@ impl Machine {
     /// Whether a host access found guest memory not yet read back (only where readbacks cannot
     /// block): [`Machine::fetch_wanted`] reads it, then the access is retried.
     pub fn wants_frames(&self) -> bool {
-        !self.frames_wanted.is_empty()
+        !self.frames_wanted.is_empty() || !self.vregs_wanted.is_empty()
+    }
+
+    /// Deferred reads: slot's V registers as read back since the submit, else noted as wanted
+    /// ([`MemError::Pending`]).
+    pub fn vregs_deferred(&mut self, slot: usize) -> Result<[u128; 32], MemError> {
+        match self.vregs_seen.get(&slot) {
+            Some(v) => Ok(*v),
+            None => {
+                self.vregs_wanted.insert(slot);
+                Err(MemError::Pending)
+            }
+        }
     }
 
     /// Reads back the frames behind `ranges` of these slots' memory (a syscall's arguments)
@@ -1347,15 +1372,22 @@ impl Machine {
         let frames: Vec<u32> = std::mem::take(&mut self.frames_wanted)
             .into_iter()
             .collect();
-        if frames.is_empty() {
+        let vslots: Vec<usize> = std::mem::take(&mut self.vregs_wanted).into_iter().collect();
+        if frames.is_empty() && vslots.is_empty() {
             return Ok(());
         }
-        let size = frames.len() as u64 * PAGE as u64;
+        const VSIZE: u64 = 32 * 16;
+        let fsize = frames.len() as u64 * PAGE as u64;
+        let size = fsize + vslots.len() as u64 * VSIZE;
         let rb = readback(&self.gpu.device, "frames-rb", size);
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         for (i, &f) in frames.iter().enumerate() {
             let (b, off) = self.frame_at(f);
             enc.copy_buffer_to_buffer(b, off, &rb, i as u64 * PAGE as u64, PAGE as u64);
+        }
+        for (i, &slot) in vslots.iter().enumerate() {
+            let at = fsize + i as u64 * VSIZE;
+            enc.copy_buffer_to_buffer(&self.vreg, self.vreg_offset(slot), &rb, at, VSIZE);
         }
         self.gpu.queue.submit([enc.finish()]);
         let slice = rb.slice(..size);
@@ -1368,6 +1400,17 @@ impl Machine {
                 let at = i * PAGE as usize;
                 self.frames_seen
                     .insert(f, data[at..at + PAGE as usize].to_vec());
+            }
+            for (i, &slot) in vslots.iter().enumerate() {
+                let at = (fsize + i as u64 * VSIZE) as usize;
+                let mut v = [0u128; 32];
+                for (r, c) in v
+                    .iter_mut()
+                    .zip(data[at..at + VSIZE as usize].chunks_exact(16))
+                {
+                    *r = u128::from_le_bytes(c.try_into().unwrap());
+                }
+                self.vregs_seen.insert(slot, v);
             }
         }
         rb.unmap();
@@ -1407,6 +1450,7 @@ impl Machine {
         quiet: bool,
     ) -> Result<Vec<Vec<u32>>, GpuError> {
         self.frames_seen.clear();
+        self.vregs_seen.clear();
         let lanes = self.map_lanes();
         let q = &self.gpu.queue;
         if self.state_dirty {

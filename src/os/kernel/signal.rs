@@ -304,6 +304,15 @@ pub fn deliver_pending(k: &mut Kernel, g: &mut dyn Guest) {
             }
             continue;
         }
+        if !g.vregs_ready(slot) {
+            // The frame holds the V registers: delivered once they are read back.
+            let p = k.proc_mut(pid);
+            p.pending.insert(0, s);
+            if let Some(i) = info {
+                p.siginfo.insert(s, i);
+            }
+            continue;
+        }
         // Linux never restarts these after a handler: they fail with EINTR.
         let restartable = !matches!(
             waiting,
