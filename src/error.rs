@@ -17,7 +17,7 @@ pub enum Error {
     #[error(transparent)]
     Toolchain(#[from] crate::toolchain::ToolchainError),
     /// The native JIT oracle failed.
-    #[cfg(unix)]
+    #[cfg(all(unix, feature = "native"))]
     #[error(transparent)]
     Jit(#[from] crate::jit::JitError),
     /// A run of the program at `program` failed.

@@ -39,23 +39,26 @@ macro_rules! out_ln {
 }
 
 pub mod api;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "native"))]
 pub mod bench;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "native"))]
 pub mod diff;
 pub mod error;
+#[cfg(feature = "native")]
 pub mod fuzz;
 pub mod gdb;
 pub mod gpu;
 pub mod guest;
+#[cfg(feature = "native")]
 pub mod hostfuzz;
 pub mod isa;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "native"))]
 pub mod jit;
 pub mod loader;
 pub mod os;
 pub mod progress;
 pub mod run;
+#[cfg(feature = "native")]
 pub mod selfhost;
 pub mod tier;
 pub mod toolchain;

@@ -22,6 +22,7 @@ impl Drop for Site {
     fn drop(&mut self) {
         let _ = self.server.kill();
         let _ = self.server.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
