@@ -257,3 +257,39 @@ fn deferred_reads_as_in_a_browser_match_qemu() {
         assert_eq!(g.status, q.status, "{prog}: garm stderr: {}", g.stderr);
     }
 }
+
+/// What the page offers as downloads: the files the guests made in garm's in-memory
+/// filesystem, with the bytes they wrote (`Runner::files_written`, read before the run is
+/// reported), one per instance.
+#[test]
+fn files_the_guests_wrote_are_handed_back() {
+    use garm::api::{Config, Instance, Program, Runner};
+    let prog = Program::load(&build("tests/web/savefile")).unwrap();
+    let instances: Vec<Instance> = (0..2)
+        .map(|i| {
+            Instance::new(&[
+                "savefile",
+                "/tmp/out.txt",
+                &format!("instance {i} was here"),
+            ])
+        })
+        .collect();
+    let mut run = Runner::new(&prog, &instances, &Config::default()).unwrap();
+    run.run().unwrap();
+    let files = run.files_written();
+    let mut got: Vec<String> = files
+        .iter()
+        .filter(|(p, _)| p.ends_with("/tmp/out.txt"))
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        ["instance 0 was here", "instance 1 was here"],
+        "{files:?}"
+    );
+    for r in run.results() {
+        assert_eq!(r.exit_status(), 0);
+        assert_eq!(r.stdout, b"wrote 19 bytes to /tmp/out.txt\n");
+    }
+}
