@@ -44,6 +44,18 @@ async function demos() {
   $('demo').onchange();
 }
 
+// Arguments as a shell splits them, for quotes at least: 'a b' and "a b" are one argument.
+function splitArgs(text) {
+  const out = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const m of text.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3]);
+  return out;
+}
+
+function quoteArgs(args) {
+  return args.map(a => (/^[^\s'"]+$/.test(a) ? a : /'/.test(a) ? `"${a}"` : `'${a}'`)).join(' ');
+}
+
 function instanceBox(i, n) {
   const box = document.createElement('div');
   box.className = 'inst';
@@ -128,7 +140,7 @@ async function main() {
     const f = $('file').files[0];
     const url = f ? URL.createObjectURL(f) : $('demo').value;
     const name = f ? f.name : url.split('/').pop().replace(/\.elf$/, '');
-    const args = $('args').value.split(/\s+/).filter(Boolean);
+    const args = splitArgs($('args').value);
     start(url, name, args, $('instances').value, $('stdin').value);
   };
   const url = params.get('run');
@@ -142,7 +154,7 @@ async function main() {
     const args = params.get('args') ? params.get('args').split(',') : [];
     const n = parseInt(params.get('instances') || '1', 10);
     const stdin = params.get('stdin') || '';
-    $('args').value = args.join(' ');
+    $('args').value = quoteArgs(args);
     $('instances').value = n;
     $('stdin').value = stdin;
     const name = target.pathname.split('/').pop().replace(/\.elf$/, '');
