@@ -255,6 +255,7 @@ pub struct Runner {
 }
 
 impl Runner {
+    #[cfg(not(target_arch = "wasm32"))]
     /// Loads `program` once per instance (nothing runs yet).
     pub fn new(
         program: &Program,
@@ -301,6 +302,7 @@ impl Runner {
             .collect()
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// [`Runner::new`] from the run loop's own instance records.
     pub fn with_specs(
         program: &Program,
@@ -322,7 +324,10 @@ impl Runner {
         let (elf, opts) = (program.elf.clone(), &config.opts);
         let session = match gpu {
             Some(gpu) => Session::start_on(gpu, elf, specs, opts, config.stream)?,
+            #[cfg(not(target_arch = "wasm32"))]
             None => Session::start(elf, specs, opts, config.stream)?,
+            #[cfg(target_arch = "wasm32")]
+            None => unreachable!("a browser opens its device first (Runner::on_gpu)"),
         };
         Ok(Runner {
             session: Some(session),
@@ -330,12 +335,14 @@ impl Runner {
         })
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Runs every instance to its end.
     pub fn run(&mut self) -> Result<(), Error> {
         while !self.step()? {}
         Ok(())
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// One submit to the GPU and the host work it leaves. True when every instance has ended.
     pub fn step(&mut self) -> Result<bool, Error> {
         match self.session.as_mut() {
@@ -385,6 +392,7 @@ impl Runner {
             .collect()
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Runs until the instances together have retired at least `n` more instructions (checked
     /// between submits, so it overshoots by up to one submit's work) or all have ended. True when
     /// all have ended.
@@ -474,6 +482,7 @@ impl Runner {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Adapter selectors for [`Config::adapter`] and [`run_spread`], one per adapter garm sees, in
 /// `garm info`'s order: `#0`, `#1`, ...
 pub fn adapters() -> Vec<String> {
@@ -493,6 +502,7 @@ pub struct SpreadRun {
     pub wall: std::time::Duration,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Runs `instances` spread over `adapters` (contiguous blocks, one run per adapter on a thread
 /// of its own, all at once) and gives the results in instance order, with what each adapter
 /// ran. Each run's instances are numbered as in one run of them all (GARM_INSTANCE is the

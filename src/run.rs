@@ -374,6 +374,7 @@ pub fn choose_pool(requested: Option<u64>, slots: u32, mem: u64, one: u64) -> u6
 /// Process slots when `--max-procs` is not given: room for some forks beside the instances.
 pub const DEFAULT_PROCS: u32 = 16;
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Runs `elf` with `argv` on the GPU. `stream` sends a single instance's output straight to the
 /// host's stdout/stderr; otherwise output is kept per instance in the report.
 pub fn run(
@@ -417,6 +418,7 @@ pub fn instance_specs(argv: &[String], opts: &RunOptions) -> Vec<InstanceSpec> {
         .collect()
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// [`run`] on program bytes the caller hands over: garm keeps this one copy (it is also the
 /// guest's `/proc/self/exe`), so a large program is not held twice.
 pub fn run_shared(
@@ -465,6 +467,7 @@ pub struct Session {
 }
 
 impl Session {
+    #[cfg(not(target_arch = "wasm32"))]
     /// Loads the program into one process per spec and prepares the run (nothing runs yet).
     pub fn start(
         elf: Rc<Vec<u8>>,
@@ -697,6 +700,7 @@ impl Session {
         })
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// One submit and the host work it leaves: syscalls, faults, exits, output. True when the
     /// run is over (every instance has an outcome and no process is left).
     pub fn step(&mut self) -> Result<bool, RunError> {

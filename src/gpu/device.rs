@@ -2,7 +2,6 @@
 //! one), or the one `--adapter NAME` / `GARM_ADAPTER` names.
 
 use super::GpuError;
-use std::fmt::Write as _;
 
 /// An open device with what garm needs to know about it.
 pub struct Gpu {
@@ -51,6 +50,7 @@ fn backend_rank(b: wgpu::Backend) -> u32 {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn adapters() -> Vec<wgpu::Adapter> {
     pollster::block_on(adapters_async())
 }
@@ -64,13 +64,16 @@ async fn adapters_async() -> Vec<wgpu::Adapter> {
     v
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// How many adapters garm sees (`#0`..`#N-1` name them, in `garm info`'s order).
 pub fn adapter_count() -> usize {
     adapters().len()
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A human-readable list of adapters with backend, type, key limits and features (`garm info`).
 pub fn describe_adapters() -> String {
+    use std::fmt::Write as _;
     let mut s = String::new();
     let list = adapters();
     if list.is_empty() {
@@ -111,6 +114,7 @@ pub fn describe_adapters() -> String {
 }
 
 impl Gpu {
+    #[cfg(not(target_arch = "wasm32"))]
     /// Opens the adapter whose name contains `want` (case-insensitive), else the best one;
     /// `#N` names the N-th adapter of `garm info`'s list (two adapters may share a name: lavapipe's
     /// Vulkan and GL ones).
@@ -157,6 +161,7 @@ impl Gpu {
         })
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Another device on the same adapter, with the same features and limits: its own queue,
     /// so work on it (the translation tier's warm-up compile) never waits behind this one's.
     pub fn twin(&self) -> Result<(wgpu::Device, wgpu::Queue), GpuError> {
@@ -164,6 +169,7 @@ impl Gpu {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A device and queue on `adapter`.
 pub(crate) fn request(
     adapter: &wgpu::Adapter,

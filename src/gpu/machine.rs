@@ -858,21 +858,24 @@ impl Machine {
         Ok(bytes[off..off + len].to_vec())
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn map_read(&self, buf: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
         let slice = buf.slice(..size);
-        let mapping = Mapping::read(&[slice]);
-        if cfg!(target_arch = "wasm32") {
-            return Err(GpuError::Wait(
-                "a blocking readback (vector registers) is not available in a browser".into(),
-            ));
-        }
-        pollster::block_on(self.mapped(mapping))?;
+        pollster::block_on(self.mapped(Mapping::read(&[slice])))?;
         let data = slice
             .get_mapped_range()
             .map_err(|e| GpuError::Map(e.to_string()))?
             .to_vec();
         buf.unmap();
         Ok(data)
+    }
+
+    /// A browser cannot wait for a mapping: its host reads guest memory deferred instead.
+    #[cfg(target_arch = "wasm32")]
+    fn map_read(&self, _buf: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
+        Err(GpuError::Wait(format!(
+            "a blocking readback ({size} bytes) is not available in a browser"
+        )))
     }
 
     /// The decoded slot for a page of code at `addr` with these bytes, decoding it only once.
@@ -1329,6 +1332,7 @@ impl Machine {
         m.await
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// [`Machine::submit_async`], waiting for the device (native hosts).
     pub fn submit(&mut self, dispatches: u32, quiet: bool) -> Result<Vec<Vec<u32>>, GpuError> {
         pollster::block_on(self.submit_async(dispatches, quiet))

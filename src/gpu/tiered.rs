@@ -232,6 +232,9 @@ impl Machine {
         let build = move || {
             let _busy = Busy::new();
             let t0 = Instant::now();
+            #[cfg(target_arch = "wasm32")]
+            let _ = (twin, &limits);
+            #[cfg(not(target_arch = "wasm32"))]
             if let Some((twin, adapter)) = twin {
                 let t = twin.get_or_init(|| {
                     crate::gpu::device::request(&adapter, device.features(), &limits).ok()
@@ -426,6 +429,7 @@ impl Machine {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Compiles the tier pipeline on the twin device and dispatches it once over no instances.
 /// lavapipe compiles a pipeline's machine code at its first dispatch and keeps it in Mesa's
 /// shader cache: the main device's first dispatch then loads it instead of stalling every guest
