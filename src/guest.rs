@@ -178,6 +178,12 @@ pub trait Guest {
     fn map_exec(&mut self, slot: usize, page_addr: u64, bytes: &[u8]) -> Result<(), MemError>;
     /// V0-V31.
     fn vregs(&mut self, slot: usize) -> Result<[u128; 32], MemError>;
+    /// Whether `len` bytes at `addr` can be read now; where reads are deferred (a browser) a
+    /// miss is noted for the next read-back. A handler checks a buffer this way before it takes
+    /// data it could not put back (a pipe's, stdin's), as its retry would lose them.
+    fn ready(&mut self, _slot: usize, _addr: u64, _len: usize) -> bool {
+        true
+    }
     /// Whether [`Guest::vregs`] can answer now; where reads are deferred (a browser) it notes
     /// them as wanted when not.
     fn vregs_ready(&mut self, _slot: usize) -> bool {
@@ -297,6 +303,11 @@ impl Guest for Machine {
             return self.vregs_deferred(slot);
         }
         Ok(Machine::vregs(self, slot)?)
+    }
+    fn ready(&mut self, slot: usize, addr: u64, len: usize) -> bool {
+        !self.deferred_reads
+            || len == 0
+            || !matches!(self.read_seen(slot, addr, len), Err(MemError::Pending))
     }
     fn vregs_ready(&mut self, slot: usize) -> bool {
         !self.deferred_reads || self.vregs_deferred(slot).is_ok()

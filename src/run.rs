@@ -1065,6 +1065,8 @@ impl Session {
                             Err(MemError::Device(e @ GpuError::CodeFull(_))) => {
                                 kill(k, m, pid, SIGKILL, e.to_string(), outcomes, n)
                             }
+                            // Deferred reads: decoded after the next read-back.
+                            Err(MemError::Pending) => {}
                             Err(e) => return Err(e.into()),
                         }
                     } else {
@@ -1363,14 +1365,39 @@ fn debug_after(d: &mut crate::gdb::Stub, k: &Kernel, m: &Machine) {
 /// looks like a length, else a page), read back with one round trip before the kernel looks.
 fn want_syscall_args(m: &mut Machine) {
     const MAX: u64 = 1 << 20;
+    use crate::os::nr;
     for slot in 0..m.instances() {
+        if Guest::status(m, slot) == Some(Stop::NeedCode) {
+            // The block of pages a code stop decodes at once.
+            let block = crate::gpu::machine::DECODE_AHEAD * 4096;
+            let lo = m.pc(slot) & !(block - 1);
+            let ranges: Vec<(u64, u64)> = (0..crate::gpu::machine::DECODE_AHEAD)
+                .map(|k| (lo + k * 4096, 4096))
+                .filter(|&(p, _)| Guest::in_bounds(m, slot, p, 1))
+                .collect();
+            m.want_ranges(slot, &ranges);
+            continue;
+        }
         if Guest::status(m, slot) != Some(Stop::Syscall) {
             continue;
         }
         let a: [u64; 6] = std::array::from_fn(|i| m.reg(slot, i));
+        // The calls whose argument i points at a buffer of argument i + 1's length; elsewhere
+        // a pointer gets its page (a flag word is no length: openat's O_CLOEXEC is 512 KiB).
+        let sized = match m.reg(slot, 8) {
+            nr::READ | nr::WRITE | nr::PREAD64 | nr::PWRITE64 | nr::GETDENTS64 => Some(1),
+            nr::RECVFROM | nr::SENDTO => Some(1),
+            nr::READLINKAT => Some(2),
+            nr::GETRANDOM | nr::GETCWD => Some(0),
+            _ => None,
+        };
         let mut ranges = Vec::new();
         for i in 0..6 {
-            let len = a.get(i + 1).copied().filter(|&n| n <= MAX).unwrap_or(0);
+            let len = a
+                .get(i + 1)
+                .copied()
+                .filter(|&n| sized == Some(i) && n <= MAX)
+                .unwrap_or(0);
             let first = a[i] & !0xfff;
             let pages = (a[i] % 4096 + len.max(4096)).div_ceil(4096);
             for k in 0..pages {

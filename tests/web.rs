@@ -234,8 +234,8 @@ fn browser_runs_demos_as_qemu_does() {
 /// The browser's way to guest memory, natively: with `GARM_DEFERRED_READS=1` the host reads
 /// only what was read back since the last submit (a syscall's argument pages first; a miss is
 /// retried after one more round trip), as a browser must. Bad pointers, mmap, signal frames
-/// (V registers included) and rt_sigreturn, vfork and exec, threads, and stdin through read(2)
-/// must give qemu-aarch64's output and status.
+/// (V registers included) and rt_sigreturn, vfork and exec, threads, stdin through read(2) and
+/// musl's writev must give qemu-aarch64's output and status.
 #[test]
 fn deferred_reads_as_in_a_browser_match_qemu() {
     let deferred = [("GARM_DEFERRED_READS", "1")];
@@ -256,6 +256,14 @@ fn deferred_reads_as_in_a_browser_match_qemu() {
         assert_eq!(g.out(), q.out(), "{prog}: garm stderr: {}", g.stderr);
         assert_eq!(g.status, q.status, "{prog}: garm stderr: {}", g.stderr);
     }
+    // musl's stdio writes with writev: every buffer is read back before any byte moves (a
+    // retry must not write the first buffer twice).
+    musl_sysroot();
+    let elf = build_with("demos/cat", &["--libc", "musl"]);
+    let stdin = b"one\ntwo\n";
+    let g = garm_env(&[elf.to_str().unwrap()], &deferred, stdin);
+    let q = qemu(&elf, &[], &[], stdin);
+    assert_eq!((g.out(), g.status), (q.out(), q.status), "{}", g.stderr);
 }
 
 /// What the page offers as downloads: the files the guests made in garm's in-memory

@@ -23,7 +23,7 @@ const DECAY_SUBMITS: u32 = 2;
 const PAGE: u32 = 4096;
 const INSNS_PER_PAGE: u64 = (PAGE / 4) as u64;
 /// Pages (an aligned block) a code fetch stop decodes at once: see [`Machine::decode_page_at`].
-const DECODE_AHEAD: u64 = 16;
+pub(crate) const DECODE_AHEAD: u64 = 16;
 
 /// Sizes fixed when the machine is built.
 #[derive(Clone, Copy, Debug)]
@@ -1096,6 +1096,10 @@ impl Machine {
     /// Copies an instance's registers, V registers, state words and code map into `to`, whose
     /// address space is already set (fork and clone).
     fn copy_cpu(&mut self, from: usize, to: usize) {
+        match self.vregs_seen.get(&from).copied() {
+            Some(v) => self.vregs_seen.insert(to, v),
+            None => self.vregs_seen.remove(&to),
+        };
         let vsize = VREG_STRIDE as u64 * 16;
         let scratch = storage(&self.gpu.device, "fork", vsize, wgpu::BufferUsages::empty());
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
@@ -1140,7 +1144,23 @@ impl Machine {
         if ops.is_empty() {
             return;
         }
-        self.frames_seen.clear();
+        // What was read back stays true of the frames these ops write (a write at an unaligned
+        // edge of a page just populated must not wait for a read-back of zeros).
+        for o in ops {
+            match *o {
+                FrameOp::Zero(f) => {
+                    self.frames_seen.insert(f, vec![0; PAGE as usize]);
+                }
+                FrameOp::Copy { from, to } => match self.frames_seen.get(&from).cloned() {
+                    Some(page) => {
+                        self.frames_seen.insert(to, page);
+                    }
+                    None => {
+                        self.frames_seen.remove(&to);
+                    }
+                },
+            }
+        }
         let page = PAGE as u64;
         let copies: Vec<(u32, u32)> = ops
             .iter()
@@ -1199,6 +1219,7 @@ impl Machine {
 
     /// An empty address space, zeroed state and V registers, no code (exec).
     pub fn reset_instance(&mut self, inst: usize) {
+        self.vregs_seen.insert(inst, [0; 32]);
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         enc.clear_buffer(
             &self.vreg,
@@ -1423,9 +1444,15 @@ impl Machine {
 
     /// Guest memory from the frames read back since the last submit (no blocking readback):
     /// missing frames are noted and the access fails with [`MemError::Pending`].
-    fn read_seen(&mut self, inst: usize, addr: u64, len: usize) -> Result<Vec<u8>, MemError> {
+    pub(crate) fn read_seen(
+        &mut self,
+        inst: usize,
+        addr: u64,
+        len: usize,
+    ) -> Result<Vec<u8>, MemError> {
         let pieces = self.pieces(inst, addr, len as u64)?;
         let mut out = vec![0u8; len];
+        let mut missed = false;
         for (a, at, n) in pieces {
             let Some(f) = at else { continue };
             match self.frames_seen.get(&f) {
@@ -1436,13 +1463,14 @@ impl Machine {
                 }
                 None => {
                     self.frames_wanted.insert(f);
+                    missed = true;
                 }
             }
         }
-        if self.frames_wanted.is_empty() {
-            Ok(out)
-        } else {
+        if missed {
             Err(MemError::Pending)
+        } else {
+            Ok(out)
         }
     }
 

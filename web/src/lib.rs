@@ -66,7 +66,7 @@ fn exit(on_exit: &js_sys::Function, i: usize, status: i32, instructions: u64) {
 }
 
 /// Runs `elf` as `instances` instances, each with `args` (argv[0] is `name`) and `stdin`.
-/// `on_output(instance, fd, text)` is called as output arrives and `on_exit(instance, status,
+/// `on_output(instance, fd, bytes)` is called as output arrives and `on_exit(instance, status,
 /// instructions)` as each ends; the result is an object with the adapter, the instructions
 /// retired, the seconds taken (`first_submit`: those of the first submit, which waits for the
 /// shader's compile) and `files`, an array of [path, Uint8Array] the guests wrote.
@@ -105,13 +105,13 @@ pub async fn run(
         for (i, seen) in shown.iter_mut().enumerate() {
             let chunks = runner.output_chunks(i, *seen);
             *seen += chunks.len();
+            // Bytes, not text: a character split across two writes is decoded whole.
             for (fd, bytes) in chunks {
-                let text = String::from_utf8_lossy(bytes);
                 let _ = on_output.call3(
                     &JsValue::NULL,
                     &JsValue::from(i as u32),
                     &JsValue::from(*fd),
-                    &JsValue::from_str(&text),
+                    &js_sys::Uint8Array::from(bytes.as_slice()),
                 );
             }
         }

@@ -72,12 +72,14 @@ async function start(url, name, args, instances, stdin) {
   const n = Math.max(1, instances | 0);
   const boxes = Array.from({ length: n }, (_, i) => instanceBox(i, n));
   const partial = Array.from({ length: n }, () => ({ 1: '', 2: '' }));
+  const decoders = Array.from({ length: n }, () => ({ 1: new TextDecoder(), 2: new TextDecoder() }));
   const prefix = i => (n > 1 ? `[${i}] ` : '');
   const statuses = [];
   try {
     const elf = new Uint8Array(await (await fetch(url)).arrayBuffer());
     const result = await run(elf, name, args, n, new TextEncoder().encode(stdin),
-      (i, fd, text) => {
+      (i, fd, bytes) => {
+        const text = decoders[i][fd].decode(bytes, { stream: true });
         const span = document.createElement('span');
         if (fd === 2) span.className = 'err';
         span.textContent = text;
@@ -87,7 +89,10 @@ async function start(url, name, args, instances, stdin) {
         for (const l of lines) console.log(prefix(i) + l);
       },
       (i, status, insns) => {
-        for (const fd of [1, 2]) if (partial[i][fd]) console.log(prefix(i) + partial[i][fd]);
+        for (const fd of [1, 2]) {
+          if (partial[i][fd]) console.log(prefix(i) + partial[i][fd]);
+          partial[i][fd] = '';
+        }
         statuses[i] = status;
         boxes[i].querySelector('h2 span').textContent =
           `exit ${status}, ${insns.toLocaleString()} instructions`;

@@ -93,6 +93,16 @@ impl Call<'_> {
         Ok(self.g.write_mem(self.slot, addr, data)?)
     }
 
+    /// Fails with [`MemError::Pending`] (the call is retried) where reads are deferred and
+    /// these bytes are not read back yet: checked before data is taken that a retry would lose.
+    pub fn ready(&mut self, addr: u64, len: usize) -> Result<(), Fail> {
+        if self.g.ready(self.slot, addr, len) {
+            Ok(())
+        } else {
+            Err(Fail::Host(MemError::Pending))
+        }
+    }
+
     /// EFAULT when `len` bytes at `addr` touch a read-only segment.
     pub fn writable(&self, addr: u64, len: usize) -> Result<(), Fail> {
         let end = addr.saturating_add(len as u64);

@@ -60,6 +60,12 @@ fn vectored(
         return Err(EINVAL.into());
     }
     let iov: Vec<Iovec> = c.g.read_objs(c.slot, c.a[1], c.a[2] as usize)?;
+    // Every buffer before the first byte moves: a retry must not write or take data twice.
+    for v in &iov {
+        if c.g.in_bounds(c.slot, v.base, v.len as usize) {
+            c.ready(v.base, v.len as usize)?;
+        }
+    }
     let mut total = 0i64;
     for v in iov {
         if v.len == 0 {
@@ -158,6 +164,7 @@ fn do_read(k: &mut Kernel, c: &mut Call, io: Io) -> SysResult {
                 if !c.g.in_bounds(c.slot, buf, n) || c.writable(buf, n).is_err() {
                     return Err(EFAULT.into());
                 }
+                c.ready(buf, n)?;
                 pipe.buf.drain(..n).collect()
             }
         }
@@ -195,6 +202,7 @@ fn read_stdin(k: &mut Kernel, c: &mut Call, buf: u64, len: usize) -> Result<Opti
     if !c.g.in_bounds(c.slot, buf, len) || c.writable(buf, len).is_err() {
         return Err(EFAULT.into());
     }
+    c.ready(buf, len)?;
     let inst = k.procs[&c.pid].inst;
     let r = k.stdin.read(inst, len);
     // Waiting for the host is not a deadlock: the run loop idles instead of giving up (the

@@ -697,6 +697,7 @@ fn recv_into(
             return Err(EFAULT.into());
         }
         c.writable(at, len)?;
+        c.ready(at, len)?;
     }
     let blocked = |r: SysResult| -> Result<Result<(usize, Vec<u8>), Sys>, Fail> { r.map(Err) };
     match s {
