@@ -66,10 +66,11 @@ fn exit(on_exit: &js_sys::Function, i: usize, status: i32, instructions: u64) {
 }
 
 /// Runs `elf` as `instances` instances, each with `args` (argv[0] is `name`) and `stdin`.
-/// `on_output(instance, fd, bytes)` is called as output arrives and `on_exit(instance, status,
-/// instructions)` as each ends; the result is an object with the adapter, the instructions
-/// retired, the seconds taken (`first_submit`: those of the first submit, which waits for the
-/// shader's compile) and `files`, an array of [path, Uint8Array] the guests wrote.
+/// `callbacks` may hold `output(instance, fd, bytes)`, called as output arrives, `exit(instance,
+/// status, instructions)`, as each instance ends, and `progress(instructions, seconds)`, every
+/// quarter second. The result is an object with the adapter, the instructions retired, the
+/// seconds taken (`first_submit`: those of the first submit, which waits for the shader's
+/// compile) and `files`, an array of [path, Uint8Array] the guests wrote.
 #[wasm_bindgen]
 pub async fn run(
     elf: Vec<u8>,
@@ -77,9 +78,17 @@ pub async fn run(
     args: Vec<String>,
     instances: u32,
     stdin: Vec<u8>,
-    on_output: js_sys::Function,
-    on_exit: js_sys::Function,
+    callbacks: js_sys::Object,
 ) -> Result<JsValue, JsValue> {
+    let callback = |name: &str| -> Option<js_sys::Function> {
+        js_sys::Reflect::get(&callbacks, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+    };
+    let ignore = js_sys::Function::new_no_args("");
+    let on_output = callback("output").unwrap_or_else(|| ignore.clone());
+    let on_exit = callback("exit").unwrap_or_else(|| ignore.clone());
+    let on_progress = callback("progress");
     let gpu = Gpu::open_async(None, false).await.map_err(js_err)?;
     let adapter = describe(&gpu);
     let program = Program::from_elf(elf, &name);
@@ -98,8 +107,18 @@ pub async fn run(
     let mut ended = vec![false; n];
     let t0 = js_sys::Date::now();
     let mut first = None;
+    let mut told = t0;
     loop {
         let done = runner.step_async().await.map_err(js_err)?;
+        let now = js_sys::Date::now();
+        if let (Some(f), true) = (&on_progress, now - told >= 250.0) {
+            told = now;
+            let _ = f.call2(
+                &JsValue::NULL,
+                &JsValue::from(runner.retired() as f64),
+                &JsValue::from((now - t0) / 1000.0),
+            );
+        }
         // The first submit waits for the browser to compile the shader.
         first.get_or_insert_with(|| (js_sys::Date::now() - t0) / 1000.0);
         for (i, seen) in shown.iter_mut().enumerate() {

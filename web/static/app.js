@@ -77,8 +77,8 @@ async function start(url, name, args, instances, stdin) {
   const statuses = [];
   try {
     const elf = new Uint8Array(await (await fetch(url)).arrayBuffer());
-    const result = await run(elf, name, args, n, new TextEncoder().encode(stdin),
-      (i, fd, bytes) => {
+    const result = await run(elf, name, args, n, new TextEncoder().encode(stdin), {
+      output: (i, fd, bytes) => {
         const text = decoders[i][fd].decode(bytes, { stream: true });
         const span = document.createElement('span');
         if (fd === 2) span.className = 'err';
@@ -88,7 +88,7 @@ async function start(url, name, args, instances, stdin) {
         partial[i][fd] = lines.pop();
         for (const l of lines) console.log(prefix(i) + l);
       },
-      (i, status, insns) => {
+      exit: (i, status, insns) => {
         for (const fd of [1, 2]) {
           if (partial[i][fd]) console.log(prefix(i) + partial[i][fd]);
           partial[i][fd] = '';
@@ -97,7 +97,12 @@ async function start(url, name, args, instances, stdin) {
         boxes[i].querySelector('h2 span').textContent =
           `exit ${status}, ${insns.toLocaleString()} instructions`;
         if (n > 1) console.log(`[${i}] exit ${status}`);
-      });
+      },
+      progress: (insns, secs) => {
+        $('summary').textContent = `Running ${name}: ${insns.toLocaleString()} instructions, ` +
+          `${secs.toFixed(1)} s`;
+      },
+    });
     const mips = result.instructions / Math.max(result.seconds, 1e-6) / 1e6;
     $('summary').textContent = `${name}: ${n} instance${n > 1 ? 's' : ''}, ` +
       `${result.instructions.toLocaleString()} instructions in ${result.seconds.toFixed(2)} s ` +
