@@ -24,7 +24,7 @@ FLAGS = [
 
 
 class Browser:
-    def __init__(self, size):
+    def __init__(self, size, extra):
         self.profile = tempfile.mkdtemp(prefix="garm-shot-")
         cmd_r, self.cmd_w = os.pipe()
         self.out_r, out_w = os.pipe()
@@ -37,7 +37,7 @@ class Browser:
             os.set_inheritable(4, True)
 
         self.proc = subprocess.Popen(
-            ["chromium", *FLAGS, "--remote-debugging-pipe", f"--window-size={size}",
+            ["chromium", *FLAGS, *extra, "--remote-debugging-pipe", f"--window-size={size}",
              f"--user-data-dir={self.profile}", "about:blank"],
             preexec_fn=fds, close_fds=False,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -85,8 +85,10 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--size", default="1100,760")
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--flag", action="append", default=[],
+                    help="one more Chromium flag (repeatable), e.g. --flag=--disable-gpu-watchdog")
     a = ap.parse_args()
-    b = Browser(a.size.replace("x", ","))
+    b = Browser(a.size.replace("x", ","), a.flag)
     status = 125
     try:
         target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
