@@ -510,7 +510,9 @@ impl Machine {
         (pool, shift): (u32, u32),
         tier: Option<&shader::Tier>,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        // Validation errors come back as an error, not wgpu's default panic.
+        // Validation errors come back as an error, not wgpu's default panic (a browser cannot
+        // wait for the scope: its errors go to the device's uncaptured-error handler).
+        #[cfg(not(target_arch = "wasm32"))]
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let src = match tier {
             Some(t) => shader::tier_source(cfg.prelude, cfg.abi, pool, shift, t),
@@ -550,12 +552,8 @@ impl Machine {
             compilation_options: Default::default(),
             cache: None,
         });
-        // A browser cannot wait for the scope: its errors reach the page's console.
         #[cfg(target_arch = "wasm32")]
-        let popped: Option<wgpu::Error> = {
-            drop(scope.pop());
-            None
-        };
+        let popped: Option<wgpu::Error> = None;
         #[cfg(not(target_arch = "wasm32"))]
         let popped = pollster::block_on(scope.pop());
         match popped {

@@ -90,6 +90,12 @@ pub async fn run(
     let on_exit = callback("exit").unwrap_or_else(|| ignore.clone());
     let on_progress = callback("progress");
     let gpu = Gpu::open_async(None, false).await.map_err(js_err)?;
+    // A shader the browser rejects, or a lost device, says so on the console (the run then
+    // fails at its next readback).
+    gpu.device
+        .on_uncaptured_error(std::sync::Arc::new(|e: wgpu::Error| {
+            error(&format!("garm: WebGPU error: {e}"))
+        }));
     let adapter = describe(&gpu);
     let program = Program::from_elf(elf, &name);
     let mut argv = vec![name.clone()];
