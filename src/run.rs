@@ -930,7 +930,7 @@ impl Session {
         } else {
             let rings = m.submit_async(*batch, false).await?;
             if m.deferred_reads {
-                want_syscall_args(m);
+                want_stop_memory(m);
                 m.fetch_wanted().await?;
             }
             rings
@@ -1360,10 +1360,11 @@ fn debug_after(d: &mut crate::gdb::Stub, k: &Kernel, m: &Machine) {
     }
 }
 
-/// With deferred reads (a browser, whose readbacks cannot block): the memory a stopped
-/// syscall's arguments may point at (each argument that is a mapped address, for the next argument's bytes when that
-/// looks like a length, else a page), read back with one round trip before the kernel looks.
-fn want_syscall_args(m: &mut Machine) {
+/// With deferred reads (a browser, whose readbacks cannot block): the memory the stops will
+/// read, fetched in one round trip before the host looks: a code stop's decode block, and what
+/// a stopped syscall's arguments point at (a page per mapped address, or the buffer of the
+/// length that follows it in the (buffer, length) calls).
+fn want_stop_memory(m: &mut Machine) {
     const MAX: u64 = 1 << 20;
     use crate::os::nr;
     for slot in 0..m.instances() {

@@ -273,6 +273,18 @@ fn storage(
     })
 }
 
+/// Bytes of one instance's V0-V31 as the device holds them.
+const VREGS_BYTES: u64 = 32 * 16;
+
+/// V0-V31 from their bytes on the device (little-endian, V0 first).
+fn vregs_from(bytes: &[u8]) -> [u128; 32] {
+    let mut v = [0u128; 32];
+    for (r, c) in v.iter_mut().zip(bytes.chunks_exact(16)) {
+        *r = u128::from_le_bytes(c.try_into().unwrap());
+    }
+    v
+}
+
 fn readback(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
@@ -623,17 +635,12 @@ impl Machine {
 
     /// V0-V31 of one instance (a map round trip).
     pub fn vregs(&mut self, inst: usize) -> Result<[u128; 32], GpuError> {
-        let size = 32 * 16;
+        let size = VREGS_BYTES;
         let rb = readback(&self.gpu.device, "vreg-rb", size);
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         enc.copy_buffer_to_buffer(&self.vreg, self.vreg_offset(inst), &rb, 0, size);
         self.gpu.queue.submit([enc.finish()]);
-        let bytes = self.map_read(&rb, size)?;
-        let mut v = [0u128; 32];
-        for (r, c) in v.iter_mut().zip(bytes.chunks_exact(16)) {
-            *r = u128::from_le_bytes(c.try_into().unwrap());
-        }
-        Ok(v)
+        Ok(vregs_from(&self.map_read(&rb, size)?))
     }
 
     pub fn set_vregs(&mut self, inst: usize, v: &[u128; 32]) {
@@ -1399,9 +1406,8 @@ impl Machine {
         if frames.is_empty() && vslots.is_empty() {
             return Ok(());
         }
-        const VSIZE: u64 = 32 * 16;
         let fsize = frames.len() as u64 * PAGE as u64;
-        let size = fsize + vslots.len() as u64 * VSIZE;
+        let size = fsize + vslots.len() as u64 * VREGS_BYTES;
         let rb = readback(&self.gpu.device, "frames-rb", size);
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         for (i, &f) in frames.iter().enumerate() {
@@ -1409,8 +1415,8 @@ impl Machine {
             enc.copy_buffer_to_buffer(b, off, &rb, i as u64 * PAGE as u64, PAGE as u64);
         }
         for (i, &slot) in vslots.iter().enumerate() {
-            let at = fsize + i as u64 * VSIZE;
-            enc.copy_buffer_to_buffer(&self.vreg, self.vreg_offset(slot), &rb, at, VSIZE);
+            let at = fsize + i as u64 * VREGS_BYTES;
+            enc.copy_buffer_to_buffer(&self.vreg, self.vreg_offset(slot), &rb, at, VREGS_BYTES);
         }
         self.gpu.queue.submit([enc.finish()]);
         let slice = rb.slice(..size);
@@ -1425,14 +1431,8 @@ impl Machine {
                     .insert(f, data[at..at + PAGE as usize].to_vec());
             }
             for (i, &slot) in vslots.iter().enumerate() {
-                let at = (fsize + i as u64 * VSIZE) as usize;
-                let mut v = [0u128; 32];
-                for (r, c) in v
-                    .iter_mut()
-                    .zip(data[at..at + VSIZE as usize].chunks_exact(16))
-                {
-                    *r = u128::from_le_bytes(c.try_into().unwrap());
-                }
+                let at = (fsize + i as u64 * VREGS_BYTES) as usize;
+                let v = vregs_from(&data[at..at + VREGS_BYTES as usize]);
                 self.vregs_seen.insert(slot, v);
             }
         }
