@@ -742,9 +742,14 @@ fn block(
                     "sum".into()
                 };
                 let _ = writeln!(s, "ad{i} = {addr};\nwb{i} = sum;\n}}");
+                // A pair is translated as one access of both halves: its two can then fail
+                // only together (a pair that crosses a page, or meets a walk or a fault, is
+                // the interpreter's, from its first micro-step), and one translation serves
+                // both words.
+                let span = if pair { 2 * nb } else { nb };
                 let _ = writeln!(
                     s,
-                    "let x{i} = txlat(ad{i}, {nb}u, {store});\n\
+                    "let x{i} = txlat(ad{i}, {span}u, {store});\n\
                      if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{"
                 );
                 open += 1;
@@ -757,23 +762,13 @@ fn block(
                     x.rc,
                 );
                 if pair {
-                    // The second access; where it cannot run now, the interpreter takes over
-                    // at its own second micro-step.
-                    let _ = writeln!(
-                        s,
-                        "let ad2{i} = vadd(ad{i}, vw({nb}u, 0u));\n\
-                         let y{i} = txlat(ad2{i}, {nb}u, {store});\n\
-                         if y{i} == XLAT_RETRY {{ n = n + {}u; o = {i}u; live = false; \
-                         g_ustep = 1u; g_tmp_addr = ad{i}; g_tmp_wb = wb{i}; }} else {{",
-                        done + 1
-                    );
-                    open += 1;
+                    let _ = writeln!(s, "let y{i} = x{i} + {}u;", nb / 4);
                     access(
                         s,
                         &x,
                         &format!("{i}b"),
                         &format!("y{i}"),
-                        &format!("ad2{i}"),
+                        &format!("vadd(ad{i}, vw({nb}u, 0u))"),
                         x.rc2,
                     );
                 }
