@@ -4,11 +4,12 @@
 // lane returns at once, so the interpreter never pays for translated code nor this for the step.
 // Threads that take turns stay in the interpreter.
 
-// Translated code's address translation: the region cache's hit path only, for an access
-// aligned to its size (to a word for 8 bytes) and inside one page, readable, and writable and
-// free of decoded code for a store; anything else (a walk, a fault, a crossing, a write to
-// code) is XLAT_RETRY with no effect made, and the interpreter runs the instruction.
-fn txlat(addr: V, n: u32, write: bool) -> u32 {
+// Translated code's address translation: the region cache's hit path only, for `n` bytes
+// inside one page whose address has none of `align`'s bits set (an access aligned to its size,
+// to a word for a pair of words), readable, and writable and free of decoded code for a store;
+// anything else (a walk, a fault, a crossing, a misaligned access, a write to code) is
+// XLAT_RETRY with no effect made, and the interpreter runs the instruction.
+fn txlat(addr: V, n: u32, align: u32, write: bool) -> u32 {
     let al = vlo(addr);
     let ah = vhi(addr);
     let r = ((ah << 11u) | (al >> 21u)) + 1u;
@@ -16,12 +17,18 @@ fn txlat(addr: V, n: u32, write: bool) -> u32 {
     let hit = h0 || r == g_rct1;
     let pg = (al >> 12u) & 511u;
 {{PTE}}
-    let bad = (al & min(n - 1u, 3u)) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu || !hit
+    let bad = (al & align) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu || !hit
         || (e & PTE_PRESENT) == 0u || (write && ((e & PTE_WRITE) == 0u || (e & PTE_CODE) != 0u));
     // A region the cache lacks: the entry loop walks to it and the region runs on (a loop over
     // stack, heap and data would otherwise bounce to the interpreter at every pass).
     if !hit && ah <= 0xffffu { g_twalk = r; }
     return select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad);
+}
+
+// A 64-bit value from an even word index: one access of the pool's word pairs.
+fn mld64(i: u32) -> V {
+    let p = mld2(i);
+    return vw(p.x, p.y);
 }
 
 // The last two pages translated code reached in this dispatch (Tier::page_cache): region (number + 1;

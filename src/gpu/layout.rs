@@ -321,10 +321,38 @@ fn pool_access(pool: u32, frame_shift: u32) -> String {
     ld + &st
 }
 
+/// The translation tier's access to the frame pool by word pairs as well as words (`mld2`,
+/// `mst2`: an even word index, two words). lavapipe loads and stores a storage buffer lane by
+/// lane, one loop per access whatever its width, so with one binding the tier sees the pool as
+/// `array<vec2<u32>>` and a 64-bit access is one loop instead of two; a word is a component of
+/// its pair (a store writes that component alone). With more bindings, pairs are two words.
+fn pool_pair_access(pool: u32, frame_shift: u32) -> String {
+    if pool <= 1 {
+        return "fn mld(i: u32) -> u32 { return mem[i >> 1u][i & 1u]; }\n\
+                fn mst(i: u32, v: u32) { mem[i >> 1u][i & 1u] = v; }\n\
+                fn mld2(i: u32) -> vec2<u32> { return mem[i >> 1u]; }\n\
+                fn mst2(i: u32, v: vec2<u32>) { mem[i >> 1u] = v; }\n"
+            .to_string();
+    }
+    pool_access(pool, frame_shift)
+        + "fn mld2(i: u32) -> vec2<u32> { return vec2(mld(i), mld(i + 1u)); }\n\
+           fn mst2(i: u32, v: vec2<u32>) { mst(i, v.x); mst(i + 1u, v.y); }\n"
+}
+
 /// The WGSL declarations of this contract, plus `abi`: named numbers from outside the GPU layer
 /// (the syscalls the shader answers), so this module knows nothing of Linux. The frame pool
 /// spans `pool` bindings of 2^`frame_shift` frames each.
 pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
+    contract(abi, pool, frame_shift, false)
+}
+
+/// [`wgsl`] for the translation tier's pipeline: the frame pool also by word pairs
+/// ([`pool_pair_access`]).
+pub fn tier_wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
+    contract(abi, pool, frame_shift, true)
+}
+
+fn contract(abi: &[(&str, u64)], pool: u32, frame_shift: u32, pairs: bool) -> String {
     use std::fmt::Write;
     let mut s = String::from("// Generated from src/gpu/layout.rs: do not edit by hand.\n");
     let mut c = |name: &str, v: u64| writeln!(s, "const {name}: u32 = {v}u;").unwrap();
@@ -371,9 +399,18 @@ pub fn wgsl(abi: &[(&str, u64)], pool: u32, frame_shift: u32) -> String {
             Access::Read => "storage, read",
             Access::ReadWrite => "storage, read_write",
         };
+        let ty = if pairs && pool <= 1 && name == "mem" {
+            "array<vec2<u32>>"
+        } else {
+            ty
+        };
         writeln!(s, "@group(0) @binding({b}) var<{space}> {name}: {ty};").unwrap();
     }
-    s.push_str(&pool_access(pool, frame_shift));
+    s.push_str(&if pairs {
+        pool_pair_access(pool, frame_shift)
+    } else {
+        pool_access(pool, frame_shift)
+    });
     s
 }
 

@@ -256,7 +256,7 @@ pub fn tier_source(
     s.push('\n');
     s.push_str(&wgsl_constants());
     s.push('\n');
-    s.push_str(&layout::wgsl(abi, pool, frame_shift));
+    s.push_str(&layout::tier_wgsl(abi, pool, frame_shift));
     s.push_str(&format!(
         "const TIER_MUL: u32 = {TIER_MUL}u;\nconst TICK_MAX: u32 = {TICK_MAX}u;\n\
          var<private> g_ticks: u32;\nvar<private> g_tier_n: u32;\n"

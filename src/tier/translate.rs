@@ -463,14 +463,15 @@ fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32) {
 }
 
 fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val: &str) {
-    // txlat admits only accesses aligned to their size (to a word for 8 bytes) inside one
-    // page: one word, or two for 8 bytes, and a halfword or byte never straddles a word.
+    // txlat admits only accesses aligned to their size inside one page: a word, a pair of
+    // words (one access of the tier's pool view), and a halfword or byte never straddles a
+    // word.
     let nb = 1u32 << (x.aux & 3);
     let store = x.aux & mem::STORE != 0;
     let sh = format!("((vlo({addr}) & 3u) * 8u)");
     if !store {
         let loaded = match nb {
-            8 => format!("vw(mld({i}), mld({i} + 1u))"),
+            8 => format!("mld64({i})"),
             4 => format!("vw(mld({i}), 0u)"),
             _ => format!(
                 "vw((mld({i}) >> {sh}) & {}u, 0u)",
@@ -490,7 +491,7 @@ fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val:
     }
     match nb {
         8 => {
-            let _ = writeln!(s, "mst({i}, vlo({val}));\nmst({i} + 1u, vhi({val}));");
+            let _ = writeln!(s, "mst2({i}, vec2(vlo({val}), vhi({val})));");
         }
         4 => {
             let _ = writeln!(s, "mst({i}, vlo({val}));");
@@ -747,9 +748,12 @@ fn block(
                 // the interpreter's, from its first micro-step), and one translation serves
                 // both words.
                 let span = if pair { 2 * nb } else { nb };
+                // Aligned to the access's size: a 64-bit one is then one access of the pool's
+                // word pairs (and a pair of words one access of two words).
+                let align = nb - 1;
                 let _ = writeln!(
                     s,
-                    "let x{i} = txlat(ad{i}, {span}u, {store});\n\
+                    "let x{i} = txlat(ad{i}, {span}u, {align}u, {store});\n\
                      if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{"
                 );
                 open += 1;
