@@ -211,6 +211,7 @@ pub fn plan(
         .iter()
         .map(|p| loops(p.addr, p.code, p.counts))
         .collect();
+    let looped = looped_calls(pages);
     let mut all: Vec<Region> = Vec::new();
     for (p, loops) in pages.iter().zip(&page_loops) {
         let funcs = functions(p.addr, p.code, p.counts, &entries);
@@ -304,20 +305,9 @@ pub fn plan(
         // own (sha256's main; not check(), which calls it three times) come next.
         if entries.contains(&r.start) {
             let calls_in_loop = |g: &Region| {
-                pages.iter().zip(&page_loops).any(|(p, loops)| {
-                    p.slot == g.slot
-                        && loops.iter().any(|l| {
-                            let (la, lb) = (
-                                ((l.start - p.addr) / 4) as usize,
-                                ((l.end - p.addr) / 4) as usize,
-                            );
-                            g.start <= l.start
-                                && l.end <= g.end
-                                && p.code[la..lb]
-                                    .iter()
-                                    .any(|d| call_target(d) == Some(r.start))
-                        })
-                })
+                looped
+                    .iter()
+                    .any(|&(pc, t)| t == r.start && g.start <= pc && pc < g.end)
             };
             let mut callers: Vec<&Region> = all
                 .iter()
@@ -336,6 +326,39 @@ pub fn plan(
         }
     }
     chosen
+}
+
+/// The calls made from inside a loop, as (the BL's address, its target): a BL between a
+/// backward direct branch and its target, in one page or from the page before (a loop may
+/// cross a page where its function does: sha256's main calls compress from a loop whose
+/// branch back lies in the next page, so main was not seen as compress's caller).
+fn looped_calls(pages: &[Page]) -> Vec<(u64, u64)> {
+    let mut v = Vec::new();
+    for p in pages {
+        for (j, d) in p.code.iter().enumerate() {
+            let Some(t) = local_target(d) else { continue };
+            let pc = p.addr + 4 * j as u64;
+            if t > pc || t + 4096 < p.addr {
+                continue;
+            }
+            // The span's instructions, in this page and the one before where it starts there.
+            let before = pages
+                .iter()
+                .filter(|q| q.addr + 4096 == p.addr && t < p.addr);
+            for q in before.chain(std::iter::once(p)) {
+                let lo = t.max(q.addr);
+                let hi = (pc + 4).min(q.addr + 4 * q.code.len() as u64);
+                for k in (lo..hi).step_by(4) {
+                    if let Some(c) = call_target(&q.code[((k - q.addr) / 4) as usize]) {
+                        v.push((k, c));
+                    }
+                }
+            }
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// The `n` hottest regions with samples, none overlapping a hotter one (an inner loop hotter
@@ -640,6 +663,50 @@ mod tests {
             .collect();
         // main's part in page 1, then its tail in page 2 through the path at 20..=24.
         assert_eq!(got, vec![(4000, 4096, 1), (4096, 4096 + 25 * 4, 2)]);
+    }
+
+    #[test]
+    fn a_caller_whose_loop_crosses_a_page_is_seen_calling_from_a_loop() {
+        // Page 1: start-up calls main (1000) once; main calls f (page 1's 200) at 1010, in a
+        // loop whose branch back lies in page 2 (its 5, to 1005). f's loop is hot.
+        let p1 = page(&[
+            bl(0, 1000),
+            (2, RET),
+            bne(220, 205),
+            (230, RET),
+            bl(1010, 200),
+        ]);
+        // b.ne at page 2's 5 back to page 1's 1005 (-24 instructions); main's RET at 9.
+        let off = (1005i64 - (1024 + 5)) as u32 & 0x7ffff;
+        let p2code = page_at(PAGE + 4096, &[(5, 0x5400_0001 | off << 5), (9, RET)]);
+        let mut hot = vec![0u32; 1024];
+        hot[210] = 40;
+        hot[1008] = 2;
+        let zeros = vec![0u32; 1024];
+        let pages = [
+            Page {
+                addr: PAGE,
+                code: &p1,
+                counts: &hot,
+                slot: 1,
+            },
+            Page {
+                addr: PAGE + 4096,
+                code: &p2code,
+                counts: &zeros,
+                slot: 2,
+            },
+        ];
+        let none = |_: u64, _: u32| false;
+        let got: Vec<(u64, u64, u64)> = plan(&pages, &none, &none, 4)
+            .iter()
+            .map(|r| ((r.start - PAGE) / 4, (r.end - PAGE) / 4, r.samples))
+            .collect();
+        // f, then main (as f's caller: as hot as f) and its tail in page 2.
+        assert_eq!(
+            got,
+            vec![(200, 231, 40), (1000, 1024, 40), (1024, 1034, 40)]
+        );
     }
 
     #[test]
