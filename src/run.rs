@@ -1483,8 +1483,8 @@ fn tree_budgets(
     n: u32,
 ) -> bool {
     let mut ended = false;
-    for inst in 0..n as usize {
-        let live = k.live_of(inst);
+    let live_by = k.live_by_instance(n as usize);
+    for (inst, live) in live_by.into_iter().enumerate() {
         if live.is_empty() {
             continue;
         }
@@ -1500,7 +1500,7 @@ fn tree_budgets(
         // (they start from their parent's stop point).
         let share = ((limit - used) / live.len() as u64).max(1);
         for pid in live {
-            if let Some(s) = k.procs[&pid].slot {
+            if let Some(s) = k.procs.get(&pid).and_then(|p| p.slot) {
                 let stop_at = m.word64(s, layout::S_COUNT).saturating_add(share);
                 m.set_word64(s, layout::S_LIMIT, stop_at);
             }

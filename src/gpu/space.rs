@@ -488,6 +488,11 @@ impl Spaces {
     /// The slots using the same address space as `s` (itself included).
     pub fn slots_sharing(&self, s: usize) -> Vec<usize> {
         let root = self.roots[s];
+        // Alone in it (no threads), as nearly every slot is: every memory change of every
+        // process asks, and a scan of the slots made thousands of instances quadratic.
+        if self.users.get(&root).is_none_or(|&u| u <= 1) {
+            return vec![s];
+        }
         (0..self.roots.len())
             .filter(|&t| self.roots[t] == root)
             .collect()
