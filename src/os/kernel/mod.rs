@@ -273,6 +273,7 @@ impl Kernel {
                 comm: comm_of(exe_path),
                 rlimits: BTreeMap::new(),
                 threaded: false,
+                forked: false,
                 shares_memory: false,
             },
         );
@@ -441,9 +442,12 @@ impl Kernel {
         ) {
             return;
         }
-        for t in self.threads_of(pid) {
-            if t != pid {
-                self.end_thread(g, t, false);
+        // A process that never had threads has none to end (and no scan to find them).
+        if self.procs[&pid].threaded {
+            for t in self.threads_of(pid) {
+                if t != pid {
+                    self.end_thread(g, t, false);
+                }
             }
         }
         self.close_all(pid);
@@ -481,22 +485,28 @@ impl Kernel {
                 p.siginfo.insert(sig::SIGCHLD, info);
             }
         }
-        // Its children are reparented, and zombies nobody will wait for reaped at once: one
-        // pass (each exit scans every process; two passes made thousands of exits twice as
-        // slow).
-        self.procs.retain(|_, c| {
-            if c.ppid == pid {
-                c.ppid = 0;
-            }
-            !(c.ppid == 0 && matches!(c.state, PState::Zombie(_)) && !c.root)
-        });
+        // Its children are reparented, and zombies nobody will wait for reaped at once (only
+        // its children and itself can have become such zombies now). A process that never
+        // forked has no children to look for.
+        let me = &self.procs[&pid];
+        if me.forked {
+            self.procs.retain(|_, c| {
+                if c.ppid == pid {
+                    c.ppid = 0;
+                }
+                !(c.ppid == 0 && matches!(c.state, PState::Zombie(_)) && !c.root)
+            });
+        } else if me.ppid == 0 && !me.root {
+            self.procs.remove(&pid);
+        }
     }
 
     /// Ends one thread (SYS_exit): the process ends with its last thread, with the status its
     /// leader's own exit gave if the leader went first (as Linux reports the group).
     pub fn exit_thread(&mut self, g: &mut dyn Guest, tid: Pid, wstatus: i32) {
         let tg = self.tg(tid);
-        if self.threads_of(tid).len() <= 1 {
+        let threaded = self.procs.get(&tg).is_some_and(|p| p.threaded);
+        if !threaded || self.threads_of(tid).len() <= 1 {
             let ws = match self.procs.get(&tg).map(|p| &p.state) {
                 Some(PState::ThreadExited(ws)) => *ws,
                 _ => wstatus,

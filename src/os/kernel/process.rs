@@ -176,9 +176,13 @@ pub fn clone(k: &mut Kernel, c: &mut Call) -> SysResult {
         comm: k.proc(pid).comm,
         rlimits: parent.rlimits.clone(),
         threaded: false,
+        forked: false,
         shares_memory: parent.shares_memory,
     };
     k.procs.insert(cpid, child);
+    if !thread {
+        k.proc_mut(tg).forked = true;
+    }
     k.slots[cslot] = Some(cpid);
     c.g.set_reg(cslot, 0, 0);
     if c.a[1] != 0 {

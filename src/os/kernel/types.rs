@@ -213,6 +213,9 @@ pub struct Proc {
     pub rlimits: BTreeMap<u32, Rlimit>,
     /// The process has had threads: its break is kept by the host from then on.
     pub threaded: bool,
+    /// The process has had children (fork): its exit looks for them to reparent (a scan of
+    /// every process, which thousands of childless instances exiting made quadratic).
+    pub forked: bool,
     /// The process has (had) MAP_SHARED memory, which its forks share: such processes of an
     /// instance take turns like threads (see `run::assign_turns`).
     pub shares_memory: bool,

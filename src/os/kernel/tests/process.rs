@@ -209,6 +209,20 @@ fn orphans_are_reaped_when_they_exit() {
 }
 
 #[test]
+fn a_zombie_is_reaped_when_its_parent_exits_without_waiting() {
+    let mut t = T::new();
+    let c = t.fork();
+    let gc = t.call_as(c, nr::CLONE, &[17, 0]);
+    exit_as(&mut t, gc, 0);
+    assert!(
+        matches!(t.k.proc(gc).state, PState::Zombie(_)),
+        "c may wait"
+    );
+    exit_as(&mut t, c, 0);
+    assert!(!t.k.procs.contains_key(&gc), "nobody waits for it now");
+}
+
+#[test]
 fn exit_code_is_truncated_to_a_byte() {
     let mut t = T::new();
     let c = t.fork();
