@@ -628,6 +628,29 @@ mod tests {
         assert_eq!((f[0].end, f[0].samples), (PAGE + 232, 3));
     }
 
+    /// Pages at PAGE (slot 1, with `counts`) and the next (slot 2, with `counts2`).
+    fn two_pages<'a>(
+        p1: &'a [Decoded],
+        counts: &'a [u32],
+        p2: &'a [Decoded],
+        counts2: &'a [u32],
+    ) -> [Page<'a>; 2] {
+        [
+            Page {
+                addr: PAGE,
+                code: p1,
+                counts,
+                slot: 1,
+            },
+            Page {
+                addr: PAGE + 4096,
+                code: p2,
+                counts: counts2,
+                slot: 2,
+            },
+        ]
+    }
+
     #[test]
     fn a_function_that_runs_off_its_page_brings_its_tail() {
         // Page 1: main from 1000 to its end (no RET: it goes on). Page 2: main's tail up to its
@@ -642,20 +665,7 @@ mod tests {
         let mut hot = vec![0u32; 1024];
         hot[1005] = 9;
         let zeros = vec![0u32; 1024];
-        let pages = [
-            Page {
-                addr: PAGE,
-                code: &p1,
-                counts: &hot,
-                slot: 1,
-            },
-            Page {
-                addr: PAGE + 4096,
-                code: &p2code,
-                counts: &zeros,
-                slot: 2,
-            },
-        ];
+        let pages = two_pages(&p1, &hot, &p2code, &zeros);
         let none = |_: u64, _: u32| false;
         let got: Vec<(u64, u64, u32)> = plan(&pages, &none, &none, 4)
             .iter()
@@ -683,20 +693,7 @@ mod tests {
         hot[210] = 40;
         hot[1008] = 2;
         let zeros = vec![0u32; 1024];
-        let pages = [
-            Page {
-                addr: PAGE,
-                code: &p1,
-                counts: &hot,
-                slot: 1,
-            },
-            Page {
-                addr: PAGE + 4096,
-                code: &p2code,
-                counts: &zeros,
-                slot: 2,
-            },
-        ];
+        let pages = two_pages(&p1, &hot, &p2code, &zeros);
         let none = |_: u64, _: u32| false;
         let got: Vec<(u64, u64, u64)> = plan(&pages, &none, &none, 4)
             .iter()
