@@ -305,9 +305,9 @@ pub fn plan(
         // own (sha256's main; not check(), which calls it three times) come next.
         if entries.contains(&r.start) {
             let calls_in_loop = |g: &Region| {
-                looped
-                    .iter()
-                    .any(|&(pc, t)| t == r.start && g.start <= pc && pc < g.end)
+                looped.iter().any(|&(pc, t, slot)| {
+                    t == r.start && slot == g.slot && g.start <= pc && pc < g.end
+                })
             };
             let mut callers: Vec<&Region> = all
                 .iter()
@@ -328,11 +328,11 @@ pub fn plan(
     chosen
 }
 
-/// The calls made from inside a loop, as (the BL's address, its target): a BL between a
-/// backward direct branch and its target, in one page or from the page before (a loop may
-/// cross a page where its function does: sha256's main calls compress from a loop whose
-/// branch back lies in the next page, so main was not seen as compress's caller).
-fn looped_calls(pages: &[Page]) -> Vec<(u64, u64)> {
+/// The calls made from inside a loop, as (the BL's address, its target, its page's slot): a
+/// BL between a backward direct branch and its target, in one page or from the page before
+/// (a loop may cross a page where its function does: sha256's main calls compress from a loop
+/// whose branch back lies in the next page, so main was not seen as compress's caller).
+fn looped_calls(pages: &[Page]) -> Vec<(u64, u64, u32)> {
     let mut v = Vec::new();
     for p in pages {
         for (j, d) in p.code.iter().enumerate() {
@@ -350,7 +350,7 @@ fn looped_calls(pages: &[Page]) -> Vec<(u64, u64)> {
                 let hi = (pc + 4).min(q.addr + 4 * q.code.len() as u64);
                 for k in (lo..hi).step_by(4) {
                     if let Some(c) = call_target(&q.code[((k - q.addr) / 4) as usize]) {
-                        v.push((k, c));
+                        v.push((k, c, q.slot));
                     }
                 }
             }
