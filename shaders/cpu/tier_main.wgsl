@@ -82,15 +82,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let inst = lane_instance(gid.x);
     if inst == LANE_NONE { return; }
     enter(inst);
+    // A lane between a pair's two micro-steps finishes it in the interpreter: translated code
+    // runs a pair whole or not at all, so it never leaves one half done.
     if g_status != ST_RUNNING || (sreg(S_TURN) & 0xffffu) > 1u || sreg(S_USTEP) != 0u { return; }
     g_pc = sreg64(S_PC);
     let entry = {{ENTRY}};
     if entry == ~0u { return; }
 {{LOAD_REGS}}
     g_nzcv = sreg(S_NZCV);
-    g_ustep = 0u;
-    g_tmp_addr = sreg64(S_TMP_ADDR);
-    g_tmp_wb = sreg64(S_TMP_WB);
     g_code_base = sreg64(S_CODE_BASE);
     load_xlat();
     g_tcr = 0u;
@@ -103,14 +102,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_ticks = 0u;
     g_tier_n = 0u;
     loop {
-        if g_status != ST_RUNNING || g_executed >= ib || g_ticks >= TICK_MAX || g_ustep != 0u { break; }
+        if g_status != ST_RUNNING || g_executed >= ib || g_ticks >= TICK_MAX { break; }
         // A region's loop costs a back-edge even where this lane does not enter it.
         g_ticks = g_ticks + {{REGIONS}}u;
         let pc0 = g_pc;
         let n0 = g_executed;
         g_twalk = 0u;
 {{REGION_CALLS}}
-        let walked = g_twalk != 0u && g_ustep == 0u && tier_walk(g_twalk);
+        let walked = g_twalk != 0u && tier_walk(g_twalk);
         if veq(g_pc, pc0) && g_executed == n0 && !walked { break; }
     }
     if g_executed == 0u && g_status == ST_RUNNING && g_twalk == 0u { return; }
@@ -119,11 +118,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 {{STORE_REGS}}
     sset64(S_PC, g_pc);
     sset(S_NZCV, g_nzcv);
-    sset(S_USTEP, g_ustep);
     sset(S_STATUS, g_status);
     sset64(S_COUNT, total);
-    sset64(S_TMP_ADDR, g_tmp_addr);
-    sset64(S_TMP_WB, g_tmp_wb);
     store_xlat();
     if g_status == ST_MEMFAULT || g_status == ST_CODEMOD {
         sset64(S_FAULT_ADDR, g_fault_addr);

@@ -6,9 +6,9 @@
 //! address order, so a forward branch costs nothing and a backward one a trip). It leaves at
 //! a precise pc with every register, NZCV and the instruction count as the interpreter would
 //! have them: before any instruction it does not take (syscalls, FP/SIMD, exclusives, ...),
-//! before a memory access whose translation is not ready (a walk, a fault, a write to code),
-//! between the two accesses of a pair (the interpreter's own micro-step state), at a branch
-//! out of the region, and when the dispatch's budget is spent.
+//! before a memory access whose translation is not ready (a walk, a fault, a write to code;
+//! a pair's two accesses as one), at a branch out of the region, and when the dispatch's
+//! budget is spent.
 
 use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, Decoded, R_SINK, R_SP, R_ZR};
 use std::fmt::Write;
@@ -581,7 +581,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     let _ = writeln!(
         s,
         "let rel = vsub(g_pc, vw({lo}u, {hi}u));\n\
-         if vhi(rel) != 0u || vlo(rel) >= {}u || (vlo(rel) & 3u) != 0u || g_ustep != 0u \
+         if vhi(rel) != 0u || vlo(rel) >= {}u || (vlo(rel) & 3u) != 0u \
          || g_status != ST_RUNNING || g_executed >= ib {{ return; }}\n\
          let cm = vsub(g_pc, g_code_base);\n\
          if vhi(cm) != 0u || (vlo(cm) >> 12u) >= P.map_pages \
