@@ -206,6 +206,18 @@ fn install_saved_plan(
         m.tier.dropped_ranges.push((r.start, r.end));
     }
     let regions = mapped(m, &saved.ranges);
+    // A plan still compiling when its run ended: its fallback runs from the first dispatch
+    // while the worker compiles it.
+    let fallback = if saved.compiled {
+        Vec::new()
+    } else {
+        mapped(m, &saved.fallback)
+    };
+    if !fallback.is_empty() {
+        let sync = std::mem::replace(&mut m.tier.sync, true);
+        m.translate_regions(&fallback)?;
+        m.tier.sync = sync;
+    }
     if !regions.is_empty() {
         let sync = std::mem::replace(&mut m.tier.sync, saved.compiled);
         m.translate_regions(&regions)?;
@@ -1262,10 +1274,21 @@ impl Session {
                 .len()
                 .saturating_sub(crate::tier::saved::MAX_DROPPED);
             dropped.drain(..keep_from);
+            let compiled = !m.tier.busy();
+            // While a set compiles, the one that ran (if it ran well) or the last one compiled.
+            let installed = m.tier.installed_ranges();
+            let fallback = if compiled {
+                Vec::new()
+            } else if !installed.is_empty() && m.stats.tier_insns > 0 && !m.tier.bouncing() {
+                installed
+            } else {
+                saved.compiled_set().to_vec()
+            };
             let now = crate::tier::saved::Plan {
                 ranges: m.tier.ranges(),
-                compiled: !m.tier.busy(),
+                compiled,
                 dropped,
+                fallback,
             };
             // A compiled set that never ran (a short run's late pick) is no plan to start from.
             // Nor is one whose regions bounce (a set that suited one instance count may not

@@ -53,7 +53,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_yield = false;
     // The profile's pc sample is taken at a pseudo-random step of the dispatch, if the lane
     // gets that far: sampling in proportion to the time spent interpreting (a dispatch that
-    // ends early, at a syscall or a translated region's entry, is less likely to take one).
+    // ends early at a syscall is less likely to take one).
     let ns = sreg(S_SAMPLE_N);
     let at = (ns * 2654435761u + inst * 40503u) % P.iters;
     var spc = g_pc;
@@ -66,7 +66,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
-    if sampled { take_sample(ns, spc); }
+    // A lane that stops at a translated region's entry before the sampled step still takes
+    // its sample, at the pc it started from: each such stop costs a dispatch pair however few
+    // instructions it ran (sha256's main, interpreted between calls to its translated compress,
+    // ran ~60 instructions a dispatch and was never sampled, so never translated).
+    if sampled || g_yield { take_sample(ns, spc); }
 
     // Unrolled, like the load: the main loop may have spent the loop limiter's budget.
 {{STORE_REGS}}

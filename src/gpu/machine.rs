@@ -1053,7 +1053,10 @@ impl Machine {
                     .iter()
                     .any(|&(a, b)| (a..b).contains(&start))
         };
-        let mut chosen = crate::tier::plan(&pages, &refused, &dropped, n);
+        let installed = self.tier.regions();
+        let running =
+            |start: u64, slot: u32| installed.iter().any(|r| r.start == start && r.slot == slot);
+        let mut chosen = crate::tier::plan(&pages, &refused, &dropped, &running, n);
         // GARM_TIER_ONLY=ADDR (hex) keeps the region starting there only: for measuring one.
         if let Some(only) = std::env::var("GARM_TIER_ONLY")
             .ok()

@@ -132,6 +132,13 @@ impl TierPipes {
             .map_or(0, |i| i.translations.len().min(TIER_SLOTS))
     }
 
+    /// The address ranges of the regions installed (compiled and running).
+    pub fn installed_ranges(&self) -> Vec<(u64, u64)> {
+        self.installed.as_ref().map_or(Vec::new(), |i| {
+            i.translations.iter().map(|t| (t.start, t.end)).collect()
+        })
+    }
+
     /// Whether an installed region bounces over a full window (the drop rule's judgement, at a
     /// run's end): no plan to save.
     pub fn bouncing(&self) -> bool {
@@ -204,7 +211,17 @@ impl Machine {
                 self.tier.refused.insert((r.start, r.slot));
             }
         }
-        if translations.is_empty() {
+        // Nothing to do, or the running set again (the rest refused).
+        let same = |ranges: Vec<(u64, u64)>| {
+            ranges.len() == translations.len()
+                && translations
+                    .iter()
+                    .zip(&ranges)
+                    .all(|(t, r)| (t.start, t.end) == *r)
+        };
+        if translations.is_empty()
+            || (self.tier.pending.is_none() && same(self.tier.installed_ranges()))
+        {
             return Ok(());
         }
         if let Some(dir) = std::env::var_os("GARM_TIER_DUMP") {
@@ -386,11 +403,19 @@ impl Machine {
         for (w, l) in self.tier.lanes.iter_mut().zip(lanes) {
             *w = (*w).max(l);
         }
-        let bad: Vec<usize> = self
-            .tier
-            .installed_slots()
-            .filter(|&k| self.tier.short_entries(k, UNPROFITABLE_RUNS))
-            .collect();
+        // Only while the set as a whole runs short entries: a region also entered from
+        // interpreted code (memcpy, from printf's helpers) that translated callers run
+        // in-shader costs little beside them, and dropping it would make them bounce.
+        let all = self.tier.installed_slots();
+        let (runs, insns) = all.clone().fold((0, 0), |(r, i), k| {
+            (r + self.tier.runs[k], i + self.tier.run_insns[k])
+        });
+        let bad: Vec<usize> = if insns >= runs * MIN_INSNS_PER_RUN {
+            Vec::new()
+        } else {
+            all.filter(|&k| self.tier.short_entries(k, UNPROFITABLE_RUNS))
+                .collect()
+        };
         // Judged over windows of entries: a region that ran long at first (main's fill loop)
         // and then bounces (main's loop calling an interpreted compress) is caught.
         for k in 0..TIER_SLOTS {

@@ -24,12 +24,28 @@ pub fn key(elf_sha: &str, target: &str) -> String {
 
 /// A saved plan: the regions' address ranges, whether their pipeline was compiled, and the
 /// regions runs of this program dropped as unprofitable (a later run treats them as dropped
-/// once: picked again only as the caller of a chosen region).
+/// once: picked again only as the caller of a chosen region). A plan still compiling when its
+/// run ended keeps the last compiled set as its `fallback`: the next run runs that at once
+/// while the worker compiles the new set (a pick late in a run, from its closing phase, would
+/// otherwise leave the next run interpreted for a whole cold compile).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     pub ranges: Vec<(u64, u64)>,
     pub compiled: bool,
     pub dropped: Vec<(u64, u64)>,
+    pub fallback: Vec<(u64, u64)>,
+}
+
+impl Plan {
+    /// The set whose pipeline was compiled last (in Mesa's cache): what a later plan falls
+    /// back on while its own compiles.
+    pub fn compiled_set(&self) -> &[(u64, u64)] {
+        if self.compiled {
+            &self.ranges
+        } else {
+            &self.fallback
+        }
+    }
 }
 
 /// Dropped regions a plan remembers at most.
@@ -59,17 +75,19 @@ fn format(plan: &Plan) -> String {
         .iter()
         .map(|(a, b)| format!("{a:x} {b:x}\n"))
         .collect();
-    let dropped: String = plan
-        .dropped
-        .iter()
-        .map(|(a, b)| format!("dropped {a:x} {b:x}\n"))
-        .collect();
-    format!("{head}{ranges}{dropped}")
+    let tagged = |tag: &str, list: &[(u64, u64)]| -> String {
+        list.iter()
+            .map(|(a, b)| format!("{tag} {a:x} {b:x}\n"))
+            .collect()
+    };
+    let fallback = tagged("fallback", &plan.fallback);
+    let dropped = tagged("dropped", &plan.dropped);
+    format!("{head}{ranges}{fallback}{dropped}")
 }
 
 /// `compiled` or `pending`, then one `START END` (hex) per line: a region of at most a page,
-/// start before end; then `dropped START END` lines; anything else and the whole plan is
-/// ignored.
+/// start before end; then `fallback START END` lines, then `dropped START END` lines; anything
+/// else and the whole plan is ignored.
 fn parse(text: &str) -> Plan {
     let mut lines = text.lines();
     let compiled = match lines.next() {
@@ -77,14 +95,22 @@ fn parse(text: &str) -> Plan {
         Some("pending") => false,
         _ => return Plan::default(),
     };
-    let mut ranges = Vec::new();
-    let mut dropped = Vec::new();
+    // The lists in their order: a line of an earlier one after a later one spoils the plan.
+    let mut lists: [Vec<(u64, u64)>; 3] = Default::default();
+    let mut at = 0;
     for line in lines {
-        let (list, line) = match line.strip_prefix("dropped ") {
-            Some(rest) => (&mut dropped, rest),
-            None if dropped.is_empty() => (&mut ranges, line),
-            None => return Plan::default(),
+        let (k, line) = if let Some(rest) = line.strip_prefix("fallback ") {
+            (1, rest)
+        } else if let Some(rest) = line.strip_prefix("dropped ") {
+            (2, rest)
+        } else {
+            (0, line)
         };
+        if k < at {
+            return Plan::default();
+        }
+        at = k;
+        let list = &mut lists[k];
         let mut it = line.split(' ').map(|x| u64::from_str_radix(x, 16).ok());
         match (it.next().flatten(), it.next().flatten(), it.next()) {
             (Some(a), Some(b), None) if a < b && b - a <= 4096 && a & 3 == 0 && b & 3 == 0 => {
@@ -93,12 +119,15 @@ fn parse(text: &str) -> Plan {
             _ => return Plan::default(),
         }
     }
+    let [mut ranges, mut fallback, mut dropped] = lists;
     ranges.truncate(super::MAX_REGIONS);
+    fallback.truncate(super::MAX_REGIONS);
     dropped.truncate(MAX_DROPPED);
     Plan {
         ranges,
         compiled,
         dropped,
+        fallback,
     }
 }
 
@@ -112,13 +141,21 @@ mod tests {
             ranges: vec![(0x13dec, 0x14000), (0x14000, 0x14054)],
             compiled: true,
             dropped: vec![(0x13c64, 0x13c9c)],
+            fallback: Vec::new(),
         };
         assert_eq!(parse(&format(&p)), p);
         let q = Plan {
             compiled: false,
+            fallback: vec![(0x13dec, 0x14000)],
             ..p
         };
         assert_eq!(parse(&format(&q)), q);
+        assert_eq!(q.compiled_set(), &[(0x13dec, 0x14000)]);
+        assert_eq!(
+            parse("pending\n13dec 14000\ndropped 13c64 13c9c\nfallback 13dec 14000\n"),
+            Plan::default(),
+            "a fallback after the dropped ones"
+        );
         let none = Plan::default();
         assert_eq!(parse("13dec 14000\n"), none, "no header");
         assert_eq!(parse("compiled\n13dec 14000\nzz 1\n"), none);
