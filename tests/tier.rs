@@ -82,7 +82,7 @@ fn every_region_of_real_programs_translates_to_valid_wgsl() {
             };
             // A shader of a dozen regions at a time keeps naga's parse fast.
             for (ci, chunk) in regions.chunks(12).enumerate() {
-                let functions = chunk
+                let translations: Vec<_> = chunk
                     .iter()
                     .enumerate()
                     .map(|(k, (page, code, start, end))| {
@@ -93,9 +93,16 @@ fn every_region_of_real_programs_translates_to_valid_wgsl() {
                             start: *start,
                             end: *end,
                         };
-                        translate(k, &src, t).wgsl
+                        translate(k, &src, t)
                     })
                     .collect();
+                let functions = translations.iter().map(|t| t.wgsl.clone()).collect();
+                // Only the registers the regions use move (a register another region's code
+                // names but none of these would fail validation).
+                let regs = translations
+                    .iter()
+                    .flat_map(|t| &t.regs)
+                    .fold(0u64, |m, r| m | 1 << r);
                 let ranges = chunk.iter().map(|r| (r.2, r.3)).collect();
                 // Both forms of txlat's page-table lookup, in turn (each prelude starts with
                 // the other, so a program of one chunk checks both).
@@ -103,6 +110,7 @@ fn every_region_of_real_programs_translates_to_valid_wgsl() {
                 let tier = Tier {
                     functions,
                     ranges,
+                    regs,
                     page_cache,
                 };
                 let s = tier_source(p, &SHADER_HANDLED, 1, 15, &tier);

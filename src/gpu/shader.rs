@@ -141,10 +141,12 @@ impl Prelude {
 
 /// The register file's load from and store to the state words, unrolled: once lavapipe's loop
 /// limiter is spent, a loop here would exit at once and lose registers.
-fn register_moves() -> (String, String) {
+/// The moves between the state buffer and `R` of the registers in `mask` (bit r: x`r`, bit
+/// 31: SP), and the zeroing of the sink registers.
+fn register_moves(mask: u64) -> (String, String) {
     let mut load = String::new();
     let mut store = String::new();
-    for r in 0..32 {
+    for r in (0..32).filter(|r| mask >> r & 1 != 0) {
         let w = layout::S_REGS + 2 * r;
         load.push_str(&format!("    R[{r}] = sreg64({w}u);\n"));
         store.push_str(&format!("    sset64({w}u, R[{r}]);\n"));
@@ -168,6 +170,9 @@ pub const TICK_MAX: u32 = 63_000;
 pub struct Tier {
     pub functions: Vec<String>,
     pub ranges: Vec<(u64, u64)>,
+    /// The registers the regions read or write (bit r: x`r`, bit 31: SP); the tier's entry
+    /// and exit move only these between the state buffer and `R`.
+    pub regs: u64,
     /// Keep each lane's last two page-table entries in registers (`txlat`). lavapipe loads a
     /// storage buffer lane by lane, only for the lanes whose mask is set: with full SIMD
     /// batches a hit saves a load per lane (the 64-instance sieve ran 34% faster), while one
@@ -217,7 +222,7 @@ pub fn source(
         variant & var::VSTRUCT != 0,
         variant & var::ATOMIC != 0
     ));
-    let (load, store) = register_moves();
+    let (load, store) = register_moves(u64::MAX);
     let mut in_step = false;
     for (name, builtin, fragment, bits) in PARTS {
         if *bits != 0 && bits & variant == 0 {
@@ -266,7 +271,10 @@ pub fn tier_source(
         s.push('\n');
         s.push_str(f);
     }
-    let (load, store) = register_moves();
+    // Only the registers some region uses: each move is a storage access per lane per tier
+    // dispatch (a lane loop on lavapipe), and 64 of them were most of the pipeline's fixed
+    // compile time.
+    let (load, store) = register_moves(tier.regs);
     let calls: String = (0..tier.functions.len())
         .map(|k| format!("        region_{k}(ib);\n"))
         .collect();

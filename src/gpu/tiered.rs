@@ -233,6 +233,10 @@ impl Machine {
         let tier = Tier {
             functions: translations.iter().map(|t| t.wgsl.clone()).collect(),
             ranges: translations.iter().map(|t| (t.start, t.end)).collect(),
+            regs: translations
+                .iter()
+                .flat_map(|t| &t.regs)
+                .fold(0, |m, r| m | 1 << r),
             // Judged by the processes alive now: the slots a run allows are many more than it
             // usually fills.
             page_cache: self.live_lanes() >= crate::gpu::layout::WORKGROUP,

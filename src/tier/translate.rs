@@ -35,6 +35,9 @@ pub struct Translation {
     /// without runs a few hundred instructions per entry at most, less than the two dispatches
     /// an entry costs; it runs when another region calls it).
     pub loops: bool,
+    /// The registers it reads or writes (x0-x30, 31: SP), the only ones it moves to and from
+    /// `R`.
+    pub regs: Vec<u32>,
 }
 
 /// What the translator needs to know of the shader it goes into.
@@ -620,6 +623,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         translated,
         entries,
         loops,
+        regs: regs.into_iter().collect(),
     }
 }
 
