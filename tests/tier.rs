@@ -258,3 +258,12 @@ fn a_plan_saved_by_one_run_starts_the_next_one_translated() {
     assert_eq!(next.out(), q.out());
     assert_eq!(next.status, q.status);
 }
+
+#[test]
+fn grouped_accesses_equal_the_interpreter_where_they_straddle_pages() {
+    // Frames at every 16-byte step and 24-byte nodes at every 8-byte step: some groups of
+    // accesses sharing one translation cross a page (each member then translates its own
+    // address), and a node's last field loads the pointer the group shares.
+    let n = tiers_agree(&build("tests/tier/frames"), &[], &[]);
+    assert!(n > 500_000, "frames: only {n} instructions translated");
+}

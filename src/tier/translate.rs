@@ -14,7 +14,7 @@ use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, Decoded, R_SINK, R
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -698,6 +698,133 @@ fn blocks(
     }
 }
 
+/// The registers an instruction writes (x0-x30, SP): its destination, and a load's targets.
+fn writes(d: &Decoded) -> impl Iterator<Item = u32> {
+    let x = fields(d);
+    let load = x.unit == unit::MEM && x.aux & (mem::STORE | mem::PRFM) == 0;
+    let pair = x.aux & mem::PAIR != 0;
+    [
+        Some(x.rd),
+        load.then_some(x.rc),
+        (load && pair).then_some(x.rc2),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|&r| r <= R_SP)
+}
+
+/// A base-plus-immediate access of words or doublewords (or pairs of them) without writeback:
+/// its byte offset.
+fn plain_offset(x: &Fields) -> Option<i64> {
+    let simple = x.unit == unit::MEM
+        && x.aux & (mem::PRFM | mem::EXCL) == 0
+        && (x.aux >> mem::IDX_SHIFT) & 3 == mem::IDX_OFFSET
+        && x.aux & mem::SIZE_MASK >= 2
+        && !x.w
+        && (x.c0 >> f::BSRC_SHIFT) & 3 == bsrc::IMM
+        && (x.c0 >> f::EXT_SHIFT) & 7 == ext::NONE
+        && (x.c0 >> f::SHT_SHIFT) & 3 == sht::LSL
+        && (x.c0 >> f::SHAMT_SHIFT) & 63 == 0
+        && x.c0 & (f::INVB | f::SHVAR) == 0
+        && (x.c0 >> f::CIN_SHIFT) & 3 == cin::ZERO
+        && x.rn <= R_SP;
+    simple.then_some(x.imm as i64)
+}
+
+/// Accesses of one block through one base register that one translation serves: the stack
+/// frame's saves and restores, a structure's fields.
+struct Group {
+    /// The first member's instruction, where the shared translation is made.
+    head: usize,
+    /// The lowest offset, the bytes from it to the end of the highest access, the alignment
+    /// all need of the lowest address, and whether any member stores.
+    lo: i64,
+    span: u32,
+    align: u32,
+    store: bool,
+}
+
+/// The groups of `[j, e)`'s plain accesses (at least two each) that share a base register
+/// not written between them, each member's offset from its group's lowest a multiple of its
+/// own alignment; per instruction, its group's index.
+fn groups(code: &[Decoded], j: usize, e: usize, t: Target) -> (Vec<Group>, Vec<Option<usize>>) {
+    let mut gs = Vec::new();
+    let mut of = vec![None; code.len()];
+    // A member's (offset, bytes, alignment).
+    let access = |k: usize| {
+        let x = fields(&code[k]);
+        let nb = 1u32 << (x.aux & 3);
+        let n = if x.aux & mem::PAIR != 0 { 2 * nb } else { nb };
+        (plain_offset(&x).unwrap_or(0), n, nb - 1)
+    };
+    // The lowest offset and the end of the highest access.
+    let bounds = |ms: &[usize]| {
+        let lo = ms.iter().map(|&m| access(m).0).min().unwrap_or(0);
+        let hi = ms
+            .iter()
+            .map(|&m| access(m).0 + access(m).1 as i64)
+            .max()
+            .unwrap_or(0);
+        (lo, hi)
+    };
+    for head in j..e {
+        if of[head].is_some() || !takes(&code[head], t) {
+            continue;
+        }
+        let hx = fields(&code[head]);
+        if plain_offset(&hx).is_none() {
+            continue;
+        }
+        let base = hx.rn;
+        // The members: plain accesses through `base` until an instruction writes it (a member
+        // that loads into it is the last) or the block's translated part ends.
+        let mut members = Vec::new();
+        for k in head..e {
+            let d = &code[k];
+            if !takes(d, t) {
+                break;
+            }
+            let x = fields(d);
+            if of[k].is_none() && x.rn == base && plain_offset(&x).is_some() {
+                members.push(k);
+            }
+            if writes(d).any(|r| r == base) {
+                break;
+            }
+        }
+        // Kept while the span stays small and every offset keeps its alignment (and a whole
+        // word) from the lowest.
+        let mut kept: Vec<usize> = Vec::new();
+        for k in members {
+            let mut trial = kept.clone();
+            trial.push(k);
+            let (lo, hi) = bounds(&trial);
+            let fits = hi - lo <= 512
+                && trial
+                    .iter()
+                    .all(|&m| (access(m).0 - lo) & (3 | access(m).2 as i64) == 0);
+            if fits {
+                kept = trial;
+            }
+        }
+        if kept.len() < 2 {
+            continue;
+        }
+        let (lo, hi) = bounds(&kept);
+        for &k in &kept {
+            of[k] = Some(gs.len());
+        }
+        gs.push(Group {
+            head,
+            lo,
+            span: (hi - lo) as u32,
+            align: kept.iter().fold(3, |a, &m| a | access(m).2),
+            store: kept.iter().any(|&m| code[m].aux() & mem::STORE != 0),
+        });
+    }
+    (gs, of)
+}
+
 /// One block: instructions `[j, e)` of the region.
 fn block(
     s: &mut String,
@@ -715,6 +842,7 @@ fn block(
     );
     // Braces the memory accesses open (their `else`), closed at the block's end.
     let mut open = 0;
+    let (gs, group_of) = groups(code, j, e, t);
     let mut fs = Fl::Unknown;
     let mut ended = false;
     for i in j..e {
@@ -755,10 +883,35 @@ fn block(
                 // Aligned to the access's size: a 64-bit one is then one access of the pool's
                 // word pairs (and a pair of words one access of two words).
                 let align = nb - 1;
+                let own = format!("txlat(ad{i}, {span}u, {align}u, {store})");
+                match group_of[i].map(|g| (g, &gs[g])) {
+                    // A group's members share its translation, made at its first: one
+                    // page-table lookup for a frame's saves instead of one each. Where it
+                    // fails (the span crosses a page, say) each makes its own.
+                    Some((g, grp)) => {
+                        if grp.head == i {
+                            let _ = writeln!(
+                                s,
+                                "let g{g} = txlat(vadd(a{i}, {}), {}u, {}u, {});",
+                                v64(grp.lo as u64),
+                                grp.span,
+                                grp.align,
+                                grp.store
+                            );
+                        }
+                        let delta = (plain_offset(&x).unwrap_or(0) - grp.lo) / 4;
+                        let _ = writeln!(
+                            s,
+                            "var x{i} = g{g} + {delta}u;\nif g{g} == XLAT_RETRY {{ x{i} = {own}; }}"
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(s, "let x{i} = {own};");
+                    }
+                }
                 let _ = writeln!(
                     s,
-                    "let x{i} = txlat(ad{i}, {span}u, {align}u, {store});\n\
-                     if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{"
+                    "if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{"
                 );
                 open += 1;
                 access(
