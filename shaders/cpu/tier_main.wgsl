@@ -14,7 +14,11 @@ fn txlat(addr: V, n: u32, align: u32, write: bool) -> u32 {
     let ah = vhi(addr);
     let r = ((ah << 11u) | (al >> 21u)) + 1u;
     let h0 = r == g_rct0;
-    let hit = h0 || r == g_rct1;
+    let h1 = r == g_rct1;
+    let h2 = r == g_rct2;
+    let hit = h0 || h1 || h2 || r == g_rct3;
+    // The last-level table of the region: the interpreter's two entries, then the tier's own.
+    let rb = select(select(select(g_rcb3, g_rcb2, h2), g_rcb1, h1), g_rcb0, h0);
     let pg = (al >> 12u) & 511u;
 {{PTE}}
     let bad = (al & align) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu || !hit
@@ -44,6 +48,16 @@ var<private> g_tce1: u32;
 // The 2 MiB region a translated access missed (its number + 1; 0: none).
 var<private> g_twalk: u32;
 
+// Two more region-cache entries for translated code, behind the interpreter's two (which the
+// state keeps): a loop over constants, its stack and a mapped buffer (glibc's sha256: its K
+// table in .rodata, the frame, the input from mmap) touches three regions, and with two it
+// left its region at every other access to walk (14x slower than with two regions). Dropped
+// at the dispatch's end.
+var<private> g_rct2: u32;
+var<private> g_rcb2: u32;
+var<private> g_rct3: u32;
+var<private> g_rcb3: u32;
+
 // Walks the tables to region `r` (number + 1) and caches its last-level table as the
 // interpreter's walk would (the older entry goes); false where a level is missing (the
 // interpreter then raises the fault).
@@ -55,6 +69,10 @@ fn tier_walk(r: u32) -> bool {
     let e2 = ptab[(e1 & PTE_FRAME) * PT_ENTRIES + ((tl >> 21u) & 511u)];
     if (e0 & e1 & e2 & PTE_PRESENT) == 0u { return false; }
     g_walk = 0u;
+    g_rct3 = g_rct2;
+    g_rcb3 = g_rcb2;
+    g_rct2 = g_rct1;
+    g_rcb2 = g_rcb1;
     g_rct1 = g_rct0;
     g_rcb1 = g_rcb0;
     g_rct0 = r;
@@ -92,6 +110,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_nzcv = sreg(S_NZCV);
     g_code_base = sreg64(S_CODE_BASE);
     load_xlat();
+    g_rct2 = 0u;
+    g_rct3 = 0u;
     g_tcr = 0u;
     g_tcr1 = 0u;
     g_count0 = sreg64(S_COUNT);

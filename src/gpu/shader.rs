@@ -307,16 +307,16 @@ pub fn tier_source(
     s
 }
 
-/// `txlat`'s page-table entry `e` for page `pg` of region `r` (`h0`: the region cache's first
-/// entry), loaded on every access.
-const PTE_LOAD: &str = "    let e = ptab[select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + pg];";
+/// `txlat`'s page-table entry `e` for page `pg` of region `r` (`rb`: the region's last-level
+/// table, from the region cache), loaded on every access.
+const PTE_LOAD: &str = "    let e = ptab[rb * PT_ENTRIES + pg];";
 
 /// The same through the lane's last two entries ([`Tier::page_cache`]).
 const PTE_CACHED: &str = "    let t0 = r == g_tcr && pg == g_tcp;
     let t1 = r == g_tcr1 && pg == g_tcp1;
     var e = select(g_tce1, g_tce, t0);
     if !t0 && !t1 {
-        e = ptab[select(g_rcb1, g_rcb0, h0) * PT_ENTRIES + pg];
+        e = ptab[rb * PT_ENTRIES + pg];
         if hit { g_tcr1 = g_tcr; g_tcp1 = g_tcp; g_tce1 = g_tce; g_tcr = r; g_tcp = pg; g_tce = e; }
     }";
 

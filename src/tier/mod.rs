@@ -321,7 +321,9 @@ pub fn plan(
         }
         // The function `r` starts, if it is one: the callers that call it from a loop (each
         // trip would bounce; start-up code calling main once would not) and run code of their
-        // own (sha256's main; not check(), which calls it three times) come next.
+        // own (sha256's main; not check(), which calls it three times) come next. A caller is
+        // a function or, where its function is no region (too long, or holding an instruction
+        // the translator leaves: glibc's main zeroes its context with NEON), its loop.
         if entries.contains(&r.start) && why != Why::Callee {
             let calls_in_loop = |g: &Region| {
                 looped.iter().any(|&(pc, t, slot)| {
@@ -330,7 +332,7 @@ pub fn plan(
             };
             let mut callers: Vec<&Region> = all
                 .iter()
-                .filter(|g| entries.contains(&g.start) && g.start != r.start)
+                .filter(|g| g.start != r.start)
                 .filter(|g| g.samples > 0 && !chosen.contains(g) && calls_in_loop(g))
                 .collect();
             callers.sort_by_key(|g| std::cmp::Reverse(g.samples));
@@ -814,6 +816,12 @@ mod tests {
         assert_eq!(
             spans(plan(&pages, &none, &dropped, &none, 4)),
             vec![(300, 331, 50, 7), (100, 131, 50, 7)]
+        );
+        // main refused (an instruction the translator leaves): its loop comes as f's caller,
+        // as hot as f.
+        assert_eq!(
+            spans(plan(&pages, &dropped, &none, &none, 4)),
+            vec![(300, 331, 50, 7), (105, 121, 50, 7)]
         );
     }
 
