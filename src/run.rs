@@ -1305,7 +1305,11 @@ impl Session {
             // main); one that leaves some out was made while those were being judged, and the
             // next run would pay a cold compile to find that out again.
             let installed = m.stats.tier_saved > 0 && saved.compiled;
-            let superset = saved.ranges.iter().all(|r| now.ranges.contains(r));
+            // (Less what this run dropped: judged, not left out.)
+            let superset = saved
+                .ranges
+                .iter()
+                .all(|r| now.ranges.contains(r) || m.tier.dropped_ranges.contains(r));
             let keeps = now.compiled || !installed || superset;
             let changed = now != saved || !saved_own;
             if !now.ranges.is_empty() && (ran || now_compiled) && changed && keeps {

@@ -228,7 +228,10 @@ fn translated_hot_code_equals_the_interpreter_with_real_libcs() {
     // region-cache entries into the tier's own two.
     let elf = build_with("demos/sha256", &["--libc", "glibc"]);
     let n = tiers_agree(&elf, &["--mem", "256M"], &["192"]);
-    assert!(n > 1_000_000, "glibc sha256: only {n} instructions translated");
+    assert!(
+        n > 1_000_000,
+        "glibc sha256: only {n} instructions translated"
+    );
 }
 
 #[test]

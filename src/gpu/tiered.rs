@@ -48,6 +48,9 @@ const MIN_INSNS_PER_RUN: u64 = 400;
 struct Installed {
     translations: Vec<Translation>,
     pipe: wgpu::ComputePipeline,
+    /// Per translation: dropped since the install (its entries unmarked: lanes no longer come
+    /// from the interpreter to it, while translated callers still run it in-shader).
+    off: Vec<bool>,
 }
 
 /// A compile on the worker thread.
@@ -95,13 +98,25 @@ impl TierPipes {
         self.installed.as_ref().map(|i| &i.pipe)
     }
 
-    /// The regions being compiled, else those installed.
-    fn current(&self) -> &[translate::Translation] {
+    /// The regions being compiled, else those installed and not dropped.
+    fn current(&self) -> Vec<&translate::Translation> {
         match (&self.pending, &self.installed) {
-            (Some(p), _) => &p.translations,
-            (None, Some(i)) => &i.translations,
-            _ => &[],
+            (Some(p), _) => p.translations.iter().collect(),
+            (None, Some(_)) => self.live(),
+            _ => Vec::new(),
         }
+    }
+
+    /// The installed regions not dropped.
+    fn live(&self) -> Vec<&translate::Translation> {
+        self.installed.as_ref().map_or(Vec::new(), |i| {
+            i.translations
+                .iter()
+                .zip(&i.off)
+                .filter(|(_, &off)| !off)
+                .map(|(t, _)| t)
+                .collect()
+        })
     }
 
     /// The regions installed or being compiled (without samples).
@@ -124,25 +139,25 @@ impl TierPipes {
             && self.run_insns[k] < self.runs[k] * MIN_INSNS_PER_RUN
     }
 
-    /// The installed regions, by their counters' index.
-    fn installed_slots(&self) -> std::ops::Range<usize> {
-        0..self
-            .installed
-            .as_ref()
-            .map_or(0, |i| i.translations.len().min(TIER_SLOTS))
+    /// The installed regions not dropped, by their counters' index.
+    fn installed_slots(&self) -> Vec<usize> {
+        self.installed.as_ref().map_or(Vec::new(), |i| {
+            (0..i.translations.len().min(TIER_SLOTS))
+                .filter(|&k| !i.off[k])
+                .collect()
+        })
     }
 
-    /// The address ranges of the regions installed (compiled and running).
+    /// The address ranges of the regions installed (compiled and running) and not dropped.
     pub fn installed_ranges(&self) -> Vec<(u64, u64)> {
-        self.installed.as_ref().map_or(Vec::new(), |i| {
-            i.translations.iter().map(|t| (t.start, t.end)).collect()
-        })
+        self.live().iter().map(|t| (t.start, t.end)).collect()
     }
 
     /// Whether an installed region bounces over a full window (the drop rule's judgement, at a
     /// run's end): no plan to save.
     pub fn bouncing(&self) -> bool {
         self.installed_slots()
+            .into_iter()
             .any(|k| self.short_entries(k, UNPROFITABLE_RUNS))
     }
 
@@ -330,6 +345,7 @@ impl Machine {
                     .map(|t| (t.start, t.end, t.translated))
                     .collect();
                 self.tier.installed = Some(Installed {
+                    off: vec![false; p.translations.len()],
                     translations: p.translations,
                     pipe,
                 });
@@ -411,13 +427,14 @@ impl Machine {
         // interpreted code (memcpy, from printf's helpers) that translated callers run
         // in-shader costs little beside them, and dropping it would make them bounce.
         let all = self.tier.installed_slots();
-        let (runs, insns) = all.clone().fold((0, 0), |(r, i), k| {
+        let (runs, insns) = all.iter().fold((0, 0), |(r, i), &k| {
             (r + self.tier.runs[k], i + self.tier.run_insns[k])
         });
         let bad: Vec<usize> = if insns >= runs * MIN_INSNS_PER_RUN {
             Vec::new()
         } else {
-            all.filter(|&k| self.tier.short_entries(k, UNPROFITABLE_RUNS))
+            all.into_iter()
+                .filter(|&k| self.tier.short_entries(k, UNPROFITABLE_RUNS))
                 .collect()
         };
         // Judged over windows of entries: a region that ran long at first (main's fill loop)
@@ -433,10 +450,22 @@ impl Machine {
         if bad.is_empty() || self.tier.force {
             return;
         }
-        let old = self.tier.installed.take().expect("installed");
-        self.mark(&old.translations, false);
-        for &k in &bad {
-            let t = &old.translations[k];
+        // The dropped regions' entries are unmarked and the rest run on: taking the whole set
+        // out left the guests interpreted until a new set compiled (glibc's sha256 lost its
+        // main loop and compress for 2 s each time check()'s short loop was dropped).
+        let installed = self.tier.installed.as_mut().expect("installed");
+        let gone: Vec<Translation> = bad
+            .iter()
+            .map(|&k| {
+                installed.off[k] = true;
+                installed.translations[k].clone()
+            })
+            .collect();
+        self.mark(&gone, false);
+        if self.tier.live().is_empty() {
+            self.tier.installed = None;
+        }
+        for (t, &k) in gone.iter().zip(&bad) {
             if !self.tier.dropped_ranges.contains(&(t.start, t.end)) {
                 self.tier.dropped_ranges.push((t.start, t.end));
             }
@@ -451,10 +480,12 @@ impl Machine {
             }
         }
         self.stats.tier_dropped += bad.len() as u64;
-        self.stats.tier_regions.clear();
+        self.stats
+            .tier_regions
+            .retain(|r| !gone.iter().any(|t| (t.start, t.end) == (r.0, r.1)));
         self.tier.dropped = true;
-        // The run loop plans again from the profile at its next look (the others come back if
-        // they are still hot, with what the dropped ones were waiting on: one compile, not two).
+        // The run loop plans again from the profile at its next look (the rest stays installed
+        // meanwhile; a new set comes with what the dropped ones were waiting on).
     }
 }
 

@@ -333,7 +333,10 @@ pub fn plan(
             let mut callers: Vec<&Region> = all
                 .iter()
                 .filter(|g| g.start != r.start)
-                .filter(|g| g.samples > 0 && !chosen.contains(g) && calls_in_loop(g))
+                // Sampled at least 1/32 as often as `r`: a caller that runs a loop of calls
+                // once (glibc's sha256_final padding the last block) is not worth a slot.
+                .filter(|g| g.samples > 0 && g.samples * 32 >= r.samples)
+                .filter(|g| !chosen.contains(g) && calls_in_loop(g))
                 .collect();
             callers.sort_by_key(|g| std::cmp::Reverse(g.samples));
             for g in callers {
