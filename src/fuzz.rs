@@ -1079,7 +1079,17 @@ pub fn fuzz_seed(cfg: &FuzzConfig, seed: u64, only: Option<u64>) -> Result<SeedR
         return Ok(res);
     };
     let k = ks[i];
-    res.divergence = Some(locate(cfg, seed, k, &gens[i], &dir)?);
+    let mut report = locate(cfg, seed, k, &gens[i], &dir)?;
+    // The block's state at its end in the whole run: where the block alone does not diverge
+    // (locate then names its last instruction and shows equal states), this is the evidence.
+    if let (Some(a), Some(b)) = (rec(&g, i), rec(&qm, i)) {
+        let _ = writeln!(
+            report,
+            "  at the block's end in the run of all blocks (garm vs qemu):"
+        );
+        report.push_str(&state_diff("garm", &a[8..], "qemu", &b[8..]));
+    }
+    res.divergence = Some(report);
     Ok(res)
 }
 
