@@ -45,7 +45,9 @@ fn bounded_fuzz_through_the_translator_matches_qemu() {
         ..FuzzConfig::default()
     };
     let (mut insns, mut translated) = (0, 0);
-    for seed in [11, 12, 13] {
+    // Seed 313's BFXIL under a divergent branch was miscompiled by lavapipe's LLVM on AVX-512
+    // hosts (docs/translation-tier.md, "An LLVM miscompile").
+    for seed in [11, 12, 13, 313] {
         let r = fuzz_seed(&cfg, seed, None).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         if let Some(d) = r.divergence {
             panic!("translated code diverges from qemu-aarch64:\n{d}");

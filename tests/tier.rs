@@ -269,6 +269,14 @@ fn a_plan_saved_by_one_run_starts_the_next_one_translated() {
 }
 
 #[test]
+fn bit_selects_under_branches_equal_the_interpreter() {
+    // BFI, BFXIL, MOVK, SXTW and SBFX writing a register they read, under branches: the
+    // translator's shapes that avoid lavapipe's AVX-512 miscompile (tests/fuzz.rs, seed 313).
+    let n = tiers_agree(&build("tests/tier/bitsel"), &[], &[]);
+    assert!(n > 1_000_000, "bitsel: only {n} instructions translated");
+}
+
+#[test]
 fn grouped_accesses_equal_the_interpreter_where_they_straddle_pages() {
     // Frames at every 16-byte step and 24-byte nodes at every 8-byte step: some groups of
     // accesses sharing one translation cross a page (each member then translates its own

@@ -224,6 +224,9 @@ params! {
     iters,
     /// Output ring words per instance.
     out_words,
+    /// Always 0, and opaque to the shader compiler: the translation tier's bit-select masks go
+    /// through it (docs/translation-tier.md, "An LLVM miscompile").
+    zero,
 }
 
 /// How the shader uses a binding.

@@ -388,6 +388,7 @@ impl Machine {
             map_pages,
             iters: ITERS,
             out_words: OUT_WORDS,
+            zero: 0,
         };
         gpu.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
         // The lane map follows the instances' state words (see `map_lanes`).

@@ -14,7 +14,7 @@ use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, Decoded, R_SINK, R
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -322,46 +322,58 @@ fn data(s: &mut String, x: &Fields, t: Target, fs: &mut Fl) {
             let width = (x.aux >> crate::isa::form::bfm::WIDTH_SHIFT) & 127;
             let mode = (x.aux >> crate::isa::form::bfm::MODE_SHIFT) & 3;
             use crate::isa::form::bfm as bf;
-            let _ = writeln!(
-                s,
-                "let ones = vones({width}u);\nvar v = vshl(vand(vshr(b, {lsb}u), ones), {pos}u);"
-            );
             match mode {
                 bf::MODE_INSERT => {
+                    // A bit select under a divergent branch with a constant operand is
+                    // miscompiled by LLVM 15's AVX-512 back end (a merge-masked ternary-logic
+                    // instruction with a folded constant gets the wrong truth table,
+                    // llvm/llvm-project#157929): the mask and the source (MOVK's is a constant)
+                    // come through the opaque zero, so its operands are registers.
+                    let ones = if width >= 64 {
+                        !0u64
+                    } else {
+                        (1u64 << width) - 1
+                    };
                     let _ = writeln!(
                         s,
-                        "v = vor(vand({}, vnot(vshl(ones, {pos}u))), v);",
+                        "let m = vxor({}, kz);\n\
+                         var v = vor(vand({}, vnot(m)), vand(vshl(vshr(vxor(b, kz), {lsb}u), {pos}u), m));",
+                        v64(ones << pos),
                         reg(x.rc)
                     );
                 }
                 bf::MODE_SIGN => {
-                    let topb = pos + width;
-                    if topb < 64 {
-                        // The interpreter's shift amount is taken mod 64, as vshr does.
-                        let _ = writeln!(
-                            s,
-                            "if (vlo(vshr(v, {}u)) & 1u) == 1u {{ v = vor(v, vnot(vones({topb}u))); }}",
-                            topb.wrapping_sub(1) & 63
-                        );
-                    }
+                    // Shifts, not a mask and an OR of the sign bits: the latter is a bit
+                    // select with constant masks where lsb is 0 (SXTW x0, w0).
+                    let _ = writeln!(
+                        s,
+                        "var v = vshl(vsar(vshl(b, {}u), {}u), {pos}u);",
+                        64u32.wrapping_sub(lsb + width) & 63,
+                        (64 - width) & 63
+                    );
                 }
-                bf::MODE_EXTR => {
-                    let hi = if x.w { "vshl(a, 32u)" } else { "a" };
-                    let lo = if x.w {
-                        "vand(bm, vw(0xffffffffu, 0u))"
-                    } else {
-                        "bm"
-                    };
-                    let _ = writeln!(s, "let hi = {hi};\nlet lo = {lo};");
-                    if x.w {
-                        let _ = writeln!(s, "v = vshr(vor(hi, lo), {lsb}u);");
-                    } else if lsb == 0 {
-                        s.push_str("v = lo;\n");
-                    } else {
-                        let _ = writeln!(s, "v = vor(vshr(lo, {lsb}u), vshl(hi, {}u));", 64 - lsb);
-                    }
+                _ => {
+                    let _ = writeln!(
+                        s,
+                        "var v = vshl(vand(vshr(b, {lsb}u), vones({width}u)), {pos}u);"
+                    );
                 }
-                _ => {}
+            }
+            if mode == bf::MODE_EXTR {
+                let hi = if x.w { "vshl(a, 32u)" } else { "a" };
+                let lo = if x.w {
+                    "vand(bm, vw(0xffffffffu, 0u))"
+                } else {
+                    "bm"
+                };
+                let _ = writeln!(s, "let hi = {hi};\nlet lo = {lo};");
+                if x.w {
+                    let _ = writeln!(s, "v = vshr(vor(hi, lo), {lsb}u);");
+                } else if lsb == 0 {
+                    s.push_str("v = lo;\n");
+                } else {
+                    let _ = writeln!(s, "v = vor(vshr(lo, {lsb}u), vshl(hi, {}u));", 64 - lsb);
+                }
             }
             commit(s, x, "v");
         }
@@ -597,7 +609,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     }
     s.push_str(
         "var nz = g_nzcv;\nvar fl = false;\nvar fa = vz();\nvar fb = vz();\nvar fs = vz();\nvar o = vlo(rel) >> 2u;\nvar n = 0u;\nlet cap = ib - g_executed;\n\
-         var live = true;\nvar out = false;\nvar pcx = vz();\n\
+         let kz = vw(P.zero, P.zero);\nvar live = true;\nvar out = false;\nvar pcx = vz();\n\
          loop {\nif !live || g_ticks >= TICK_MAX { break; }\ng_ticks = g_ticks + 1u;\nvar moved0 = false;\n",
     );
     s.push_str(&body);
