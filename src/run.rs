@@ -962,8 +962,9 @@ impl Session {
                     .map(|r| format!("{:#x}..{:#x}:{}", r.start, r.end, r.samples))
                     .collect();
                 eprintln!(
-                    "garm: tier: plan at {} samples: {}",
+                    "garm: tier: plan at {} samples, {:.2} s: {}",
                     m.profile.samples,
+                    crate::tier::elapsed(),
                     list.join(" ")
                 );
             }

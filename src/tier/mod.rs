@@ -222,10 +222,59 @@ pub fn plan(
             .find(|p| p.addr == pc & !0xfff)
             .map(|p| p.slot)
     };
+    // Functions that have run (sampled), by their entry: a loop calling one of them keeps its
+    // caller whole.
+    let sampled: std::collections::HashSet<u64> = pages
+        .iter()
+        .flat_map(|p| functions(p.addr, p.code, p.counts, &entries))
+        .filter(|f| f.samples > 0)
+        .map(|f| f.start)
+        .collect();
     let mut all: Vec<Region> = Vec::new();
     for (p, loops) in pages.iter().zip(&page_loops) {
         let funcs = functions(p.addr, p.code, p.counts, &entries);
         let fits = |r: &Region| r.instructions() <= MAX_REGION_INSNS;
+        // A function whose sampled loops call nothing and hold its time, that no loop calls
+        // and that calls no function that has run from a loop, is left to those loops:
+        // entered once (the sieve's main), the rest of it only costs compile time (~5 ms per
+        // instruction on lavapipe; the sieve's main is 216 instructions, its two loops 57),
+        // and its first translated code runs sooner. Where such a loop was refused or
+        // dropped, or the function runs already, it stays whole. (Left to its buffer's fill
+        // loop, sha256's main then ran compress from interpreted code: taken back whole in a
+        // later pick, its compile seldom landed in a run as short as the bench's.)
+        let loop_only = |f: &Region| -> bool {
+            // Its calls from loops, in its part in this page or the next (its tail).
+            let part = |pc: u64| {
+                f.start <= pc && (pc < f.end || (f.end & 0xfff == 0 && pc < f.end + 4096))
+            };
+            if f.samples == 0
+                || running(f.start, p.slot)
+                || looped
+                    .iter()
+                    .any(|&(pc, t, _)| t == f.start || (part(pc) && sampled.contains(&t)))
+            {
+                return false;
+            }
+            let inner: Vec<&Region> = loops
+                .iter()
+                .filter(|l| l.samples > 0 && f.start <= l.start && l.end <= f.end)
+                .collect();
+            let at = |pc: u64| ((pc - p.addr) / 4) as usize;
+            let calls_or_off = inner.iter().any(|l| {
+                refused(l.start, p.slot)
+                    || dropped(l.start, p.slot)
+                    || p.code[at(l.start)..at(l.end)]
+                        .iter()
+                        .any(|d| d.unit() == unit::BR && matches!(d.op(), op::BL | op::BLREG))
+            });
+            let covered: u64 = (f.start..f.end)
+                .step_by(4)
+                .filter(|&pc| inner.iter().any(|l| l.start <= pc && pc < l.end))
+                .map(|pc| p.counts.get(at(pc)).copied().unwrap_or(0) as u64)
+                .sum();
+            !inner.is_empty() && !calls_or_off && covered * 10 >= f.samples * 9
+        };
+        let funcs: Vec<Region> = funcs.into_iter().filter(|f| !loop_only(f)).collect();
         // A loop inside a function that is itself a region (not refused or dropped) is left to
         // the function.
         let whole: Vec<&Region> = funcs
@@ -577,14 +626,39 @@ impl Policy {
                 .map(|r| r.samples)
                 .sum()
         };
-        // The installed regions stay (only the drop rule takes one out): while they run well
+        // The installed regions stay (the drop rule takes one out, a region holding one or a
+        // hot one wanting the slot of one no longer sampled replaces it): while they run well
         // they are under-sampled (translated code is sampled by its instructions, interpreted
         // code once per dispatch), and a pick of the interpreted helpers alone dropped
         // sha256's compress at 64 instances, leaving main to bounce on every call.
         let installed_keys: Vec<(u64, u32)> = installed.iter().map(|r| (r.start, r.slot)).collect();
         let mut take: Vec<Region> = installed.to_vec();
+        // Holding a thirty-second of the (decayed) profile: more than the one sample an
+        // installed region is granted, or the remains of a phase that is over.
+        let busy = |c: &Region| {
+            hot.iter().any(|h| {
+                (h.start, h.slot) == (c.start, c.slot) && h.samples > 1 && h.samples * 32 >= weight
+            })
+        };
         for r in hot.iter().filter(|r| r.samples >= min.max(1)) {
-            if take.len() < MAX_REGIONS && !installed_keys.contains(&(r.start, r.slot)) {
+            if installed_keys.contains(&(r.start, r.slot)) {
+                continue;
+            }
+            // A region holding installed ones (a function whose loop ran alone) takes their
+            // place.
+            let held = |c: &Region| c.slot == r.slot && r.start <= c.start && c.end <= r.end;
+            let n_held = take.iter().filter(|c| held(c)).count();
+            if take.len() - n_held >= MAX_REGIONS {
+                // An installed region that no longer runs (a phase that is over: start-up's
+                // malloc at 64 instances) makes room.
+                if let Some(k) = take.iter().position(|c| {
+                    installed_keys.contains(&(c.start, c.slot)) && !held(c) && !busy(c)
+                }) {
+                    take.remove(k);
+                }
+            }
+            if take.len() - n_held < MAX_REGIONS {
+                take.retain(|c| !held(c));
                 take.push(r.clone());
             }
         }
@@ -731,7 +805,8 @@ mod tests {
         let p1 = page(&w1);
         let p2code = page_at(PAGE + 4096, &[(10, RET), b(24, 5), bl(30, 40), (45, RET)]);
         let mut hot = vec![0u32; 1024];
-        hot[1005] = 9;
+        // Outside main's loop (time in a call-free loop alone would leave main to the loop).
+        hot[1015] = 9;
         let zeros = vec![0u32; 1024];
         let pages = two_pages(&p1, &hot, &p2code, &zeros);
         let none = |_: u64, _: u32| false;
@@ -886,6 +961,108 @@ mod tests {
             plan_with(0, &none, &main_dropped),
             vec![(105, 121, 64), (700, 731, 1)]
         );
+    }
+
+    #[test]
+    fn a_function_whose_time_is_in_loops_that_call_nothing_is_left_to_them() {
+        // Start-up code calls main (100) once; main's loop 110..=120 calls nothing, its loop
+        // 140..=150 calls g (300) unless `call` is false.
+        let plan_with =
+            |call: bool, counts_at: &[(usize, u32)], dropped: &dyn Fn(u64, u32) -> bool| {
+                let mut w = vec![
+                    bl(0, 100),
+                    (2, RET),
+                    bne(120, 110),
+                    bne(150, 140),
+                    (160, RET),
+                    (310, RET),
+                ];
+                if call {
+                    w.push(bl(145, 300));
+                }
+                let code = page(&w);
+                let mut counts = vec![0u32; 1024];
+                for &(i, c) in counts_at {
+                    counts[i] = c;
+                }
+                let pages = [Page {
+                    addr: PAGE,
+                    code: &code,
+                    counts: &counts,
+                    slot: 0,
+                }];
+                plan(&pages, &|_, _| false, dropped, &|_, _| false, 4)
+                    .iter()
+                    .map(|r| ((r.start - PAGE) / 4, (r.end - PAGE) / 4))
+                    .collect::<Vec<_>>()
+            };
+        let none = |_: u64, _: u32| false;
+        // The time in the first loop: the loop, not main.
+        assert_eq!(plan_with(true, &[(115, 40)], &none), vec![(110, 121)]);
+        // In both loops, one of which calls: main whole.
+        assert_eq!(
+            plan_with(true, &[(115, 40), (142, 20)], &none),
+            vec![(100, 161)]
+        );
+        // The time in the first loop, but g (called from the other) has run: main whole, and
+        // g with it.
+        assert_eq!(
+            plan_with(true, &[(115, 40), (305, 2)], &none),
+            vec![(100, 161), (300, 311)]
+        );
+        // In both loops, neither calling: the loops.
+        assert_eq!(
+            plan_with(false, &[(115, 40), (142, 20)], &none),
+            vec![(110, 121), (140, 151)]
+        );
+        // A tenth of the time outside the loops: main whole.
+        assert_eq!(
+            plan_with(false, &[(115, 40), (130, 5)], &none),
+            vec![(100, 161)]
+        );
+        // The loop dropped (it bounced): main whole.
+        let loop_dropped = |s: u64, _: u32| s == PAGE + 440;
+        assert_eq!(
+            plan_with(false, &[(115, 40)], &loop_dropped),
+            vec![(100, 161)]
+        );
+    }
+
+    #[test]
+    fn a_pick_puts_a_function_in_place_of_its_installed_loop() {
+        let r = |start: u64, end: u64, samples: u64| Region {
+            start: PAGE + 4 * start,
+            end: PAGE + 4 * end,
+            samples,
+            slot: 0,
+        };
+        let mut p = Policy::new(Mode::Auto);
+        let installed = [r(110, 121, 0), r(500, 520, 0)];
+        // main (holding the installed loop 110..=120) with its callee f, hotter now.
+        let hot = vec![
+            r(300, 311, 60),
+            r(100, 161, 60),
+            r(110, 121, 5),
+            r(500, 520, 5),
+        ];
+        let got: Vec<(u64, u64)> = p
+            .pick(130, 130, hot, &installed)
+            .unwrap()
+            .iter()
+            .map(|x| ((x.start - PAGE) / 4, (x.end - PAGE) / 4))
+            .collect();
+        assert_eq!(got, vec![(500, 520), (300, 311), (100, 161)]);
+        // Four installed, two no longer sampled: a hot region takes the first of those.
+        let mut p = Policy::new(Mode::Auto);
+        let installed = [r(10, 20, 0), r(30, 40, 0), r(50, 60, 0), r(70, 80, 0)];
+        let hot = vec![r(300, 311, 90), r(30, 40, 20), r(70, 80, 20), r(10, 20, 1)];
+        let got: Vec<(u64, u64)> = p
+            .pick(131, 131, hot, &installed)
+            .unwrap()
+            .iter()
+            .map(|x| ((x.start - PAGE) / 4, (x.end - PAGE) / 4))
+            .collect();
+        assert_eq!(got, vec![(30, 40), (50, 60), (70, 80), (300, 311)]);
     }
 
     #[test]
