@@ -1036,32 +1036,30 @@ mod tests {
             samples,
             slot: 0,
         };
-        let mut p = Policy::new(Mode::Auto);
-        let installed = [r(110, 121, 0), r(500, 520, 0)];
+        let spans = |installed: &[Region], hot: Vec<Region>, samples: u64| -> Vec<(u64, u64)> {
+            Policy::new(Mode::Auto)
+                .pick(samples, samples, hot, installed)
+                .unwrap()
+                .iter()
+                .map(|x| ((x.start - PAGE) / 4, (x.end - PAGE) / 4))
+                .collect()
+        };
         // main (holding the installed loop 110..=120) with its callee f, hotter now.
+        let installed = [r(110, 121, 0), r(500, 520, 0)];
         let hot = vec![
             r(300, 311, 60),
             r(100, 161, 60),
             r(110, 121, 5),
             r(500, 520, 5),
         ];
-        let got: Vec<(u64, u64)> = p
-            .pick(130, 130, hot, &installed)
-            .unwrap()
-            .iter()
-            .map(|x| ((x.start - PAGE) / 4, (x.end - PAGE) / 4))
-            .collect();
-        assert_eq!(got, vec![(500, 520), (300, 311), (100, 161)]);
+        assert_eq!(
+            spans(&installed, hot, 130),
+            vec![(500, 520), (300, 311), (100, 161)]
+        );
         // Four installed, two no longer sampled: a hot region takes the first of those.
-        let mut p = Policy::new(Mode::Auto);
         let installed = [r(10, 20, 0), r(30, 40, 0), r(50, 60, 0), r(70, 80, 0)];
         let hot = vec![r(300, 311, 90), r(30, 40, 20), r(70, 80, 20), r(10, 20, 1)];
-        let got: Vec<(u64, u64)> = p
-            .pick(131, 131, hot, &installed)
-            .unwrap()
-            .iter()
-            .map(|x| ((x.start - PAGE) / 4, (x.end - PAGE) / 4))
-            .collect();
+        let got = spans(&installed, hot, 131);
         assert_eq!(got, vec![(30, 40), (50, 60), (70, 80), (300, 311)]);
     }
 
