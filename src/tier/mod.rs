@@ -224,15 +224,18 @@ pub fn plan(
     };
     // Functions that have run (sampled), by their entry: a loop calling one of them keeps its
     // caller whole.
-    let sampled: std::collections::HashSet<u64> = pages
+    let page_funcs: Vec<Vec<Region>> = pages
         .iter()
-        .flat_map(|p| functions(p.addr, p.code, p.counts, &entries))
+        .map(|p| functions(p.addr, p.code, p.counts, &entries))
+        .collect();
+    let sampled: std::collections::HashSet<u64> = page_funcs
+        .iter()
+        .flatten()
         .filter(|f| f.samples > 0)
         .map(|f| f.start)
         .collect();
     let mut all: Vec<Region> = Vec::new();
-    for (p, loops) in pages.iter().zip(&page_loops) {
-        let funcs = functions(p.addr, p.code, p.counts, &entries);
+    for ((p, loops), funcs) in pages.iter().zip(&page_loops).zip(page_funcs) {
         let fits = |r: &Region| r.instructions() <= MAX_REGION_INSNS;
         // A function whose sampled loops call nothing and hold its time, that no loop calls
         // and that calls no function that has run from a loop, is left to those loops:
@@ -263,9 +266,9 @@ pub fn plan(
             let calls_or_off = inner.iter().any(|l| {
                 refused(l.start, p.slot)
                     || dropped(l.start, p.slot)
-                    || p.code[at(l.start)..at(l.end)]
-                        .iter()
-                        .any(|d| d.unit() == unit::BR && matches!(d.op(), op::BL | op::BLREG))
+                    || p.code[at(l.start)..at(l.end)].iter().any(|d| {
+                        call_target(d).is_some() || d.unit() == unit::BR && d.op() == op::BLREG
+                    })
             });
             let covered: u64 = (f.start..f.end)
                 .step_by(4)

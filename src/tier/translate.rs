@@ -328,16 +328,13 @@ fn data(s: &mut String, x: &Fields, t: Target, fs: &mut Fl) {
                     // miscompiled by LLVM 15's AVX-512 back end (a merge-masked ternary-logic
                     // instruction with a folded constant gets the wrong truth table,
                     // llvm/llvm-project#157929): the mask and the source (MOVK's is a constant)
-                    // come through the opaque zero, so its operands are registers.
-                    let ones = if width >= 64 {
-                        !0u64
-                    } else {
-                        (1u64 << width) - 1
-                    };
+                    // come through the opaque zero, so its operands are registers. (width is
+                    // 1..=64.)
+                    let ones = u64::MAX >> (64 - width);
                     let _ = writeln!(
                         s,
                         "let m = vxor({}, kz);\n\
-                         var v = vor(vand({}, vnot(m)), vand(vshl(vshr(vxor(b, kz), {lsb}u), {pos}u), m));",
+                         let v = vor(vand({}, vnot(m)), vand(vshl(vshr(vxor(b, kz), {lsb}u), {pos}u), m));",
                         v64(ones << pos),
                         reg(x.rc)
                     );
@@ -347,32 +344,33 @@ fn data(s: &mut String, x: &Fields, t: Target, fs: &mut Fl) {
                     // select with constant masks where lsb is 0 (SXTW x0, w0).
                     let _ = writeln!(
                         s,
-                        "var v = vshl(vsar(vshl(b, {}u), {}u), {pos}u);",
+                        "let v = vshl(vsar(vshl(b, {}u), {}u), {pos}u);",
                         64u32.wrapping_sub(lsb + width) & 63,
                         (64 - width) & 63
                     );
                 }
+                bf::MODE_EXTR => {
+                    let hi = if x.w { "vshl(a, 32u)" } else { "a" };
+                    let lo = if x.w {
+                        "vand(bm, vw(0xffffffffu, 0u))"
+                    } else {
+                        "bm"
+                    };
+                    let _ = writeln!(s, "let hi = {hi};\nlet lo = {lo};");
+                    if x.w {
+                        let _ = writeln!(s, "let v = vshr(vor(hi, lo), {lsb}u);");
+                    } else if lsb == 0 {
+                        s.push_str("let v = lo;\n");
+                    } else {
+                        let _ =
+                            writeln!(s, "let v = vor(vshr(lo, {lsb}u), vshl(hi, {}u));", 64 - lsb);
+                    }
+                }
                 _ => {
                     let _ = writeln!(
                         s,
-                        "var v = vshl(vand(vshr(b, {lsb}u), vones({width}u)), {pos}u);"
+                        "let v = vshl(vand(vshr(b, {lsb}u), vones({width}u)), {pos}u);"
                     );
-                }
-            }
-            if mode == bf::MODE_EXTR {
-                let hi = if x.w { "vshl(a, 32u)" } else { "a" };
-                let lo = if x.w {
-                    "vand(bm, vw(0xffffffffu, 0u))"
-                } else {
-                    "bm"
-                };
-                let _ = writeln!(s, "let hi = {hi};\nlet lo = {lo};");
-                if x.w {
-                    let _ = writeln!(s, "v = vshr(vor(hi, lo), {lsb}u);");
-                } else if lsb == 0 {
-                    s.push_str("v = lo;\n");
-                } else {
-                    let _ = writeln!(s, "v = vor(vshr(lo, {lsb}u), vshl(hi, {}u));", 64 - lsb);
                 }
             }
             commit(s, x, "v");
