@@ -187,12 +187,29 @@ fn install_saved_plan(
 ) -> Result<(crate::tier::saved::Plan, bool), RunError> {
     // This instance count's plan, else the one any count of this program saved last (then
     // not this count's own: the run's end saves it under this count's key).
-    let (own, saved) = keys
+    let plans: Vec<crate::tier::saved::Plan> =
+        keys.iter().map(|k| crate::tier::saved::load(k)).collect();
+    let (mut own, mut saved) = plans
         .iter()
-        .map(|k| crate::tier::saved::load(k))
         .enumerate()
         .find(|(_, p)| !p.ranges.is_empty())
-        .map_or((false, Default::default()), |(i, p)| (i == 0, p));
+        .map_or((false, Default::default()), |(i, p)| (i == 0, p.clone()));
+    // This count's set still compiling when its runs ended, where another count compiled the
+    // same set: that pipeline (with its page cache) is Mesa's already. (sha256's set compiles
+    // for longer than a 1-instance run lasts: it never landed at 1 instance.)
+    if let Some(other) = plans
+        .iter()
+        .skip(1)
+        .find(|p| own && !saved.compiled && p.compiled && p.ranges == saved.ranges)
+    {
+        saved = crate::tier::saved::Plan {
+            compiled: true,
+            fallback: Vec::new(),
+            page_cache: other.page_cache,
+            ..saved
+        };
+        own = false;
+    }
     // A range the program does not map (any more) is left out: the plan is only a hint.
     let mapped = |m: &mut Machine, ranges: &[(u64, u64)]| -> Vec<crate::tier::Region> {
         ranges
@@ -202,8 +219,7 @@ fn install_saved_plan(
             .collect()
     };
     for r in mapped(m, &saved.dropped) {
-        m.tier.dropped_once.insert((r.start, r.slot));
-        m.tier.dropped_ranges.push((r.start, r.end));
+        m.tier.earlier_drops.push((r.start, r.end, r.slot));
     }
     let regions = mapped(m, &saved.ranges);
     // A plan still compiling when its run ended: its fallback runs from the first dispatch
@@ -213,17 +229,22 @@ fn install_saved_plan(
     } else {
         mapped(m, &saved.fallback)
     };
+    // A compiled set with the page cache it was compiled with; a set to compile as the
+    // instance count has it.
     if !fallback.is_empty() {
         let sync = std::mem::replace(&mut m.tier.sync, true);
+        m.tier.page_cache = Some(saved.page_cache);
         m.translate_regions(&fallback)?;
         m.tier.sync = sync;
     }
     if !regions.is_empty() {
         let sync = std::mem::replace(&mut m.tier.sync, saved.compiled);
+        m.tier.page_cache = saved.compiled.then_some(saved.page_cache);
         m.translate_regions(&regions)?;
         m.tier.sync = sync;
         m.stats.tier_saved = regions.len() as u64;
     }
+    m.tier.page_cache = None;
     Ok((saved, own))
 }
 
@@ -1265,7 +1286,19 @@ impl Session {
         k.account(&m);
         // The regions this run ended with (or was compiling) are the next run's start.
         if let Some([key, any]) = &plan_key {
-            let mut dropped = saved.dropped.clone();
+            // Earlier runs' drops stay remembered, less those of code that held a quarter of
+            // this run's profile (tried again: see Machine::forgiven).
+            let mut dropped: Vec<(u64, u64)> = saved
+                .dropped
+                .iter()
+                .filter(|&&(a, b)| {
+                    !m.tier
+                        .earlier_drops
+                        .iter()
+                        .any(|&(s, e, slot)| (s, e) == (a, b) && m.forgiven(s, e, slot))
+                })
+                .copied()
+                .collect();
             for r in &m.tier.dropped_ranges {
                 if !dropped.contains(r) {
                     dropped.push(*r);
@@ -1278,18 +1311,21 @@ impl Session {
             let compiled = !m.tier.busy();
             // While a set compiles, the one that ran (if it ran well) or the last one compiled.
             let installed = m.tier.installed_ranges();
-            let fallback = if compiled {
-                Vec::new()
+            // And the page cache that set was compiled with.
+            let here = m.tier.installed_page_cache().unwrap_or(false);
+            let (fallback, page_cache) = if compiled {
+                (Vec::new(), here)
             } else if !installed.is_empty() && m.stats.tier_insns > 0 && !m.tier.bouncing() {
-                installed
+                (installed, here)
             } else {
-                saved.compiled_set().to_vec()
+                (saved.compiled_set().to_vec(), saved.page_cache)
             };
             let now = crate::tier::saved::Plan {
                 ranges: m.tier.ranges(),
                 compiled,
                 dropped,
                 fallback,
+                page_cache,
             };
             // A compiled set that never ran (a short run's late pick) is no plan to start from.
             // Nor is one whose regions bounce (a set that suited one instance count may not

@@ -1053,6 +1053,11 @@ impl Machine {
                     .dropped_ranges
                     .iter()
                     .any(|&(a, b)| (a..b).contains(&start))
+                || self
+                    .tier
+                    .earlier_drops
+                    .iter()
+                    .any(|&(a, b, s)| (a..b).contains(&start) && !self.forgiven(a, b, s))
         };
         let installed = self.tier.regions();
         let running =
@@ -1069,6 +1074,29 @@ impl Machine {
             r.samples = r.samples.div_ceil(SAMPLE_WEIGHT as u64);
         }
         chosen
+    }
+
+    /// Whether an earlier run's drop of `start..end` (in one page, decoded at `slot`) is
+    /// forgiven: the code holds a quarter of the profile's weight. A drop of code that hot was
+    /// more likely its context's doing (a caller or callee left interpreted, its data out of
+    /// the tier's region cache) than its own, and remembered for good it kept the hottest code
+    /// interpreted in every later run (sha256 at 1 instance: compress, main and main's tail all
+    /// dropped, 0% translated). Dropped again in this run, it is refused for the run.
+    pub fn forgiven(&self, start: u64, end: u64, slot: u32) -> bool {
+        let Some(c) = self.profile.counts.get(&slot) else {
+            return false;
+        };
+        let page = start & !(PAGE as u64 - 1);
+        let (a, b) = (
+            ((start - page) / 4) as usize,
+            (((end - page) / 4) as usize).min(c.len()),
+        );
+        let held = c[a.min(b)..b]
+            .iter()
+            .map(|&x| x as u64)
+            .sum::<u64>()
+            .div_ceil(SAMPLE_WEIGHT as u64);
+        held > 0 && held * 4 >= self.profile.weight()
     }
 
     /// The `n` hottest 16-instruction windows of guest code by samples: (address, samples).

@@ -48,6 +48,8 @@ const MIN_INSNS_PER_RUN: u64 = 400;
 struct Installed {
     translations: Vec<Translation>,
     pipe: wgpu::ComputePipeline,
+    /// Compiled with [`crate::gpu::shader::Tier::page_cache`].
+    page_cache: bool,
     /// Per translation: dropped since the install (its entries unmarked: lanes no longer come
     /// from the interpreter to it, while translated callers still run it in-shader).
     off: Vec<bool>,
@@ -56,6 +58,7 @@ struct Installed {
 /// A compile on the worker thread.
 struct Pending {
     translations: Vec<Translation>,
+    page_cache: bool,
     rx: Receiver<(Result<wgpu::ComputePipeline, GpuError>, Duration)>,
 }
 
@@ -73,11 +76,20 @@ pub struct TierPipes {
     pub force: bool,
     /// Regions the translator could not take whole (start, slot): not chosen again.
     pub refused: std::collections::HashSet<(u64, u32)>,
+    /// The page cache for the next compiles, where a saved plan names the one its pipeline
+    /// was compiled with (else it follows the instance count): Mesa's cache then serves the
+    /// pipeline whatever this run's count (sha256's set, compiled by a 64-instance run, ran
+    /// from the start of a 1-instance one instead of compiling for longer than it ran).
+    pub page_cache: Option<bool>,
     /// Regions dropped as unprofitable once (start, slot): chosen again only with a region
     /// they call (the bouncing may have been that callee's); dropped again, they are refused.
     pub dropped_once: std::collections::HashSet<(u64, u32)>,
     /// The address ranges of the regions dropped in this run (for the saved plan).
     pub dropped_ranges: Vec<(u64, u64)>,
+    /// Regions earlier runs dropped (start, end, slot), from the saved plan: treated as
+    /// dropped once, except while they hold a quarter of the profile (see
+    /// [`Machine::forgiven`]).
+    pub earlier_drops: Vec<(u64, u64, u32)>,
     /// Per installed region: tier dispatches entered by it and the instructions they ran,
     /// since the last install.
     runs: [u64; TIER_SLOTS],
@@ -169,6 +181,11 @@ impl TierPipes {
     pub fn busy(&self) -> bool {
         self.pending.is_some()
     }
+
+    /// The page cache of the installed pipeline ([`Installed::page_cache`]), if one is.
+    pub fn installed_page_cache(&self) -> Option<bool> {
+        self.installed.as_ref().map(|i| i.page_cache)
+    }
 }
 
 impl Machine {
@@ -254,8 +271,12 @@ impl Machine {
                 .fold(0, |m, r| m | 1 << r),
             // Judged by the processes alive now: the slots a run allows are many more than it
             // usually fills.
-            page_cache: self.live_lanes() >= crate::gpu::layout::WORKGROUP,
+            page_cache: self
+                .tier
+                .page_cache
+                .unwrap_or_else(|| self.live_lanes() >= crate::gpu::layout::WORKGROUP),
         };
+        let page_cache = tier.page_cache;
         self.stats.tier_translated += translations.len() as u64;
         let (tx, rx) = channel();
         let device = self.gpu.device.clone();
@@ -301,7 +322,11 @@ impl Machine {
         } else {
             std::thread::spawn(build);
         }
-        self.tier.pending = Some(Pending { translations, rx });
+        self.tier.pending = Some(Pending {
+            translations,
+            rx,
+            page_cache,
+        });
         self.poll_tier();
         Ok(())
     }
@@ -348,6 +373,7 @@ impl Machine {
                     off: vec![false; p.translations.len()],
                     translations: p.translations,
                     pipe,
+                    page_cache: p.page_cache,
                 });
                 self.tier.runs = [0; TIER_SLOTS];
                 self.tier.run_insns = [0; TIER_SLOTS];

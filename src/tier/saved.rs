@@ -13,10 +13,11 @@ use crate::toolchain::cache::{sha, Cache};
 const KIND: &str = "tier-plan";
 
 /// The cache key of the plan for the program whose SHA-256 is `elf_sha`, under `target` (the
-/// prelude and the adapter).
+/// prelude and the adapter). (Format 2 added `page-cache`: a plan without it was compiled
+/// with either.)
 pub fn key(elf_sha: &str, target: &str) -> String {
     sha(format!(
-        "garm tier plan {} {target} {elf_sha}",
+        "garm tier plan 2 {} {target} {elf_sha}",
         super::translate::VERSION
     )
     .as_bytes())
@@ -34,6 +35,9 @@ pub struct Plan {
     pub compiled: bool,
     pub dropped: Vec<(u64, u64)>,
     pub fallback: Vec<(u64, u64)>,
+    /// The page cache the compiled set's pipeline had (`page-cache` after the header): the
+    /// same again makes it Mesa's cache's, whatever the instance count.
+    pub page_cache: bool,
 }
 
 impl Plan {
@@ -65,10 +69,11 @@ pub fn store(key: &str, plan: &Plan) {
 }
 
 fn format(plan: &Plan) -> String {
-    let head = if plan.compiled {
-        "compiled\n"
-    } else {
-        "pending\n"
+    let head = match (plan.compiled, plan.page_cache) {
+        (true, false) => "compiled\n",
+        (true, true) => "compiled\npage-cache\n",
+        (false, false) => "pending\n",
+        (false, true) => "pending\npage-cache\n",
     };
     let ranges: String = plan
         .ranges
@@ -85,16 +90,18 @@ fn format(plan: &Plan) -> String {
     format!("{head}{ranges}{fallback}{dropped}")
 }
 
-/// `compiled` or `pending`, then one `START END` (hex) per line: a region of at most a page,
+/// `compiled` or `pending`, then `page-cache` where the compiled set had it, then one
+/// `START END` (hex) per line: a region of at most a page,
 /// start before end; then `fallback START END` lines, then `dropped START END` lines; anything
 /// else and the whole plan is ignored.
 fn parse(text: &str) -> Plan {
-    let mut lines = text.lines();
+    let mut lines = text.lines().peekable();
     let compiled = match lines.next() {
         Some("compiled") => true,
         Some("pending") => false,
         _ => return Plan::default(),
     };
+    let page_cache = lines.next_if_eq(&"page-cache").is_some();
     // The lists in their order: a line of an earlier one after a later one spoils the plan.
     let mut lists: [Vec<(u64, u64)>; 3] = Default::default();
     let mut at = 0;
@@ -128,6 +135,7 @@ fn parse(text: &str) -> Plan {
         compiled,
         dropped,
         fallback,
+        page_cache,
     }
 }
 
@@ -142,11 +150,13 @@ mod tests {
             compiled: true,
             dropped: vec![(0x13c64, 0x13c9c)],
             fallback: Vec::new(),
+            page_cache: false,
         };
         assert_eq!(parse(&format(&p)), p);
         let q = Plan {
             compiled: false,
             fallback: vec![(0x13dec, 0x14000)],
+            page_cache: true,
             ..p
         };
         assert_eq!(parse(&format(&q)), q);
