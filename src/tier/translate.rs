@@ -10,11 +10,11 @@
 //! a pair's two accesses as one), at a branch out of the region, and when the dispatch's
 //! budget is spent.
 
-use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, Decoded, R_SINK, R_SP, R_ZR};
+use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, vmem, Decoded, R_SINK, R_SP, R_ZR};
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -72,6 +72,12 @@ pub fn takes(d: &Decoded, t: Target) -> bool {
         unit::ALU | unit::CSEL | unit::CCMP | unit::BFM | unit::MUL | unit::BR | unit::ONE => true,
         unit::DIV => t.native64,
         unit::MEM => a & mem::EXCL == 0 && (a & mem::PRFM == 0 || sinks(d)),
+        // A whole V register or a pair of them (LDR/STR/LDP/STP of B-Q: variadic functions'
+        // saves of q0-q7, block copies); not lanes, replication or several registers.
+        unit::VMEM => {
+            (a >> vmem::MODE_SHIFT) & 3 == vmem::MODE_WHOLE
+                && (a & vmem::PAIR != 0 || (a >> vmem::NREGS_SHIFT) & 3 == 0)
+        }
         unit::SYS => d.op() == op::NOP,
         _ => false,
     }
@@ -87,8 +93,14 @@ fn sinks(d: &Decoded) -> bool {
 /// The registers (x0-x30, SP) an instruction reads or writes.
 fn regs_of(d: &Decoded) -> impl Iterator<Item = u32> {
     let y = d.w[1];
-    [0, 6, 12, 18, 24]
-        .into_iter()
+    // A VMEM instruction's rc and rc2 name V registers.
+    let fields: &[u32] = if d.unit() == unit::VMEM {
+        &[0, 6, 12]
+    } else {
+        &[0, 6, 12, 18, 24]
+    };
+    fields
+        .iter()
         .map(move |s| (y >> s) & 63)
         .filter(|&r| r <= R_SP)
 }
@@ -520,6 +532,59 @@ fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val:
     }
 }
 
+/// Instruction `i`'s address `ad{i}` and writeback value `wb{i}` from its base `a{i}`: the
+/// integer memory unit's address generation, which the VMEM unit shares (`idx`: its indexing).
+fn address(s: &mut String, x: &Fields, i: usize, idx: u32) {
+    let _ = writeln!(s, "let a{i} = {};", reg(x.rn));
+    let _ = writeln!(s, "var ad{i} = vz();\nvar wb{i} = vz();\n{{");
+    operand_b(s, x);
+    adder(s, x, &format!("a{i}"), &mut Fl::Made);
+    let addr = if idx == mem::IDX_POST {
+        format!("a{i}")
+    } else {
+        "sum".into()
+    };
+    let _ = writeln!(s, "ad{i} = {addr};\nwb{i} = sum;\n}}");
+}
+
+/// One V register `vt` loaded from or stored to `nb` bytes at word `i` of the pool (address
+/// `addr`, aligned to its size up to 8): the VMEM unit's whole-register mode (a load zeroes the
+/// bytes above).
+fn vaccess(s: &mut String, nb: u32, store: bool, i: &str, addr: &str, vt: u32) {
+    let v = format!("vreg[g_inst * VREG_STRIDE + {vt}u]");
+    let sh = format!("((vlo({addr}) & 3u) * 8u)");
+    let m = if nb == 2 { 0xffffu32 } else { 0xff };
+    if !store {
+        let val = match nb {
+            16 => format!("vec4<u32>(mld2({i}), mld2({i} + 2u))"),
+            8 => format!("vec4<u32>(mld2({i}), 0u, 0u)"),
+            4 => format!("vec4<u32>(mld({i}), 0u, 0u, 0u)"),
+            _ => format!("vec4<u32>((mld({i}) >> {sh}) & {m}u, 0u, 0u, 0u)"),
+        };
+        let _ = writeln!(s, "{v} = {val};");
+        return;
+    }
+    let _ = writeln!(s, "{{\nlet vv = {v};");
+    match nb {
+        16 => {
+            let _ = writeln!(s, "mst2({i}, vv.xy);\nmst2({i} + 2u, vv.zw);");
+        }
+        8 => {
+            let _ = writeln!(s, "mst2({i}, vv.xy);");
+        }
+        4 => {
+            let _ = writeln!(s, "mst({i}, vv.x);");
+        }
+        _ => {
+            let _ = writeln!(
+                s,
+                "let sh = {sh};\nmst({i}, (mld({i}) & ~({m}u << sh)) | ((vv.x & {m}u) << sh));"
+            );
+        }
+    }
+    s.push_str("}\n");
+}
+
 /// A region to translate: its page's decoded instructions and where it lies.
 pub struct Source<'a> {
     pub page: u64,
@@ -652,7 +717,12 @@ fn inside(src: &Source, imm: u64, opn: u32) -> Option<usize> {
 
 /// Steps an instruction counts as: the interpreter counts each micro-step, so a pair is two.
 fn weight(d: &Decoded) -> usize {
-    if d.unit() == unit::MEM && d.aux() & mem::PAIR != 0 {
+    let pair = match d.unit() {
+        unit::MEM => d.aux() & mem::PAIR != 0,
+        unit::VMEM => d.aux() & vmem::PAIR != 0,
+        _ => false,
+    };
+    if pair {
         2
     } else {
         1
@@ -875,16 +945,7 @@ fn block(
                 let idx = (x.aux >> mem::IDX_SHIFT) & 3;
                 let store = x.aux & mem::STORE != 0;
                 let pair = x.aux & mem::PAIR != 0;
-                let _ = writeln!(s, "let a{i} = {};", reg(x.rn));
-                let _ = writeln!(s, "var ad{i} = vz();\nvar wb{i} = vz();\n{{");
-                operand_b(s, &x);
-                adder(s, &x, &format!("a{i}"), &mut Fl::Made);
-                let addr = if idx == mem::IDX_POST {
-                    format!("a{i}")
-                } else {
-                    "sum".into()
-                };
-                let _ = writeln!(s, "ad{i} = {addr};\nwb{i} = sum;\n}}");
+                address(s, &x, i, idx);
                 // A pair is translated as one access of both halves: its two can then fail
                 // only together (a pair that crosses a page, or meets a walk or a fault, is
                 // the interpreter's, from its first micro-step), and one translation serves
@@ -941,6 +1002,41 @@ fn block(
                         &format!("y{i}"),
                         &format!("vadd(ad{i}, vw({nb}u, 0u))"),
                         x.rc2,
+                    );
+                }
+                let wbv = if idx != 0 {
+                    format!("wb{i}")
+                } else {
+                    "vz()".into()
+                };
+                wr(s, x.rd, &wbv);
+            }
+            unit::VMEM => {
+                let nb = 1u32 << (x.aux & vmem::SIZE_MASK);
+                // Indexing's values are the integer unit's, at the VMEM word's own shift.
+                let idx = (x.aux >> vmem::IDX_SHIFT) & 3;
+                let store = x.aux & vmem::STORE != 0;
+                let pair = x.aux & vmem::PAIR != 0;
+                address(s, &x, i, idx);
+                // As an integer pair: one translation of both registers, whole or not at
+                // all. 16 bytes are two doubleword accesses of the pool.
+                let span = if pair { 2 * nb } else { nb };
+                let _ = writeln!(
+                    s,
+                    "let x{i} = txlat(ad{i}, {span}u, {}u, {store});\n\
+                     if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{",
+                    nb.min(8) - 1
+                );
+                open += 1;
+                vaccess(s, nb, store, &format!("x{i}"), &format!("ad{i}"), x.rc & 31);
+                if pair {
+                    vaccess(
+                        s,
+                        nb,
+                        store,
+                        &format!("(x{i} + {}u)", nb / 4),
+                        &format!("ad{i}"),
+                        x.rc2 & 31,
                     );
                 }
                 let wbv = if idx != 0 {
