@@ -63,6 +63,27 @@ fn bounded_fuzz_through_the_translator_matches_qemu() {
     );
 }
 
+/// Tier-2 blocks through the translation tier: its V-register loads and stores (the FP/SIMD
+/// instructions it takes) run translated between the interpreted rest, against qemu-aarch64.
+#[test]
+fn bounded_tier2_fuzz_through_the_translator_matches_qemu() {
+    let cfg = FuzzConfig {
+        instances: 8,
+        blocks_per_instance: 4,
+        block_len: 32,
+        translate: true,
+        tier2: true,
+        ..FuzzConfig::default()
+    };
+    let r = fuzz_seed(&cfg, 3, None).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(d) = r.divergence {
+        panic!("translated code diverges from qemu-aarch64:\n{d}");
+    }
+    let loads = r.classes.get("FP/SIMD load/store").copied().unwrap_or(0);
+    assert!(loads >= 100, "only {loads} FP/SIMD loads and stores fuzzed");
+    assert!(r.translated > 0, "nothing ran translated");
+}
+
 /// Tier 2 alone (`garm fuzz --tier2`): FP/SIMD rows with special FP operands and random FPCR
 /// modes, so the soft-float and SIMD units see far more than in the mixed run.
 #[test]
