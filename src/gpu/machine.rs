@@ -121,6 +121,32 @@ impl Profile {
             .div_ceil(SAMPLE_WEIGHT as u64)
     }
 
+    /// One sample of instruction `index` of the page decoded at `slot`.
+    pub fn take(&mut self, slot: u32, index: usize) {
+        self.counts
+            .entry(slot)
+            .or_insert_with(|| vec![0; 1024].into_boxed_slice())[index] += SAMPLE_WEIGHT;
+        self.samples += 1;
+    }
+
+    /// Whether `start..end` (in one page, decoded at `slot`) holds a quarter of the weight.
+    pub fn holds_quarter(&self, start: u64, end: u64, slot: u32) -> bool {
+        let Some(c) = self.counts.get(&slot) else {
+            return false;
+        };
+        let page = start & !(PAGE as u64 - 1);
+        let (a, b) = (
+            ((start - page) / 4) as usize,
+            (((end - page) / 4) as usize).min(c.len()),
+        );
+        let held = c[a.min(b)..b]
+            .iter()
+            .map(|&x| x as u64)
+            .sum::<u64>()
+            .div_ceil(SAMPLE_WEIGHT as u64);
+        held > 0 && held * 4 >= self.weight()
+    }
+
     /// Halves every count (keeping the total taken): the profile then follows a program's
     /// phases (sha256's buffer fill, then its hashing) instead of its whole history.
     pub fn decay(&mut self) {
@@ -1002,12 +1028,7 @@ impl Machine {
                 if slot == NO_CODE {
                     continue;
                 }
-                self.profile
-                    .counts
-                    .entry(slot)
-                    .or_insert_with(|| vec![0; 1024].into_boxed_slice())[(v & 1023) as usize] +=
-                    SAMPLE_WEIGHT;
-                self.profile.samples += 1;
+                self.profile.take(slot, (v & 1023) as usize);
             }
         }
     }
@@ -1083,20 +1104,7 @@ impl Machine {
     /// interpreted in every later run (sha256 at 1 instance: compress, main and main's tail all
     /// dropped, 0% translated). Dropped again in this run, it is refused for the run.
     pub fn forgiven(&self, start: u64, end: u64, slot: u32) -> bool {
-        let Some(c) = self.profile.counts.get(&slot) else {
-            return false;
-        };
-        let page = start & !(PAGE as u64 - 1);
-        let (a, b) = (
-            ((start - page) / 4) as usize,
-            (((end - page) / 4) as usize).min(c.len()),
-        );
-        let held = c[a.min(b)..b]
-            .iter()
-            .map(|&x| x as u64)
-            .sum::<u64>()
-            .div_ceil(SAMPLE_WEIGHT as u64);
-        held > 0 && held * 4 >= self.profile.weight()
+        self.profile.holds_quarter(start, end, slot)
     }
 
     /// The `n` hottest 16-instruction windows of guest code by samples: (address, samples).
@@ -1602,5 +1610,41 @@ impl Machine {
             self.stats.readback_time += t1.elapsed();
         }
         Ok(outs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_region_holds_a_quarter_of_the_profile_by_its_own_samples() {
+        let mut p = Profile::default();
+        // Page 0x14000 decoded at slot 3: compress (0x14484..0x14628) takes 30 samples, a
+        // helper at the page's start 10; page 0x15000 (slot 4) 60 at one instruction.
+        for i in 0..30 {
+            p.take(3, 300 + i % 20);
+        }
+        for i in 0..10 {
+            p.take(3, 10 + i % 5);
+        }
+        for _ in 0..60 {
+            p.take(4, 7);
+        }
+        assert!(p.holds_quarter(0x14484, 0x14628, 3));
+        assert!(!p.holds_quarter(0x14000, 0x140ec, 3), "10 of 100");
+        assert!(!p.holds_quarter(0x14484, 0x14628, 9), "another slot");
+        assert!(
+            !p.holds_quarter(0x15020, 0x16000, 4),
+            "past the hot instruction"
+        );
+        assert!(
+            p.holds_quarter(0x15014, 0x16000, 4),
+            "a region to the page's end"
+        );
+        // Decay halves every count: the shares stay.
+        p.decay();
+        assert!(p.holds_quarter(0x14484, 0x14628, 3));
+        assert!(!p.holds_quarter(0x14000, 0x140ec, 3));
     }
 }
