@@ -293,3 +293,11 @@ fn vector_register_loads_and_stores_equal_the_interpreter() {
     let n = tiers_agree(&build("tests/tier/vregs"), &[], &[]);
     assert!(n > 100_000, "vregs: only {n} instructions translated");
 }
+
+#[test]
+fn simd_moves_equal_the_interpreter() {
+    // DUP, INS, MOVI/MVNI/ORR/BIC immediate, UMOV/SMOV and FMOV to and from general
+    // registers: the VEC forms the translator takes, against the interpreter and qemu.
+    let n = tiers_agree(&build("tests/tier/vmoves"), &[], &[]);
+    assert!(n > 1_000_000, "vmoves: only {n} instructions translated");
+}

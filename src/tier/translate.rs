@@ -10,11 +10,13 @@
 //! a pair's two accesses as one), at a branch out of the region, and when the dispatch's
 //! budget is spent.
 
-use crate::isa::form::{bsrc, cin, ext, f, mem, op, sht, unit, vmem, Decoded, R_SINK, R_SP, R_ZR};
+use crate::isa::form::{
+    bsrc, cin, ext, f, mem, op, sht, unit, vec, vmem, Decoded, R_SINK, R_SP, R_ZR,
+};
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -78,6 +80,7 @@ pub fn takes(d: &Decoded, t: Target) -> bool {
             (a >> vmem::MODE_SHIFT) & 3 == vmem::MODE_WHOLE
                 && (a & vmem::PAIR != 0 || (a >> vmem::NREGS_SHIFT) & 3 == 0)
         }
+        unit::VEC => vec_form(d).is_some(),
         unit::SYS => d.op() == op::NOP,
         _ => false,
     }
@@ -93,11 +96,18 @@ fn sinks(d: &Decoded) -> bool {
 /// The registers (x0-x30, SP) an instruction reads or writes.
 fn regs_of(d: &Decoded) -> impl Iterator<Item = u32> {
     let y = d.w[1];
-    // A VMEM instruction's rc and rc2 name V registers.
-    let fields: &[u32] = if d.unit() == unit::VMEM {
-        &[0, 6, 12]
-    } else {
-        &[0, 6, 12, 18, 24]
+    // A VMEM instruction's rc and rc2 name V registers; a VEC instruction's fields are V
+    // registers and element numbers, but for the general register it reads (Xn of DUP and INS)
+    // or writes (Xd of UMOV, SMOV and FMOV).
+    let fields: &[u32] = match d.unit() {
+        unit::VMEM => &[0, 6, 12],
+        unit::VEC => match (d.op() == vec::R_TOGPR, d.w[0] & vec::GPR != 0) {
+            (true, true) => &[0, 6],
+            (true, false) => &[0],
+            (false, true) => &[6],
+            (false, false) => &[],
+        },
+        _ => &[0, 6, 12, 18, 24],
     };
     fields
         .iter()
@@ -585,6 +595,145 @@ fn vaccess(s: &mut String, nb: u32, store: bool, i: &str, addr: &str, vt: u32) {
     s.push_str("}\n");
 }
 
+/// The VEC forms the translator takes: each compiles to a few word moves (the interpreter's
+/// general permute and lane stages, inlined with constants, cost lavapipe ~0.5 s of compile per
+/// instruction).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum VecForm {
+    /// MOVI, MVNI (`L_MOVB`), and ORR and BIC (vector, immediate).
+    Imm(u32),
+    /// DUP (element, vector) and DUP (general).
+    Dup,
+    /// UMOV, SMOV, FMOV to a general register.
+    ToGpr,
+    /// INS (element and general), FMOV from a general register.
+    Ins,
+}
+
+fn vec_form(d: &Decoded) -> Option<VecForm> {
+    let c0 = d.w[0];
+    let kind = (c0 >> vec::PKIND_SHIFT) & 15;
+    let lop = (c0 >> vec::LOP_SHIFT) & 31 | if c0 & vec::LOP_HI != 0 { 32 } else { 0 };
+    let bsel = (c0 >> vec::BSEL_SHIFT) & 3;
+    let esz = (c0 >> vec::ESZ_SHIFT) & 3;
+    if c0 & (vec::SCALAR | vec::PART) != 0 {
+        return None;
+    }
+    match d.op() {
+        vec::R_LANE
+            if bsel == vec::B_IMM
+                && esz == 3
+                && matches!(lop, vec::L_MOVB | vec::L_ORR | vec::L_BIC) =>
+        {
+            Some(VecForm::Imm(lop))
+        }
+        vec::R_PERM if kind == vec::P_DUP && c0 & vec::KEEP == 0 => Some(VecForm::Dup),
+        vec::R_PERM if kind == vec::P_INS => Some(VecForm::Ins),
+        vec::R_TOGPR if kind == vec::P_DUP => Some(VecForm::ToGpr),
+        _ => None,
+    }
+}
+
+/// Element `k` of `2^pesz` bytes of the `vec4<u32>` `v`, zero-extended to a `V`.
+fn element(v: &str, k: u32, pesz: u32) -> String {
+    match pesz {
+        3 => format!("vw({v}[{}], {v}[{}])", 2 * k, 2 * k + 1),
+        2 => format!("vw({v}[{k}], 0u)"),
+        1 => format!("vw(({v}[{}] >> {}u) & 0xffffu, 0u)", k / 2, 16 * (k % 2)),
+        _ => format!("vw(({v}[{}] >> {}u) & 0xffu, 0u)", k / 4, 8 * (k % 4)),
+    }
+}
+
+/// One VEC instruction of a [`VecForm`] (`x`: its fields, `w`: its decoded words).
+fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
+    let c0 = x.c0;
+    let q = c0 & vec::Q != 0;
+    let pesz = (c0 >> vec::PESZ_SHIFT) & 3;
+    let k1 = x.rc & 63;
+    let k2 = x.rc2 & 63;
+    let vreg = |r: u32| format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31);
+    let gpr = c0 & vec::GPR != 0;
+    let _ = writeln!(s, "{{\nlet vn{i} = {};", vreg(x.rn));
+    // The source element as a V: Xn's low element, or element `k` of Vn.
+    let src = |k: u32| {
+        if gpr {
+            reg(x.rn)
+        } else {
+            element(&format!("vn{i}"), k, pesz)
+        }
+    };
+    let out = match form {
+        VecForm::ToGpr => {
+            let bits = 8u32 << pesz;
+            let e = element(&format!("vn{i}"), k1, pesz);
+            let e = if c0 & vec::SIGNED != 0 && bits < 64 {
+                format!("vsar(vshl({e}, {}u), {}u)", 64 - bits, 64 - bits)
+            } else {
+                e
+            };
+            let e = if x.w { format!("vw(vlo({e}), 0u)") } else { e };
+            wr(s, x.rd, &e);
+            s.push_str("}\n");
+            return;
+        }
+        VecForm::Imm(lop) => {
+            let (lo, hi) = (w[2], w[3]);
+            let b = format!("vec4<u32>({lo}u, {hi}u, {lo}u, {hi}u)");
+            match lop {
+                vec::L_ORR => format!("vn{i} | {b}"),
+                vec::L_BIC => format!("vn{i} & ~{b}"),
+                _ => b,
+            }
+        }
+        VecForm::Dup => {
+            let _ = writeln!(s, "let e{i} = {};", src(k1));
+            match pesz {
+                3 => format!("vec4<u32>(vlo(e{i}), vhi(e{i}), vlo(e{i}), vhi(e{i}))"),
+                2 => format!("vec4<u32>(vlo(e{i}))"),
+                1 => format!("vec4<u32>((vlo(e{i}) & 0xffffu) * 0x10001u)"),
+                _ => format!("vec4<u32>((vlo(e{i}) & 0xffu) * 0x01010101u)"),
+            }
+        }
+        VecForm::Ins => {
+            let base = if c0 & vec::KEEP != 0 {
+                vreg(x.rd)
+            } else {
+                "vec4<u32>(0u)".into()
+            };
+            let _ = writeln!(s, "let e{i} = {};\nvar o{i} = {base};", src(k2));
+            match pesz {
+                3 => {
+                    let _ = writeln!(
+                        s,
+                        "o{i}[{}] = vlo(e{i});\no{i}[{}] = vhi(e{i});",
+                        2 * k1,
+                        2 * k1 + 1
+                    );
+                }
+                2 => {
+                    let _ = writeln!(s, "o{i}[{k1}] = vlo(e{i});");
+                }
+                _ => {
+                    let (m, per) = if pesz == 1 { (0xffffu32, 2) } else { (0xff, 4) };
+                    let (wd, sh) = (k1 / per, (k1 % per) * (32 / per));
+                    let _ = writeln!(
+                        s,
+                        "o{i}[{wd}] = (o{i}[{wd}] & ~({m}u << {sh}u)) | ((vlo(e{i}) & {m}u) << {sh}u);"
+                    );
+                }
+            }
+            format!("o{i}")
+        }
+    };
+    // A 64-bit vector's upper half is zeroed.
+    let out = if q {
+        out
+    } else {
+        format!("({out}) & vec4<u32>(~0u, ~0u, 0u, 0u)")
+    };
+    let _ = writeln!(s, "{} = {out};\n}}", vreg(x.rd));
+}
+
 /// A region to translate: its page's decoded instructions and where it lies.
 pub struct Source<'a> {
     pub page: u64,
@@ -1045,6 +1194,11 @@ fn block(
                     "vz()".into()
                 };
                 wr(s, x.rd, &wbv);
+            }
+            unit::VEC => {
+                if let Some(form) = vec_form(d) {
+                    vec_insn(s, &x, &d.w, form, i);
+                }
             }
             unit::BR => {
                 let next = src.start + 4 * (i as u64 + 1);
