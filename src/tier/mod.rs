@@ -553,6 +553,9 @@ pub struct Policy {
     start: web_time::Instant,
 }
 
+/// Instructions up to which a region needs only the auto mode's share of the profile.
+const LONG_REGION: u64 = 96;
+
 /// Fresh samples a plan waits for after a drop.
 const FRESH: u64 = 16;
 
@@ -647,7 +650,19 @@ impl Policy {
                 (h.start, h.slot) == (c.start, c.slot) && h.samples > 1 && h.samples * 32 >= weight
             })
         };
-        for r in hot.iter().filter(|r| r.samples >= min.max(1)) {
+        // In auto mode a long region needs a share in proportion to its length: its cold
+        // compile grows with it (glibc's start-up memset and memcpy variants, ~170 instructions
+        // and ~90 memory accesses, cost 4-5 s each when taken on 3 samples of 27, to be
+        // dropped soon after).
+        let need = |r: &Region| {
+            let scale = if self.mode == Mode::Translate {
+                LONG_REGION
+            } else {
+                r.instructions().max(LONG_REGION)
+            };
+            (min * scale / LONG_REGION).max(1)
+        };
+        for r in hot.iter().filter(|r| r.samples >= need(r)) {
             if installed_keys.contains(&(r.start, r.slot)) {
                 continue;
             }
@@ -1068,6 +1083,31 @@ mod tests {
         let hot = vec![r(300, 311, 90), r(30, 40, 20), r(70, 80, 20), r(10, 20, 1)];
         let got = spans(&installed, hot, 131);
         assert_eq!(got, vec![(30, 40), (50, 60), (70, 80), (300, 311)]);
+    }
+
+    #[test]
+    fn a_long_region_needs_a_larger_share_of_the_profile() {
+        let r = |start: u64, end: u64, samples: u64| Region {
+            start: PAGE + 4 * start,
+            end: PAGE + 4 * end,
+            samples,
+            slot: 0,
+        };
+        // 27 samples: an eighth is 3. A short region with 4 is taken; one of 171 instructions
+        // (a start-up memset) with 4 is not, with 8 it is; the hot one always.
+        let pick = |mode: Mode, long: u64| -> Vec<u64> {
+            let hot = vec![r(300, 400, 19), r(500, 510, 4), r(0, 171, long)];
+            Policy::new(mode)
+                .pick(27, 27, hot, &[])
+                .unwrap()
+                .iter()
+                .map(|x| (x.start - PAGE) / 4)
+                .collect()
+        };
+        assert_eq!(pick(Mode::Auto, 4), vec![300, 500]);
+        assert_eq!(pick(Mode::Auto, 8), vec![300, 500, 0]);
+        // The tests' mode takes whatever has samples.
+        assert_eq!(pick(Mode::Translate, 1), vec![300, 500, 0]);
     }
 
     #[test]
