@@ -719,6 +719,16 @@ mod tests {
         crate::isa::decode_page(&bytes, addr)
     }
 
+    /// A region of instructions `start..end` of the test page with `samples`.
+    fn at(start: u64, end: u64, samples: u64) -> Region {
+        Region {
+            start: PAGE + 4 * start,
+            end: PAGE + 4 * end,
+            samples,
+            slot: 0,
+        }
+    }
+
     /// `b.ne` from instruction `at` back to instruction `to`.
     fn bne(at: usize, to: usize) -> (usize, u32) {
         let off = (to as i64 - at as i64) as u32 & 0x7ffff;
@@ -1052,12 +1062,7 @@ mod tests {
 
     #[test]
     fn a_pick_puts_a_function_in_place_of_its_installed_loop() {
-        let r = |start: u64, end: u64, samples: u64| Region {
-            start: PAGE + 4 * start,
-            end: PAGE + 4 * end,
-            samples,
-            slot: 0,
-        };
+        let r = at;
         let spans = |installed: &[Region], hot: Vec<Region>, samples: u64| -> Vec<(u64, u64)> {
             Policy::new(Mode::Auto)
                 .pick(samples, samples, hot, installed)
@@ -1087,12 +1092,7 @@ mod tests {
 
     #[test]
     fn a_long_region_needs_a_larger_share_of_the_profile() {
-        let r = |start: u64, end: u64, samples: u64| Region {
-            start: PAGE + 4 * start,
-            end: PAGE + 4 * end,
-            samples,
-            slot: 0,
-        };
+        let r = at;
         // 27 samples: an eighth is 3. A short region with 4 is taken; one of 171 instructions
         // (a start-up memset) with 4 is not, with 8 it is; the hot one always.
         let pick = |mode: Mode, long: u64| -> Vec<u64> {
