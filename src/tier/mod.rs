@@ -654,13 +654,9 @@ impl Policy {
         // compile grows with it (glibc's start-up memset and memcpy variants, ~170 instructions
         // and ~90 memory accesses, cost 4-5 s each when taken on 3 samples of 27, to be
         // dropped soon after).
-        let need = |r: &Region| {
-            let scale = if self.mode == Mode::Translate {
-                LONG_REGION
-            } else {
-                r.instructions().max(LONG_REGION)
-            };
-            (min * scale / LONG_REGION).max(1)
+        let need = |r: &Region| match self.mode {
+            Mode::Translate => 1,
+            _ => (min * r.instructions().max(LONG_REGION) / LONG_REGION).max(1),
         };
         for r in hot.iter().filter(|r| r.samples >= need(r)) {
             if installed_keys.contains(&(r.start, r.slot)) {

@@ -497,33 +497,24 @@ fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32) {
     s.push_str("g_xf = 0u;\n");
 }
 
-fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val: &str) {
-    // txlat admits only accesses aligned to their size inside one page: a word, a pair of
-    // words (one access of the tier's pool view), and a halfword or byte never straddles a
-    // word.
-    let nb = 1u32 << (x.aux & 3);
-    let store = x.aux & mem::STORE != 0;
-    let sh = format!("((vlo({addr}) & 3u) * 8u)");
-    if !store {
-        let loaded = match nb {
-            8 => format!("mld64({i})"),
-            4 => format!("vw(mld({i}), 0u)"),
-            _ => format!(
-                "vw((mld({i}) >> {sh}) & {}u, 0u)",
-                if nb == 2 { 0xffff } else { 0xff }
-            ),
-        };
-        let sb = 64 - nb * 8;
-        let v = if x.aux & mem::SX64 != 0 {
-            format!("vsar(vshl({loaded}, {sb}u), {sb}u)")
-        } else if x.aux & mem::SX32 != 0 {
-            format!("vw(vlo(vsar(vshl({loaded}, {sb}u), {sb}u)), 0u)")
-        } else {
-            loaded
-        };
-        let _ = writeln!(s, "let v{tag} = {v};");
-        return;
+// txlat admits only accesses aligned to their size inside one page: a word, a pair of words
+// (one access of the tier's pool view), and a halfword or byte never straddles a word.
+
+/// `nb` (1-8) bytes at word `i` of the pool (address `addr`), zero-extended to a `V`.
+fn load_bytes(nb: u32, i: &str, addr: &str) -> String {
+    match nb {
+        8 => format!("mld64({i})"),
+        4 => format!("vw(mld({i}), 0u)"),
+        _ => format!(
+            "vw((mld({i}) >> ((vlo({addr}) & 3u) * 8u)) & {}u, 0u)",
+            if nb == 2 { 0xffff } else { 0xff }
+        ),
     }
+}
+
+/// Stores the low `nb` (1-8) bytes of the `V` `val` at word `i` of the pool (address `addr`);
+/// `tag` names its locals.
+fn store_bytes(s: &mut String, nb: u32, tag: &str, i: &str, addr: &str, val: &str) {
     match nb {
         8 => {
             let _ = writeln!(s, "mst2({i}, vec2(vlo({val}), vhi({val})));");
@@ -535,11 +526,30 @@ fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val:
             let m = if nb == 2 { 0xffff } else { 0xff };
             let _ = writeln!(
                 s,
-                "let sh{tag} = {sh};\n\
+                "let sh{tag} = ((vlo({addr}) & 3u) * 8u);\n\
                  mst({i}, (mld({i}) & ~({m}u << sh{tag})) | ((vlo({val}) & {m}u) << sh{tag}));"
             );
         }
     }
+}
+
+fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val: &str) {
+    let nb = 1u32 << (x.aux & 3);
+    let store = x.aux & mem::STORE != 0;
+    if !store {
+        let loaded = load_bytes(nb, i, addr);
+        let sb = 64 - nb * 8;
+        let v = if x.aux & mem::SX64 != 0 {
+            format!("vsar(vshl({loaded}, {sb}u), {sb}u)")
+        } else if x.aux & mem::SX32 != 0 {
+            format!("vw(vlo(vsar(vshl({loaded}, {sb}u), {sb}u)), 0u)")
+        } else {
+            loaded
+        };
+        let _ = writeln!(s, "let v{tag} = {v};");
+        return;
+    }
+    store_bytes(s, nb, tag, i, addr, val);
 }
 
 /// Instruction `i`'s address `ad{i}` and writeback value `wb{i}` from its base `a{i}`: the
@@ -558,41 +568,43 @@ fn address(s: &mut String, x: &Fields, i: usize, idx: u32) {
 }
 
 /// One V register `vt` loaded from or stored to `nb` bytes at word `i` of the pool (address
-/// `addr`, aligned to its size up to 8): the VMEM unit's whole-register mode (a load zeroes the
-/// bytes above).
-fn vaccess(s: &mut String, nb: u32, store: bool, i: &str, addr: &str, vt: u32) {
+/// `addr`, aligned to its size up to 8; `tag` names its locals): the VMEM unit's whole-register
+/// mode (a load zeroes the bytes above). Up to 8 bytes as the integer unit's accesses.
+fn vaccess(s: &mut String, nb: u32, store: bool, tag: &str, i: &str, addr: &str, vt: u32) {
     let v = format!("vreg[g_inst * VREG_STRIDE + {vt}u]");
-    let sh = format!("((vlo({addr}) & 3u) * 8u)");
-    let m = if nb == 2 { 0xffffu32 } else { 0xff };
-    if !store {
-        let val = match nb {
-            16 => format!("vec4<u32>(mld2({i}), mld2({i} + 2u))"),
-            8 => format!("vec4<u32>(mld2({i}), 0u, 0u)"),
-            4 => format!("vec4<u32>(mld({i}), 0u, 0u, 0u)"),
-            _ => format!("vec4<u32>((mld({i}) >> {sh}) & {m}u, 0u, 0u, 0u)"),
-        };
-        let _ = writeln!(s, "{v} = {val};");
-        return;
-    }
-    let _ = writeln!(s, "{{\nlet vv = {v};");
-    match nb {
-        16 => {
-            let _ = writeln!(s, "mst2({i}, vv.xy);\nmst2({i} + 2u, vv.zw);");
+    match (nb, store) {
+        (16, false) => {
+            let _ = writeln!(s, "{v} = vec4<u32>(mld2({i}), mld2({i} + 2u));");
         }
-        8 => {
-            let _ = writeln!(s, "mst2({i}, vv.xy);");
-        }
-        4 => {
-            let _ = writeln!(s, "mst({i}, vv.x);");
-        }
-        _ => {
+        (16, true) => {
             let _ = writeln!(
                 s,
-                "let sh = {sh};\nmst({i}, (mld({i}) & ~({m}u << sh)) | ((vv.x & {m}u) << sh));"
+                "let vv{tag} = {v};\nmst2({i}, vv{tag}.xy);\nmst2({i} + 2u, vv{tag}.zw);"
             );
         }
+        (_, false) => {
+            let _ = writeln!(
+                s,
+                "let l{tag} = {};\n{v} = vec4<u32>(vlo(l{tag}), vhi(l{tag}), 0u, 0u);",
+                load_bytes(nb, i, addr)
+            );
+        }
+        (_, true) => {
+            let _ = writeln!(s, "let vv{tag} = {v};");
+            store_bytes(s, nb, tag, i, addr, &format!("vw(vv{tag}.x, vv{tag}.y)"));
+        }
     }
-    s.push_str("}\n");
+}
+
+/// A memory access's writeback of its address to `rd` (pre- and post-index; `rd` is the sink
+/// otherwise).
+fn writeback(s: &mut String, x: &Fields, i: usize, idx: u32) {
+    let wbv = if idx != 0 {
+        format!("wb{i}")
+    } else {
+        "vz()".into()
+    };
+    wr(s, x.rd, &wbv);
 }
 
 /// The VEC forms the translator takes: each compiles to a few word moves (the interpreter's
@@ -653,7 +665,16 @@ fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
     let k2 = x.rc2 & 63;
     let vreg = |r: u32| format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31);
     let gpr = c0 & vec::GPR != 0;
-    let _ = writeln!(s, "{{\nlet vn{i} = {};", vreg(x.rn));
+    // Vn, where the form reads it (not from a general register, nor MOVI's constant).
+    let reads_vn = match form {
+        VecForm::Imm(lop) => lop != vec::L_MOVB,
+        VecForm::ToGpr => true,
+        VecForm::Dup | VecForm::Ins => !gpr,
+    };
+    s.push_str("{\n");
+    if reads_vn {
+        let _ = writeln!(s, "let vn{i} = {};", vreg(x.rn));
+    }
     // The source element as a V: Xn's low element, or element `k` of Vn.
     let src = |k: u32| {
         if gpr {
@@ -1153,12 +1174,7 @@ fn block(
                         x.rc2,
                     );
                 }
-                let wbv = if idx != 0 {
-                    format!("wb{i}")
-                } else {
-                    "vz()".into()
-                };
-                wr(s, x.rd, &wbv);
+                writeback(s, &x, i, idx);
             }
             unit::VMEM => {
                 let nb = 1u32 << (x.aux & vmem::SIZE_MASK);
@@ -1177,23 +1193,21 @@ fn block(
                     nb.min(8) - 1
                 );
                 open += 1;
-                vaccess(s, nb, store, &format!("x{i}"), &format!("ad{i}"), x.rc & 31);
+                let ad = format!("ad{i}");
+                vaccess(
+                    s,
+                    nb,
+                    store,
+                    &format!("{i}a"),
+                    &format!("x{i}"),
+                    &ad,
+                    x.rc & 31,
+                );
                 if pair {
-                    vaccess(
-                        s,
-                        nb,
-                        store,
-                        &format!("(x{i} + {}u)", nb / 4),
-                        &format!("ad{i}"),
-                        x.rc2 & 31,
-                    );
+                    let y = format!("(x{i} + {}u)", nb / 4);
+                    vaccess(s, nb, store, &format!("{i}b"), &y, &ad, x.rc2 & 31);
                 }
-                let wbv = if idx != 0 {
-                    format!("wb{i}")
-                } else {
-                    "vz()".into()
-                };
-                wr(s, x.rd, &wbv);
+                writeback(s, &x, i, idx);
             }
             unit::VEC => {
                 if let Some(form) = vec_form(d) {
