@@ -226,6 +226,10 @@ enum Cmd {
         #[arg(long)]
         translate: bool,
     },
+    /// Finish a translation tier compile a run left unfinished (started by garm's exit; see
+    /// docs/translation-tier.md).
+    #[command(hide = true)]
+    TierCompile { job: PathBuf },
     /// Fuzz the host's entry points (ELF loader, decoder, syscall handlers) without a GPU.
     #[command(hide = true)]
     Hostfuzz {
@@ -253,6 +257,7 @@ fn main() -> ExitCode {
     // exit handlers (Mesa's among them) must not run under it.
     if garm::gpu::machine::tiered::compiling() {
         use std::io::Write;
+        garm::tier::deferred::spawn_deferred();
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
         // SAFETY: _exit ends the process at once; everything garm writes is flushed above.
@@ -408,6 +413,13 @@ fn real_main(cli: Cli) -> Result<i32, Error> {
         }
         Cmd::Bench { size, adapter } => {
             garm::bench::bench(size != "small", adapter)?;
+            Ok(0)
+        }
+        Cmd::TierCompile { job } => {
+            garm::tier::deferred::run_job(&job, |j| {
+                garm::gpu::machine::tiered::compile_detached(j).map_err(|e| e.to_string())
+            })
+            .map_err(Error::Usage)?;
             Ok(0)
         }
         Cmd::Hostfuzz {

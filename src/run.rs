@@ -1284,6 +1284,7 @@ impl Session {
         out.finish();
         let exec_time = t0.elapsed();
         k.account(&m);
+        crate::tier::deferred::defer(None);
         // The regions this run ended with (or was compiling) are the next run's start.
         if let Some([key, any]) = &plan_key {
             // Earlier runs' drops stay remembered, less those of code that held a quarter of
@@ -1358,6 +1359,18 @@ impl Session {
                     ..saved.clone()
                 };
                 crate::tier::saved::store(key, &kept);
+            }
+            // A set still compiling that the plan names: the command line's exit hands its
+            // compile to a process of its own (else a run shorter than its compile never gets
+            // it).
+            if let Some(job) = m.pending_job() {
+                let p = crate::tier::saved::load(key);
+                if !p.compiled && p.ranges == job.ranges {
+                    crate::tier::deferred::defer(Some(crate::tier::deferred::Job {
+                        keys: vec![key.clone(), any.clone()],
+                        ..job
+                    }));
+                }
             }
         }
         let instructions = k.executed.clone();

@@ -71,6 +71,19 @@ pub fn adapter_count() -> usize {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+/// The `#N` that names the adapter called `name` on `backend` (its `Debug` name) in
+/// [`Gpu::open`]'s list: another process opens the very adapter a run used.
+pub fn adapter_id(name: &str, backend: &str) -> Option<String> {
+    adapters()
+        .iter()
+        .position(|a| {
+            let i = a.get_info();
+            i.name == name && format!("{:?}", i.backend) == backend
+        })
+        .map(|n| format!("#{n}"))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 /// A human-readable list of adapters with backend, type, key limits and features (`garm info`).
 pub fn describe_adapters() -> String {
     use std::fmt::Write as _;

@@ -549,16 +549,28 @@ impl Machine {
         (pool, shift): (u32, u32),
         tier: Option<&shader::Tier>,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        // Validation errors come back as an error, not wgpu's default panic (a browser cannot
-        // wait for the scope: its errors go to the device's uncaptured-error handler).
-        #[cfg(not(target_arch = "wasm32"))]
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let src = match tier {
             Some(t) => shader::tier_source(cfg.prelude, cfg.abi, pool, shift, t),
             None => shader::source(cfg.prelude, cfg.abi, variant, pool, shift),
         };
+        Self::pipeline_from_source(device, src, cfg.checked, bgl, variant)
+    }
+
+    /// The compute pipeline of the complete shader `src` ([`Machine::build_pipeline`] makes the
+    /// text; a compile that outlives its run gets it from a file).
+    pub(crate) fn pipeline_from_source(
+        device: &wgpu::Device,
+        src: String,
+        checked: bool,
+        bgl: &wgpu::BindGroupLayout,
+        variant: u32,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        // Validation errors come back as an error, not wgpu's default panic (a browser cannot
+        // wait for the scope: its errors go to the device's uncaptured-error handler).
+        #[cfg(not(target_arch = "wasm32"))]
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let label = Some("cpu");
-        let module = if cfg.checked {
+        let module = if checked {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label,
                 source: wgpu::ShaderSource::Wgsl(src.into()),

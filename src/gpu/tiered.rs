@@ -59,6 +59,8 @@ struct Installed {
 struct Pending {
     translations: Vec<Translation>,
     page_cache: bool,
+    /// The complete shader (for a compile that outlives the run: [`Machine::pending_job`]).
+    src: Arc<String>,
     rx: Receiver<(Result<wgpu::ComputePipeline, GpuError>, Duration)>,
 }
 
@@ -189,6 +191,25 @@ impl TierPipes {
 }
 
 impl Machine {
+    /// The set being compiled, as a job a process of its own can finish (without the plan's
+    /// keys: [`crate::tier::deferred`]).
+    pub fn pending_job(&self) -> Option<crate::tier::deferred::Job> {
+        self.tier
+            .pending
+            .as_ref()
+            .map(|p| crate::tier::deferred::Job {
+                adapter: self.gpu.info.name.clone(),
+                backend: format!("{:?}", self.gpu.info.backend),
+                int64: self.gpu.int64,
+                pool: self.mem.len() as u32,
+                checked: self.cfg.checked,
+                page_cache: p.page_cache,
+                ranges: p.translations.iter().map(|t| (t.start, t.end)).collect(),
+                keys: Vec::new(),
+                src: (*p.src).clone(),
+            })
+    }
+
     /// Translates `regions` and starts compiling their pipeline (on the worker thread, or here
     /// when the tier is synchronous); they run from the submit after it is built. Regions whose
     /// decoded page is gone are skipped.
@@ -283,6 +304,14 @@ impl Machine {
         let cfg: MachineConfig = self.cfg;
         let bgl = self.bgl.clone();
         let pool = (self.mem.len() as u32, self.frame_shift);
+        let src = Arc::new(crate::gpu::shader::tier_source(
+            cfg.prelude,
+            cfg.abi,
+            pool.0,
+            pool.1,
+            &tier,
+        ));
+        let text = src.clone();
         let sync = self.tier.sync;
         let twin = (!sync).then(|| (self.tier.twin.clone(), self.gpu.adapter.clone()));
         let limits = self.gpu.limits.clone();
@@ -298,11 +327,11 @@ impl Machine {
                 });
                 if let Some((d, q)) = t {
                     // A failed warm-up only means the first dispatch compiles.
-                    let _ = warm(d, q, &cfg, pool, &tier);
+                    let _ = warm(d, q, &text, cfg.checked, pool.0);
                 }
             }
             let warmed = t0.elapsed();
-            let p = Machine::build_pipeline(&device, &cfg, &bgl, 0, pool, Some(&tier));
+            let p = Machine::pipeline_from_source(&device, (*text).clone(), cfg.checked, &bgl, 0);
             if crate::tier::debug() {
                 eprintln!(
                     "garm: tier: built in {:.2} s (warm-up {:.2} s), at {:.2} s",
@@ -326,6 +355,7 @@ impl Machine {
             translations,
             rx,
             page_cache,
+            src,
         });
         self.poll_tier();
         Ok(())
@@ -516,22 +546,23 @@ impl Machine {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-/// Compiles the tier pipeline on the twin device and dispatches it once over no instances.
+/// Compiles the tier pipeline `src` on `device` (the twin, or the device of a compile that
+/// outlives its run) and dispatches it once over no instances.
 /// lavapipe compiles a pipeline's machine code at its first dispatch and keeps it in Mesa's
 /// shader cache: the main device's first dispatch then loads it instead of stalling every guest
 /// behind the compile (the "compile in the background" of a CPU driver; a GPU driver compiles
 /// at pipeline creation, which the worker does anyway).
-fn warm(
+pub fn warm(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    cfg: &MachineConfig,
-    pool: (u32, u32),
-    tier: &Tier,
+    src: &str,
+    checked: bool,
+    pool: u32,
 ) -> Result<(), GpuError> {
     use crate::gpu::layout::{bindings, Access, Params};
-    let bgl = super::bind_group_layout(device, pool.0);
-    let pipe = Machine::build_pipeline(device, cfg, &bgl, 0, pool, Some(tier))?;
-    let list = bindings(pool.0);
+    let bgl = super::bind_group_layout(device, pool);
+    let pipe = Machine::pipeline_from_source(device, src.to_string(), checked, &bgl, 0)?;
+    let list = bindings(pool);
     let bufs: Vec<wgpu::Buffer> = list
         .iter()
         .map(|(_, name, access, _)| {
@@ -579,6 +610,16 @@ fn warm(
         .poll(wgpu::PollType::wait_indefinitely())
         .map_err(|e| GpuError::Wait(e.to_string()))?;
     Ok(())
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// Builds a job's shader on the adapter its run used and dispatches it once, so that its
+/// machine code lands in Mesa's disk cache ([`crate::tier::deferred`]).
+pub fn compile_detached(job: &crate::tier::deferred::Job) -> Result<(), GpuError> {
+    let id = crate::gpu::device::adapter_id(&job.adapter, &job.backend)
+        .ok_or_else(|| GpuError::NoMatch(job.adapter.clone()))?;
+    let gpu = crate::gpu::device::Gpu::open(Some(&id), job.int64)?;
+    warm(&gpu.device, &gpu.queue, &job.src, job.checked, job.pool)
 }
 
 /// Counts a worker in [`WORKERS`] while it lives.

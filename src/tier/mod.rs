@@ -4,6 +4,7 @@
 //! overlapping, are what the translator will take. Pure functions over decoded pages, tested
 //! without a GPU.
 
+pub mod deferred;
 pub mod saved;
 pub mod translate;
 

@@ -1,0 +1,281 @@
+//! Compiles that outlive their run. A run never waits for a compile, so a program whose hot set
+//! compiles for longer than it runs (sha256 at 128 KiB, one instance: ~1.8 s of lavapipe
+//! compile for a 1.7 s run) exits mid-compile, its plan stays pending, and every later run
+//! starts the same compile and exits before it lands. At exit the command line hands that
+//! compile to a detached `garm tier-compile JOB` process, which builds the same shader text
+//! (Mesa's disk cache then holds its machine code) and marks the plan compiled: the next run
+//! installs it before its first dispatch. Bounded: one process per shader, two at once, ten
+//! minutes each, at low priority; best effort throughout (a lost job costs a compile, never a
+//! result).
+
+use crate::tier::saved::{self, Plan};
+use std::path::Path;
+#[cfg(unix)]
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// What the detached process needs: the adapter the run used, the complete shader and how its
+/// pipeline was built, and the plan it belongs to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Job {
+    /// The adapter's name and backend (`Debug` name), as the run's device had them.
+    pub adapter: String,
+    pub backend: String,
+    pub int64: bool,
+    /// Bindings of the frame pool, and naga's runtime checks (`--checked`).
+    pub pool: u32,
+    pub checked: bool,
+    /// The set's page cache and address ranges, as its plan names them.
+    pub page_cache: bool,
+    pub ranges: Vec<(u64, u64)>,
+    /// The plan's keys (this instance count's, any count's).
+    pub keys: Vec<String>,
+    pub src: String,
+}
+
+const HEADER: &str = "garm tier job 1";
+
+#[cfg(unix)]
+/// Jobs running at once, at most (each is an LLVM compile of a core's worth).
+const AT_ONCE: usize = 2;
+
+#[cfg(unix)]
+/// A job's time limit, and the age after which its file is taken as abandoned.
+const LIMIT_S: u32 = 600;
+
+impl Job {
+    pub fn format(&self) -> String {
+        let mut s = format!(
+            "{HEADER}\nadapter {}\nbackend {}\nint64 {}\npool {}\nchecked {}\npage-cache {}\n",
+            self.adapter,
+            self.backend,
+            u8::from(self.int64),
+            self.pool,
+            u8::from(self.checked),
+            u8::from(self.page_cache)
+        );
+        for k in &self.keys {
+            s += &format!("key {k}\n");
+        }
+        for (a, b) in &self.ranges {
+            s += &format!("range {a:x} {b:x}\n");
+        }
+        s + "source\n" + &self.src
+    }
+
+    /// The job in `text` (None where it is not one: a truncated or foreign file).
+    pub fn parse(text: &str) -> Option<Job> {
+        let (head, src) = text.split_once("\nsource\n")?;
+        let mut lines = head.lines();
+        if lines.next()? != HEADER {
+            return None;
+        }
+        let mut j = Job {
+            src: src.to_string(),
+            ..Default::default()
+        };
+        let flag = |v: &str| match v {
+            "0" => Some(false),
+            "1" => Some(true),
+            _ => None,
+        };
+        for l in lines {
+            let (k, v) = l.split_once(' ')?;
+            match k {
+                "adapter" => j.adapter = v.to_string(),
+                "backend" => j.backend = v.to_string(),
+                "int64" => j.int64 = flag(v)?,
+                "pool" => j.pool = v.parse().ok()?,
+                "checked" => j.checked = flag(v)?,
+                "page-cache" => j.page_cache = flag(v)?,
+                "key" => j.keys.push(v.to_string()),
+                "range" => {
+                    let (a, b) = v.split_once(' ')?;
+                    let hex = |x: &str| u64::from_str_radix(x, 16).ok();
+                    j.ranges.push((hex(a)?, hex(b)?));
+                }
+                _ => return None,
+            }
+        }
+        (j.pool > 0 && !j.keys.is_empty() && !j.ranges.is_empty()).then_some(j)
+    }
+
+    /// Marks the plans this job compiled, where they still name its set as pending (a later
+    /// run may have saved another).
+    pub fn mark_compiled(&self) -> usize {
+        let mut n = 0;
+        for key in &self.keys {
+            let p = saved::load(key);
+            if !p.compiled && p.ranges == self.ranges {
+                saved::store(
+                    key,
+                    &Plan {
+                        compiled: true,
+                        fallback: Vec::new(),
+                        page_cache: self.page_cache,
+                        ..p
+                    },
+                );
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+/// The job the last run left compiling, for the command line's exit.
+static DEFERRED: Mutex<Option<Job>> = Mutex::new(None);
+
+/// Sets (or clears) the compile the running program would leave unfinished.
+pub fn defer(job: Option<Job>) {
+    *DEFERRED.lock().unwrap_or_else(|e| e.into_inner()) = job;
+}
+
+#[cfg(unix)]
+fn jobs_dir() -> PathBuf {
+    crate::toolchain::cache_dir().join("tier-jobs")
+}
+
+/// Starts the deferred compile in a detached process (the command line's exit, while a worker
+/// compiles). Nothing happens where the same shader is compiling already, or two jobs are.
+#[cfg(unix)]
+pub fn spawn_deferred() {
+    use std::os::unix::process::CommandExt;
+    let Some(job) = DEFERRED.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+        return;
+    };
+    let dir = jobs_dir();
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let mut running = 0;
+    for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let age = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .map_or(0, |d| d.as_secs());
+        if age > LIMIT_S as u64 {
+            let _ = std::fs::remove_file(e.path());
+        } else {
+            running += 1;
+        }
+    }
+    if running >= AT_ONCE {
+        return;
+    }
+    let name = crate::toolchain::cache::sha(format!("{:?} {}", job.keys, job.src).as_bytes());
+    let path = dir.join(name);
+    let Ok(mut f) = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    else {
+        return;
+    };
+    use std::io::Write;
+    if f.write_all(job.format().as_bytes()).is_err() {
+        let _ = std::fs::remove_file(&path);
+        return;
+    }
+    drop(f);
+    let Ok(exe) = std::env::current_exe() else {
+        let _ = std::fs::remove_file(&path);
+        return;
+    };
+    let debug = super::debug();
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("tier-compile")
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(if debug {
+            std::process::Stdio::inherit()
+        } else {
+            std::process::Stdio::null()
+        });
+    // SAFETY: setsid, nice and alarm are async-signal-safe; the child then execs.
+    unsafe {
+        cmd.pre_exec(|| {
+            // Its own session (a terminal's ^C for the run is not for it), below the
+            // foreground's priority, and killed by SIGALRM at its time limit.
+            libc::setsid();
+            libc::nice(10);
+            libc::alarm(LIMIT_S);
+            Ok(())
+        });
+    }
+    match cmd.spawn() {
+        Ok(_) => {
+            if debug {
+                eprintln!(
+                    "garm: tier: the compile of {} regions goes on after the run ({})",
+                    job.ranges.len(),
+                    path.display()
+                );
+            }
+        }
+        Err(_) => {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+pub fn spawn_deferred() {}
+
+/// Runs the job in `path` (the `tier-compile` command): `compile` builds its shader; on success
+/// the plans are marked compiled. The job's file stays while it runs (spawners count them) and
+/// goes in any case.
+pub fn run_job(
+    path: &Path,
+    compile: impl FnOnce(&Job) -> Result<(), String>,
+) -> Result<(), String> {
+    let r = (|| {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let job = Job::parse(&text).ok_or_else(|| format!("{}: not a tier job", path.display()))?;
+        let t0 = std::time::Instant::now();
+        compile(&job)?;
+        let n = job.mark_compiled();
+        if super::debug() {
+            eprintln!(
+                "garm: tier: compiled {} regions after their run in {:.2} s ({n} plans marked compiled)",
+                job.ranges.len(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_file(path);
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_reads_back_as_written_and_damage_is_no_job() {
+        let j = Job {
+            adapter: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
+            backend: "Vulkan".into(),
+            int64: true,
+            pool: 1,
+            checked: false,
+            page_cache: true,
+            ranges: vec![(0x13e7c, 0x13f24), (0x140ec, 0x14128)],
+            keys: vec!["ab".into(), "cd".into()],
+            src: "fn main() {}\nsource\n".into(),
+        };
+        assert_eq!(Job::parse(&j.format()), Some(j.clone()));
+        let text = j.format();
+        assert_eq!(Job::parse(&text[..20]), None);
+        assert_eq!(Job::parse(&text.replace("int64 1", "int64 x")), None);
+        assert_eq!(Job::parse(&text.replace("tier job 1", "tier job 9")), None);
+        assert_eq!(
+            Job::parse(&text.replace("range 140ec 14128\n", "range 140ec\n")),
+            None
+        );
+    }
+}
