@@ -1266,12 +1266,13 @@ impl Session {
     /// Ends the run: the output's last lines, the plan of regions saved, the report.
     pub fn finish(self) -> RunReport {
         let Session {
-            m,
+            mut m,
             mut k,
             mut out,
             outcomes,
             t0,
             plan_key,
+            tiering,
             saved,
             saved_own,
             adapter_name,
@@ -1285,6 +1286,32 @@ impl Session {
         let exec_time = t0.elapsed();
         k.account(&m);
         crate::tier::deferred::defer(None);
+        // Loops this run ran interpreted that a plan would have taken had one come (the run
+        // ended first): the next run's plan, compiled from now on.
+        if plan_key.is_some() {
+            let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
+            let from_plan = m.stats.tier_saved > 0;
+            let extra = tiering.at_end(
+                exec_time,
+                from_plan,
+                m.profile.weight(),
+                &hot,
+                &m.tier.regions(),
+            );
+            if !extra.is_empty()
+                && m.translate_more(&extra).unwrap_or(false)
+                && crate::tier::debug()
+            {
+                let r: Vec<String> = extra
+                    .iter()
+                    .map(|r| format!("{:#x}..{:#x}", r.start, r.end))
+                    .collect();
+                eprintln!(
+                    "garm: tier: at the run's end, the next plan adds {}",
+                    r.join(" ")
+                );
+            }
+        }
         // The regions this run ended with (or was compiling) are the next run's start.
         if let Some([key, any]) = &plan_key {
             // Earlier runs' drops stay remembered, less those of code that held a quarter of

@@ -210,6 +210,75 @@ impl Machine {
             })
     }
 
+    /// Region `r` translated as the `n`th function of a pipeline, with its page's address,
+    /// bytes and decode (None where that decoded page is gone).
+    fn translate_one(
+        &self,
+        n: usize,
+        r: &Region,
+        target: Target,
+    ) -> Option<(Translation, u64, &[u8], Vec<crate::isa::Decoded>)> {
+        let ((page, bytes), _) = self.code_pages.iter().find(|(_, &s)| s == r.slot)?;
+        let code = crate::isa::decode_page(bytes, *page);
+        let src = Source {
+            page: *page,
+            code: &code,
+            slot: r.slot,
+            start: r.start,
+            end: r.end,
+        };
+        let t = translate::translate(n, &src, target);
+        Some((t, *page, bytes, code))
+    }
+
+    /// Adds to the set running now the regions of `extra` that translate whole, hold a loop
+    /// (the interpreter yields into no other) and were neither refused nor dropped, and starts
+    /// compiling the new set; false where none qualifies (a run's end: [`Policy::at_end`]).
+    ///
+    /// [`Policy::at_end`]: crate::tier::Policy::at_end
+    pub fn translate_more(&mut self, extra: &[Region]) -> Result<bool, GpuError> {
+        if self.tier.failed || self.tier.busy() {
+            return Ok(false);
+        }
+        let target = Target {
+            native64: self.cfg.prelude == crate::gpu::shader::Prelude::U64,
+        };
+        let dropped = |r: &Region| {
+            self.tier.refused.contains(&(r.start, r.slot))
+                || self.tier.dropped_once.contains(&(r.start, r.slot))
+                || self
+                    .tier
+                    .earlier_drops
+                    .iter()
+                    .any(|&(s, e, slot)| slot == r.slot && s < r.end && r.start < e)
+        };
+        let more: Vec<Region> = extra
+            .iter()
+            .filter(|r| !dropped(r))
+            .filter(|r| {
+                self.translate_one(0, r, target)
+                    .is_some_and(|(t, ..)| t.loops && t.translated as u64 == r.instructions())
+            })
+            .cloned()
+            .collect();
+        if more.is_empty() {
+            return Ok(false);
+        }
+        let mut set = self.tier.regions();
+        set.extend(more);
+        // The running set's page cache (the instance count's where none runs): the lanes have
+        // exited by now, and the next run installs it with the page cache the plan records.
+        let cache = self
+            .tier
+            .installed_page_cache()
+            .unwrap_or(self.instances() >= crate::gpu::layout::WORKGROUP as usize);
+        let keep = self.tier.page_cache.replace(cache);
+        let r = self.translate_regions(&set);
+        self.tier.page_cache = keep;
+        r?;
+        Ok(self.tier.busy())
+    }
+
     /// Translates `regions` and starts compiling their pipeline (on the worker thread, or here
     /// when the tier is synchronous); they run from the submit after it is built. Regions whose
     /// decoded page is gone are skipped.
@@ -223,20 +292,11 @@ impl Machine {
         let mut regions = regions.to_vec();
         regions.sort_by_key(|r| (r.start, r.slot));
         for r in &regions {
-            let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == r.slot)
+            // Numbered by the translations kept so far, so the functions are dense.
+            let Some((t, page, bytes, code)) = self.translate_one(translations.len(), r, target)
             else {
                 continue;
             };
-            let code = crate::isa::decode_page(bytes, *page);
-            let src = Source {
-                page: *page,
-                code: &code,
-                slot: r.slot,
-                start: r.start,
-                end: r.end,
-            };
-            // Numbered by the translations kept so far, so the functions are dense.
-            let t = translate::translate(translations.len(), &src, target);
             // A region with an instruction the translator leaves to the interpreter would send
             // its lanes back and forth between two dispatches on every pass.
             if self.tier.force || t.translated as u64 == r.instructions() {
@@ -340,7 +400,12 @@ impl Machine {
                     crate::tier::elapsed()
                 );
             }
-            let _ = tx.send((p, t0.elapsed()));
+            let built = p.is_ok();
+            // The run is over (a compile at a run's end, in a process that goes on: `garm
+            // bench`, an embedder): its plan is marked compiled here.
+            if tx.send((p, t0.elapsed())).is_err() && built {
+                crate::tier::deferred::orphaned(&text);
+            }
         };
         // In a browser, wgpu's objects stay on their thread (the web runs interpreted).
         #[cfg(target_arch = "wasm32")]

@@ -131,6 +131,22 @@ pub fn defer(job: Option<Job>) {
     *DEFERRED.lock().unwrap_or_else(|e| e.into_inner()) = job;
 }
 
+/// A worker finished compiling `src` after its run ended, in a process that went on: where it
+/// is the compile that run deferred, its plans are marked compiled.
+pub fn orphaned(src: &str) {
+    let mut slot = DEFERRED.lock().unwrap_or_else(|e| e.into_inner());
+    if slot.as_ref().is_some_and(|j| j.src == src) {
+        if let Some(job) = slot.take() {
+            let n = job.mark_compiled();
+            if super::debug() {
+                eprintln!(
+                    "garm: tier: a compile finished after its run ({n} plans marked compiled)"
+                );
+            }
+        }
+    }
+}
+
 #[cfg(unix)]
 fn jobs_dir() -> PathBuf {
     crate::toolchain::cache_dir().join("tier-jobs")

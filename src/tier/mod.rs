@@ -611,6 +611,47 @@ impl Policy {
         ready && fresh && more && samples >= 2 * self.at
     }
 
+    /// The share of the profile (of `weight`) region `r` needs to be chosen: an eighth in auto
+    /// mode, more for a long region (its cold compile grows with it: glibc's start-up memset
+    /// and memcpy variants, ~170 instructions and ~90 memory accesses, cost 4-5 s each when
+    /// taken on 3 samples of 27, to be dropped soon after); any sample in the tests' mode.
+    fn need(&self, weight: u64, r: &Region) -> u64 {
+        match self.mode {
+            Mode::Translate => 1,
+            _ => (weight / 8 * r.instructions().max(LONG_REGION) / LONG_REGION).max(1),
+        }
+    }
+
+    /// At a run's end in auto mode: the regions of `hot` worth adding to the set the run ends
+    /// with (`installed`), for the next run's plan. A run whose plan was installed at its start
+    /// and that ended before its next plan (the sieve at one instance: 0.16 s) leaves its
+    /// start-up loops interpreted for good otherwise (calloc's memset: 15% of that run's time).
+    /// Only what a plan in the run would have taken: a region with its share, none overlapping
+    /// the set, and only from a run long enough to plan (it `ran` that long) or one that
+    /// started from a saved plan (a program run again and again: its start-up's compile pays).
+    pub fn at_end(
+        &self,
+        ran: std::time::Duration,
+        from_plan: bool,
+        weight: u64,
+        hot: &[Region],
+        installed: &[Region],
+    ) -> Vec<Region> {
+        if self.mode != Mode::Auto || weight < AUTO_SAMPLES || (ran < AUTO_DELAY && !from_plan) {
+            return Vec::new();
+        }
+        let mut take: Vec<Region> = Vec::new();
+        for r in hot.iter().filter(|r| r.samples >= self.need(weight, r)) {
+            let apart = |c: &Region| c.slot != r.slot || c.end <= r.start || r.end <= c.start;
+            if installed.len() + take.len() < MAX_REGIONS
+                && installed.iter().chain(&take).all(apart)
+            {
+                take.push(r.clone());
+            }
+        }
+        take
+    }
+
     /// The regions to translate from the hottest (`hot`, hottest first), or `None` to keep
     /// the installed ones (`installed`: start and slot); `samples` taken so far, `weight` what the
     /// decayed profile holds now.
@@ -624,12 +665,8 @@ impl Policy {
         self.at = samples;
         self.fresh = None;
         // Each region costs its compile (~0.5 s per 100 instructions on lavapipe) and its
-        // share of every tier step: in auto mode only those with an eighth of the weight.
-        let min = if self.mode == Mode::Translate {
-            1
-        } else {
-            weight / 8
-        };
+        // share of every tier step: in auto mode only those with an eighth of the weight
+        // (`need`).
         // What the installed regions are worth now (`hot` lists more than a pipeline takes).
         let worth = |keys: &[(u64, u32)]| -> u64 {
             hot.iter()
@@ -651,15 +688,7 @@ impl Policy {
                 (h.start, h.slot) == (c.start, c.slot) && h.samples > 1 && h.samples * 32 >= weight
             })
         };
-        // In auto mode a long region needs a share in proportion to its length: its cold
-        // compile grows with it (glibc's start-up memset and memcpy variants, ~170 instructions
-        // and ~90 memory accesses, cost 4-5 s each when taken on 3 samples of 27, to be
-        // dropped soon after).
-        let need = |r: &Region| match self.mode {
-            Mode::Translate => 1,
-            _ => (min * r.instructions().max(LONG_REGION) / LONG_REGION).max(1),
-        };
-        for r in hot.iter().filter(|r| r.samples >= need(r)) {
+        for r in hot.iter().filter(|r| r.samples >= self.need(weight, r)) {
             if installed_keys.contains(&(r.start, r.slot)) {
                 continue;
             }
@@ -1105,6 +1134,34 @@ mod tests {
         assert_eq!(pick(Mode::Auto, 8), vec![300, 500, 0]);
         // The tests' mode takes whatever has samples.
         assert_eq!(pick(Mode::Translate, 1), vec![300, 500, 0]);
+    }
+
+    #[test]
+    fn a_run_s_end_adds_the_regions_a_plan_would_have_taken_beside_the_set() {
+        let r = at;
+        let long = std::time::Duration::from_millis(400);
+        // 26 samples: an eighth is 3. Installed: the sieve's two loops. A function holding
+        // one of them is no addition; calloc's memset loop (4) is; a loop of 1 sample is not.
+        let installed = [r(300, 342, 0), r(400, 415, 0)];
+        let hot = vec![r(250, 392, 8), r(600, 607, 4), r(700, 710, 1)];
+        let add = |p: &Policy, ran, weight| -> Vec<u64> {
+            p.at_end(ran, false, weight, &hot, &installed)
+                .iter()
+                .map(|x| (x.start - PAGE) / 4)
+                .collect()
+        };
+        let auto = Policy::new(Mode::Auto);
+        assert_eq!(add(&auto, long, 26), vec![600]);
+        // Not from a run too short or too thinly sampled to plan, nor in other modes.
+        let short = std::time::Duration::from_millis(100);
+        assert!(add(&auto, short, 26).is_empty());
+        // Unless it started from a saved plan.
+        assert_eq!(auto.at_end(short, true, 26, &hot, &installed).len(), 1);
+        assert!(add(&auto, long, 20).is_empty());
+        assert!(add(&Policy::new(Mode::Translate), long, 26).is_empty());
+        // Nor past the pipeline's slots.
+        let full: Vec<Region> = (0..MAX_REGIONS as u64).map(|k| r(k, k + 1, 0)).collect();
+        assert!(auto.at_end(long, false, 26, &hot, &full).is_empty());
     }
 
     #[test]
