@@ -1247,8 +1247,13 @@ pub fn fuzz_cli(cfg: &FuzzConfig, first: u64, count: u64, only: Option<u64>) -> 
         for (c, n) in &r.classes {
             *total.classes.entry(c).or_default() += n;
         }
+        let tiered = if cfg.translate {
+            format!(", {} steps translated", r.translated)
+        } else {
+            String::new()
+        };
         crate::out_ln!(
-            "seed {seed}: {} blocks, {} instructions: {} ({:.1} s total)",
+            "seed {seed}: {} blocks, {} instructions{tiered}: {} ({:.1} s total)",
             r.blocks,
             r.instructions,
             if r.divergence.is_some() {

@@ -18,7 +18,7 @@
     let c0 = d.x;
     let unit = c0 & 15u;
     // Only where the tier's dispatch will take the lane (no micro-step under way, no turns).
-    if (c0 & F_TIER) != 0u && unit != U_VEC && !g_fresh && g_ustep == 0u {
+    if (d.y & F_TIER) != 0u && !g_fresh && g_ustep == 0u {
         g_yield = true;
         return;
     }

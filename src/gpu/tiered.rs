@@ -490,10 +490,10 @@ impl Machine {
         let force = self.tier.force;
         for t in ts.iter().filter(|t| t.loops || force) {
             let page = t.start & !0xfff;
-            for &(pc, w0) in &t.entries {
+            for &(pc, w1) in &t.entries {
                 let i = t.slot as u64 * INSNS_PER_PAGE + (pc - page) / 4;
-                let w = if on { w0 | f::TIER } else { w0 };
-                let off = i * DECODED_WORDS as u64 * 4;
+                let w = if on { w1 | f::TIER } else { w1 };
+                let off = (i * DECODED_WORDS as u64 + 1) * 4;
                 self.gpu
                     .queue
                     .write_buffer(&self.dec, off, bytemuck::bytes_of(&w));

@@ -543,9 +543,9 @@ pub mod f {
     pub const BSRC_SHIFT: u32 = 24;
     pub const COND_SHIFT: u32 = 26;
     pub const SHVAR: u32 = 1 << 30;
-    /// Set by the host on the decoded entries of translated regions (units other than VEC,
-    /// whose configuration takes this bit): the interpreter yields there to the translation
-    /// tier's dispatch.
+    /// Set by the host in w1 (above the register selectors, free in every unit) on the decoded
+    /// entries of translated regions: the interpreter yields there to the translation tier's
+    /// dispatch. Not in w0, whose every bit a VEC configuration can take.
     pub const TIER: u32 = 1 << 31;
 }
 

@@ -6,6 +6,7 @@
 
 pub mod deferred;
 pub mod saved;
+pub mod simd;
 pub mod translate;
 
 use crate::isa::form::{op, unit, Decoded};

@@ -16,7 +16,7 @@ use crate::isa::form::{
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -30,7 +30,7 @@ pub struct Translation {
     pub wgsl: String,
     /// Instructions translated (the rest of the region exits to the interpreter).
     pub translated: usize,
-    /// Where lanes enter: the block starts the translator takes, with their decoded word 0
+    /// Where lanes enter: the block starts the translator takes, with their decoded word 1
     /// (the host marks them [`crate::isa::form::f::TIER`] so the interpreter yields there).
     pub entries: Vec<(u64, u32)>,
     /// It has a loop or calls itself: worth a lane's trip from the interpreter (a region
@@ -620,6 +620,9 @@ enum VecForm {
     ToGpr,
     /// INS (element and general), FMOV from a general register.
     Ins,
+    /// The rest of the VEC unit's recipes (compares, arithmetic, pairwise and across-lanes
+    /// operations, narrowing and widening, permutes): [`super::simd`].
+    General,
 }
 
 fn vec_form(d: &Decoded) -> Option<VecForm> {
@@ -628,8 +631,10 @@ fn vec_form(d: &Decoded) -> Option<VecForm> {
     let lop = (c0 >> vec::LOP_SHIFT) & 31 | if c0 & vec::LOP_HI != 0 { 32 } else { 0 };
     let bsel = (c0 >> vec::BSEL_SHIFT) & 3;
     let esz = (c0 >> vec::ESZ_SHIFT) & 3;
+    let general =
+        || super::simd::takes(d.op(), c0, (d.w[1] >> 18) & 63).then_some(VecForm::General);
     if c0 & (vec::SCALAR | vec::PART) != 0 {
-        return None;
+        return general();
     }
     match d.op() {
         vec::R_LANE
@@ -642,7 +647,7 @@ fn vec_form(d: &Decoded) -> Option<VecForm> {
         vec::R_PERM if kind == vec::P_DUP && c0 & vec::KEEP == 0 => Some(VecForm::Dup),
         vec::R_PERM if kind == vec::P_INS => Some(VecForm::Ins),
         vec::R_TOGPR if kind == vec::P_DUP => Some(VecForm::ToGpr),
-        _ => None,
+        _ => general(),
     }
 }
 
@@ -670,6 +675,7 @@ fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
         VecForm::Imm(lop) => lop != vec::L_MOVB,
         VecForm::ToGpr => true,
         VecForm::Dup | VecForm::Ins => !gpr,
+        VecForm::General => false,
     };
     s.push_str("{\n");
     if reads_vn {
@@ -744,6 +750,11 @@ fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
                 }
             }
             format!("o{i}")
+        }
+        // Emitted by `super::simd` (the caller's).
+        VecForm::General => {
+            s.push_str("}\n");
+            return;
         }
     };
     // A 64-bit vector's upper half is zeroed.
@@ -857,8 +868,8 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     }
     s.push_str("}\n");
     let entries = (0..len)
-        .filter(|&j| leader[j] && takes(&code[j], t) && code[j].unit() != unit::VEC)
-        .map(|j| (src.start + 4 * j as u64, code[j].w[0]))
+        .filter(|&j| leader[j] && takes(&code[j], t))
+        .map(|j| (src.start + 4 * j as u64, code[j].w[1]))
         .collect();
     Translation {
         start: src.start,
@@ -885,11 +896,15 @@ fn inside(src: &Source, imm: u64, opn: u32) -> Option<usize> {
     (t >= src.start && t < src.end && t & 3 == 0).then(|| ((t - src.start) / 4) as usize)
 }
 
-/// Steps an instruction counts as: the interpreter counts each micro-step, so a pair is two.
+/// Steps an instruction counts as: the interpreter counts each micro-step, so a pair is two,
+/// and a VEC recipe its steps (ADDP, UMAXP: two; ADDV of 16 bytes: four).
 fn weight(d: &Decoded) -> usize {
     let pair = match d.unit() {
         unit::MEM => d.aux() & mem::PAIR != 0,
         unit::VMEM => d.aux() & vmem::PAIR != 0,
+        unit::VEC => {
+            return super::simd::steps(d.op(), d.w[0], (d.w[1] >> 18) & 63).unwrap_or(1) as usize
+        }
         _ => false,
     };
     if pair {
@@ -1209,11 +1224,24 @@ fn block(
                 }
                 writeback(s, &x, i, idx);
             }
-            unit::VEC => {
-                if let Some(form) = vec_form(d) {
-                    vec_insn(s, &x, &d.w, form, i);
+            unit::VEC => match vec_form(d) {
+                Some(VecForm::General) => {
+                    let insn = super::simd::Insn {
+                        opn: x.opn,
+                        c0: x.c0,
+                        rd: x.rd,
+                        rn: x.rn,
+                        rm: x.rm,
+                        k1: x.rc & 63,
+                        k2: x.rc2 & 63,
+                        imm: (d.w[2], d.w[3]),
+                        xn: reg(x.rn),
+                    };
+                    super::simd::emit(s, &insn, i);
                 }
-            }
+                Some(form) => vec_insn(s, &x, &d.w, form, i),
+                None => {}
+            },
             unit::BR => {
                 let next = src.start + 4 * (i as u64 + 1);
                 let count = format!("n = n + {}u;", done + 1);
