@@ -338,3 +338,12 @@ fn simd_moves_equal_the_interpreter() {
     let n = tiers_agree(&build("tests/tier/vmoves"), &[], &[]);
     assert!(n > 1_000_000, "vmoves: only {n} instructions translated");
 }
+
+#[test]
+fn simd_integer_arithmetic_equals_the_interpreter() {
+    // Three-same arithmetic and compares, pairwise and across-lanes operations, shifts, bit
+    // selects, permutes, narrowing, widening and accumulating forms (src/tier/simd.rs),
+    // against the interpreter and qemu.
+    let n = tiers_agree(&build("tests/tier/vint"), &[], &[]);
+    assert!(n > 2_000_000, "vint: only {n} instructions translated");
+}

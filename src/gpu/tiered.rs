@@ -197,17 +197,21 @@ impl Machine {
         self.tier
             .pending
             .as_ref()
-            .map(|p| crate::tier::deferred::Job {
-                adapter: self.gpu.info.name.clone(),
-                backend: format!("{:?}", self.gpu.info.backend),
-                int64: self.gpu.int64,
-                pool: self.mem.len() as u32,
-                checked: self.cfg.checked,
-                page_cache: p.page_cache,
-                ranges: p.translations.iter().map(|t| (t.start, t.end)).collect(),
-                keys: Vec::new(),
-                src: (*p.src).clone(),
-            })
+            .map(|p| self.job(p.page_cache, &p.translations, &p.src))
+    }
+
+    fn job(&self, page_cache: bool, ts: &[Translation], src: &str) -> crate::tier::deferred::Job {
+        crate::tier::deferred::Job {
+            adapter: self.gpu.info.name.clone(),
+            backend: format!("{:?}", self.gpu.info.backend),
+            int64: self.gpu.int64,
+            pool: self.mem.len() as u32,
+            checked: self.cfg.checked,
+            page_cache,
+            ranges: ts.iter().map(|t| (t.start, t.end)).collect(),
+            keys: Vec::new(),
+            src: src.to_string(),
+        }
     }
 
     /// Region `r` translated as the `n`th function of a pipeline, with its page's address,
@@ -371,6 +375,13 @@ impl Machine {
             pool.1,
             &tier,
         ));
+        if let Some(dir) = std::env::var_os("GARM_TIER_DUMP") {
+            // The whole pipeline as a job `garm tier-compile` compiles alone (it deletes the
+            // file it ran: compile a copy), to time the driver's compile of a set.
+            let mut job = self.job(page_cache, &translations, &src);
+            job.keys.push("dump".into());
+            let _ = std::fs::write(std::path::Path::new(&dir).join("tier-job"), job.format());
+        }
         let text = src.clone();
         let sync = self.tier.sync;
         let twin = (!sync).then(|| (self.tier.twin.clone(), self.gpu.adapter.clone()));
