@@ -96,6 +96,9 @@ pub struct TierPipes {
     /// since the last install.
     runs: [u64; TIER_SLOTS],
     run_insns: [u64; TIER_SLOTS],
+    /// Per installed region: the instructions run by the tier dispatches it was entered by,
+    /// since the install (not reset by the drop rule's windows).
+    entered_insns: [u64; TIER_SLOTS],
     /// Per installed region: the most lanes that entered it in one submit, this window. The
     /// window is that many times [`UNPROFITABLE_RUNS`] entries: as many dispatches whatever
     /// the instance count (64 instances entering main once each at their start, and leaving at
@@ -133,17 +136,27 @@ impl TierPipes {
         })
     }
 
-    /// The regions installed or being compiled (without samples).
+    /// The regions installed or being compiled; as `samples`, the instructions run by the
+    /// tier dispatches an installed region was entered by since its install (the pick's use
+    /// of it: a caller that lanes come back to runs its callees too; 0 while compiling).
     pub fn regions(&self) -> Vec<crate::tier::Region> {
-        self.current()
-            .iter()
-            .map(|t| crate::tier::Region {
-                start: t.start,
-                end: t.end,
-                samples: 0,
-                slot: t.slot,
-            })
-            .collect()
+        let region = |t: &translate::Translation, samples| crate::tier::Region {
+            start: t.start,
+            end: t.end,
+            samples,
+            slot: t.slot,
+        };
+        match (&self.pending, &self.installed) {
+            (None, Some(i)) => i
+                .translations
+                .iter()
+                .zip(&i.off)
+                .enumerate()
+                .filter(|(_, (_, &off))| !off)
+                .map(|(k, (t, _))| region(t, self.entered_insns.get(k).copied().unwrap_or(0)))
+                .collect(),
+            _ => self.current().iter().map(|t| region(t, 0)).collect(),
+        }
     }
 
     /// Whether installed region `k` has had at least `runs` entries in the judging window and
@@ -483,6 +496,7 @@ impl Machine {
                 });
                 self.tier.runs = [0; TIER_SLOTS];
                 self.tier.run_insns = [0; TIER_SLOTS];
+                self.tier.entered_insns = [0; TIER_SLOTS];
                 self.tier.lanes = [0; TIER_SLOTS];
             }
             Err(e) => {
@@ -535,6 +549,7 @@ impl Machine {
                 let runs = self.state[b + S_TIER_RUNS + k] as u64;
                 self.tier.runs[k] += runs;
                 self.tier.run_insns[k] += self.state[b + S_TIER_INSNS + k] as u64;
+                self.tier.entered_insns[k] += self.state[b + S_TIER_INSNS + k] as u64;
                 *lane += (runs > 0) as u64;
             }
             let words = [

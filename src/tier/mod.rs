@@ -654,8 +654,9 @@ impl Policy {
     }
 
     /// The regions to translate from the hottest (`hot`, hottest first), or `None` to keep
-    /// the installed ones (`installed`: start and slot); `samples` taken so far, `weight` what the
-    /// decayed profile holds now.
+    /// the installed ones (`installed`: start and slot, and as samples the instructions run by
+    /// the lanes that entered each: [`crate::gpu::machine::Machine`]'s tier regions);
+    /// `samples` taken so far, `weight` what the decayed profile holds now.
     pub fn pick(
         &mut self,
         samples: u64,
@@ -699,10 +700,21 @@ impl Policy {
             let n_held = take.iter().filter(|c| held(c)).count();
             if take.len() - n_held >= MAX_REGIONS {
                 // An installed region that no longer runs (a phase that is over: start-up's
-                // malloc at 64 instances) makes room.
-                if let Some(k) = take.iter().position(|c| {
+                // malloc at 64 instances) makes room: of those, the one lanes ran least in
+                // after entering it (`installed`'s samples). Translated code is seldom sampled,
+                // so glibc's strs test's main (its lanes' way back from every interpreted
+                // libc call) had no more samples than the PLT stubs and went first, and its
+                // callees, now entered from interpreted code, were dropped as bouncing.
+                let spare = |c: &Region| {
                     installed_keys.contains(&(c.start, c.slot)) && !held(c) && !busy(c)
-                }) {
+                };
+                let mut victim: Option<usize> = None;
+                for (k, c) in take.iter().enumerate() {
+                    if spare(c) && victim.is_none_or(|v| c.samples < take[v].samples) {
+                        victim = Some(k);
+                    }
+                }
+                if let Some(k) = victim {
                     take.remove(k);
                 }
             }
@@ -1115,6 +1127,12 @@ mod tests {
         let hot = vec![r(300, 311, 90), r(30, 40, 20), r(70, 80, 20), r(10, 20, 1)];
         let got = spans(&installed, hot, 131);
         assert_eq!(got, vec![(30, 40), (50, 60), (70, 80), (300, 311)]);
+        // Of those no longer sampled, the one lanes ran least in after entering it makes room:
+        // main (10..20, where lanes come back from interpreted calls) stays, a stub goes.
+        let installed = [r(10, 20, 9000), r(30, 40, 0), r(50, 60, 0), r(70, 80, 0)];
+        let hot = vec![r(300, 311, 90), r(30, 40, 20), r(10, 20, 1)];
+        let got = spans(&installed, hot, 131);
+        assert_eq!(got, vec![(10, 20), (30, 40), (70, 80), (300, 311)]);
     }
 
     #[test]
