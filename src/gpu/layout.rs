@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 134;
+pub const STATE_WORDS: usize = 138;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -86,8 +86,8 @@ state_words! {
     /// Per installed region (by the region the lane entered, the last slot for any beyond):
     /// tier dispatches in which the instance ran translated code, and the instructions they
     /// ran, since the host last read them.
-    S_TIER_RUNS = 126 x 4,
-    S_TIER_INSNS = 130 x 4,
+    S_TIER_RUNS = 126 x 6,
+    S_TIER_INSNS = 132 x 6,
 }
 
 /// Regions the tier's per-region counters distinguish: the span of `S_TIER_RUNS` (the test

@@ -1122,17 +1122,37 @@ mod tests {
             spans(&installed, hot, 130),
             vec![(500, 520), (300, 311), (100, 161)]
         );
-        // Four installed, two no longer sampled: a hot region takes the first of those.
-        let installed = [r(10, 20, 0), r(30, 40, 0), r(50, 60, 0), r(70, 80, 0)];
-        let hot = vec![r(300, 311, 90), r(30, 40, 20), r(70, 80, 20), r(10, 20, 1)];
+        // A full set, every other region no longer sampled: a hot region takes the first of
+        // those (10..20, with the one sample an installed region is granted).
+        let full = |uses: u64| -> Vec<Region> {
+            (0..MAX_REGIONS as u64)
+                .map(|k| r(10 + 20 * k, 20 + 20 * k, if k == 0 { uses } else { 0 }))
+                .collect()
+        };
+        let spans_of = |v: &[Region]| -> Vec<(u64, u64)> {
+            v.iter()
+                .map(|x| ((x.start - PAGE) / 4, (x.end - PAGE) / 4))
+                .chain([(300, 311)])
+                .collect()
+        };
+        let mut hot = vec![r(300, 311, 90), r(10, 20, 1)];
+        hot.extend(
+            full(0)
+                .into_iter()
+                .skip(1)
+                .step_by(2)
+                .map(|x| Region { samples: 20, ..x }),
+        );
+        let installed = full(0);
+        let got = spans(&installed, hot.clone(), 131);
+        assert_eq!(got, spans_of(&installed[1..]));
+        // Of those, the one lanes ran least in after entering it makes room: main (10..20,
+        // where lanes come back from interpreted calls) stays, the next unsampled one goes.
+        let installed = full(9000);
         let got = spans(&installed, hot, 131);
-        assert_eq!(got, vec![(30, 40), (50, 60), (70, 80), (300, 311)]);
-        // Of those no longer sampled, the one lanes ran least in after entering it makes room:
-        // main (10..20, where lanes come back from interpreted calls) stays, a stub goes.
-        let installed = [r(10, 20, 9000), r(30, 40, 0), r(50, 60, 0), r(70, 80, 0)];
-        let hot = vec![r(300, 311, 90), r(30, 40, 20), r(10, 20, 1)];
-        let got = spans(&installed, hot, 131);
-        assert_eq!(got, vec![(10, 20), (30, 40), (70, 80), (300, 311)]);
+        let mut want = installed.clone();
+        want.remove(2);
+        assert_eq!(got, spans_of(&want));
     }
 
     #[test]
