@@ -670,6 +670,10 @@ impl Decoded {
     pub fn op(&self) -> u32 {
         (self.w[0] >> f::OP_SHIFT) & 15
     }
+    /// The third register selector (a VEC instruction's first permute index).
+    pub fn rc(&self) -> u32 {
+        (self.w[1] >> 18) & 63
+    }
     pub fn imm(&self) -> u64 {
         if wide_imm(self.unit()) {
             self.w[2] as u64 | (self.w[3] as u64) << 32

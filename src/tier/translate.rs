@@ -89,7 +89,7 @@ pub fn takes(d: &Decoded, t: Target) -> bool {
 /// A prefetch writes nothing (its selectors are the sink).
 fn sinks(d: &Decoded) -> bool {
     let rd = d.w[1] & 63;
-    let rc = (d.w[1] >> 18) & 63;
+    let rc = d.rc();
     (rd == R_SINK || rd == R_ZR) && (rc == R_SINK || rc == R_ZR)
 }
 
@@ -631,8 +631,7 @@ fn vec_form(d: &Decoded) -> Option<VecForm> {
     let lop = (c0 >> vec::LOP_SHIFT) & 31 | if c0 & vec::LOP_HI != 0 { 32 } else { 0 };
     let bsel = (c0 >> vec::BSEL_SHIFT) & 3;
     let esz = (c0 >> vec::ESZ_SHIFT) & 3;
-    let general =
-        || super::simd::takes(d.op(), c0, (d.w[1] >> 18) & 63).then_some(VecForm::General);
+    let general = || super::simd::takes(d.op(), c0, d.rc()).then_some(VecForm::General);
     if c0 & (vec::SCALAR | vec::PART) != 0 {
         return general();
     }
@@ -663,6 +662,21 @@ fn element(v: &str, k: u32, pesz: u32) -> String {
 
 /// One VEC instruction of a [`VecForm`] (`x`: its fields, `w`: its decoded words).
 fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
+    if form == VecForm::General {
+        let insn = super::simd::Insn {
+            opn: x.opn,
+            c0: x.c0,
+            rd: x.rd,
+            rn: x.rn,
+            rm: x.rm,
+            k1: x.rc & 63,
+            k2: x.rc2 & 63,
+            imm: (w[2], w[3]),
+            xn: reg(x.rn),
+        };
+        super::simd::emit(s, &insn, i);
+        return;
+    }
     let c0 = x.c0;
     let q = c0 & vec::Q != 0;
     let pesz = (c0 >> vec::PESZ_SHIFT) & 3;
@@ -675,7 +689,7 @@ fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
         VecForm::Imm(lop) => lop != vec::L_MOVB,
         VecForm::ToGpr => true,
         VecForm::Dup | VecForm::Ins => !gpr,
-        VecForm::General => false,
+        VecForm::General => unreachable!("emitted above"),
     };
     s.push_str("{\n");
     if reads_vn {
@@ -751,11 +765,7 @@ fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
             }
             format!("o{i}")
         }
-        // Emitted by `super::simd` (the caller's).
-        VecForm::General => {
-            s.push_str("}\n");
-            return;
-        }
+        VecForm::General => unreachable!("emitted above"),
     };
     // A 64-bit vector's upper half is zeroed.
     let out = if q {
@@ -902,9 +912,7 @@ fn weight(d: &Decoded) -> usize {
     let pair = match d.unit() {
         unit::MEM => d.aux() & mem::PAIR != 0,
         unit::VMEM => d.aux() & vmem::PAIR != 0,
-        unit::VEC => {
-            return super::simd::steps(d.op(), d.w[0], (d.w[1] >> 18) & 63).unwrap_or(1) as usize
-        }
+        unit::VEC => return super::simd::steps(d.op(), d.w[0], d.rc()).unwrap_or(1) as usize,
         _ => false,
     };
     if pair {
@@ -1224,24 +1232,11 @@ fn block(
                 }
                 writeback(s, &x, i, idx);
             }
-            unit::VEC => match vec_form(d) {
-                Some(VecForm::General) => {
-                    let insn = super::simd::Insn {
-                        opn: x.opn,
-                        c0: x.c0,
-                        rd: x.rd,
-                        rn: x.rn,
-                        rm: x.rm,
-                        k1: x.rc & 63,
-                        k2: x.rc2 & 63,
-                        imm: (d.w[2], d.w[3]),
-                        xn: reg(x.rn),
-                    };
-                    super::simd::emit(s, &insn, i);
+            unit::VEC => {
+                if let Some(form) = vec_form(d) {
+                    vec_insn(s, &x, &d.w, form, i);
                 }
-                Some(form) => vec_insn(s, &x, &d.w, form, i),
-                None => {}
-            },
+            }
             unit::BR => {
                 let next = src.start + 4 * (i as u64 + 1);
                 let count = format!("n = n + {}u;", done + 1);
