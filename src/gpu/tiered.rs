@@ -180,6 +180,17 @@ impl TierPipes {
         self.live().iter().map(|t| (t.start, t.end)).collect()
     }
 
+    /// Of the installed regions not dropped, those not in `ranges`: the instructions lanes ran
+    /// after entering them since their install, together.
+    pub fn entered_outside(&self, ranges: &[(u64, u64)]) -> u64 {
+        let Some(i) = &self.installed else { return 0 };
+        self.installed_slots()
+            .into_iter()
+            .filter(|&k| !ranges.contains(&(i.translations[k].start, i.translations[k].end)))
+            .map(|k| self.entered_insns[k])
+            .sum()
+    }
+
     /// Whether an installed region bounces over a full window (the drop rule's judgement, at a
     /// run's end): no plan to save.
     pub fn bouncing(&self) -> bool {
