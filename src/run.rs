@@ -221,6 +221,28 @@ fn install_saved_plan(
     for r in mapped(m, &saved.dropped) {
         m.tier.earlier_drops.push((r.start, r.end, r.slot));
     }
+    if crate::tier::debug() {
+        let r: Vec<String> = saved
+            .ranges
+            .iter()
+            .map(|(a, b)| format!("{a:#x}..{b:#x}"))
+            .collect();
+        eprintln!(
+            "garm: tier: saved plan {} ({}, {} dropped, {})",
+            r.join(" "),
+            if saved.compiled {
+                "compiled"
+            } else {
+                "compiling"
+            },
+            saved.dropped.len(),
+            if own {
+                "this count's"
+            } else {
+                "another count's"
+            }
+        );
+    }
     let regions = mapped(m, &saved.ranges);
     // A plan still compiling when its run ended: its fallback runs from the first dispatch
     // while the worker compiles it.
@@ -679,6 +701,12 @@ impl Session {
             tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
         } else if let Some(keys) = &plan_key {
             (saved, saved_own) = install_saved_plan(&mut m, keys)?;
+            // A compiled set runs from the first dispatch: judged on what it does from then
+            // on, not on the first few samples of start-up (sha256's known-answer checks, at
+            // 0.37 s of a 0.45 s run, had their printf helpers replace compress).
+            if m.stats.tier_saved > 0 && saved.compiled {
+                tiering.restart();
+            }
         }
         let out = Output::new(n as usize, mode);
         let tracer = match &opts.trace {
@@ -1336,9 +1364,14 @@ impl Session {
                 .len()
                 .saturating_sub(crate::tier::saved::MAX_DROPPED);
             dropped.drain(..keep_from);
-            let compiled = !m.tier.busy();
-            // While a set compiles, the one that ran (if it ran well) or the last one compiled.
-            let installed = m.tier.installed_ranges();
+            // The installed regions less those dropped are a set of their own, not compiled
+            // yet: saved as compiled, the next run paid their cold compile before its first
+            // dispatch (sha256 x1: 3.7 MIPS).
+            let whole = m.tier.pipeline_ranges();
+            let compiled = !m.tier.busy() && whole == m.tier.installed_ranges();
+            // While a set compiles, the pipeline that ran (if it ran well) or the last one
+            // compiled.
+            let installed = whole;
             // And the page cache that set was compiled with.
             let here = m.tier.installed_page_cache().unwrap_or(false);
             let (fallback, page_cache) = if compiled {
@@ -1375,11 +1408,15 @@ impl Session {
                 .ranges
                 .iter()
                 .all(|r| now.ranges.contains(r) || m.tier.dropped_ranges.contains(r));
-            // Or it leaves out only what lanes hardly ran in (an eighth of the run between
-            // them): sha256's saved set of printf's helpers and compress, made at 0.3 s of a
-            // run, kept main's loop out of every later plan (18 MIPS, not 100).
+            // Or the set this run started from ran poorly ([`crate::tier::ran_well`]) and the pick leaves out
+            // only what lanes hardly ran in (an eighth of the run between them): sha256's
+            // saved set of printf's helpers and compress, made at 0.3 s of a run, kept main's
+            // loop out of every later plan (87% translated, 18 MIPS, not 100). A set that ran
+            // well stays: picks from the few samples of a short run swapped one helper for
+            // another at every run (each a 3-4 s compile after it).
             let insns: u64 = k.executed.iter().sum();
-            let idle = m.tier.entered_outside(&now.ranges) * 8 < insns;
+            let poor = !crate::tier::ran_well(insns, m.stats.tier_insns, m.stats.dispatches);
+            let idle = poor && m.tier.entered_outside(&now.ranges) * 8 < insns;
             let keeps = now.compiled || !installed || superset || idle;
             let changed = now != saved || !saved_own;
             if !now.ranges.is_empty() && (ran || now_compiled) && changed && keeps {

@@ -35,6 +35,16 @@ pub fn compiling() -> bool {
     WORKERS.load(std::sync::atomic::Ordering::SeqCst) > 0
 }
 
+/// Waits (up to `limit`) for the compiles workers still run after their runs ended; how long
+/// it waited. A benchmark's next measurement must not share the cores with them.
+pub fn settle(limit: std::time::Duration) -> std::time::Duration {
+    let t = std::time::Instant::now();
+    while compiling() && t.elapsed() < limit {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    t.elapsed()
+}
+
 /// A second device on the adapter, made once per machine by the first worker that needs it.
 type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 
@@ -42,7 +52,7 @@ type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 /// instructions per such dispatch below which it is dropped: about what the interpreter runs
 /// in the time of the two dispatches an entry costs on lavapipe.
 const UNPROFITABLE_RUNS: u64 = 64;
-const MIN_INSNS_PER_RUN: u64 = 400;
+pub const MIN_INSNS_PER_RUN: u64 = 400;
 
 /// The installed regions and their pipeline.
 struct Installed {
@@ -178,6 +188,14 @@ impl TierPipes {
     /// The address ranges of the regions installed (compiled and running) and not dropped.
     pub fn installed_ranges(&self) -> Vec<(u64, u64)> {
         self.live().iter().map(|t| (t.start, t.end)).collect()
+    }
+
+    /// The address ranges of every region the installed pipeline holds, dropped or not: the
+    /// set Mesa's cache has compiled.
+    pub fn pipeline_ranges(&self) -> Vec<(u64, u64)> {
+        self.installed.as_ref().map_or(Vec::new(), |i| {
+            i.translations.iter().map(|t| (t.start, t.end)).collect()
+        })
     }
 
     /// Of the installed regions not dropped, those not in `ranges`: the instructions lanes ran

@@ -543,6 +543,20 @@ const MAX_INSTALLS: u32 = 4;
 const AUTO_SAMPLES: u64 = 24;
 const AUTO_DELAY: std::time::Duration = std::time::Duration::from_millis(300);
 
+/// Whether a run's translated code did most of its work: what it left to the interpreter and
+/// what its dispatches cost (about `MIN_INSNS_PER_RUN / 2` interpreted instructions each on
+/// lavapipe, where an entry costs two) take less time than its translated instructions (which
+/// run about 25 times faster than interpreted ones). Not the translated share alone: sha256
+/// at 98.4% translated ran at 35-55 MIPS when main's tail bounced (3584 dispatches) and at
+/// 80-100 when it did not (47).
+///
+/// [`MIN_INSNS_PER_RUN`]: crate::gpu::machine::tiered::MIN_INSNS_PER_RUN
+pub fn ran_well(insns: u64, translated: u64, dispatches: u64) -> bool {
+    let per_dispatch = crate::gpu::machine::tiered::MIN_INSNS_PER_RUN / 2;
+    let overhead = insns.saturating_sub(translated) + dispatches * per_dispatch;
+    overhead * 25 <= translated
+}
+
 /// When to choose regions and which: at the first samples (translate) or once a program has
 /// run a while (auto), then again each time the profile has doubled, while the hottest regions
 /// change; a region below 1/8 of the samples is not worth its compile and its cost to every step.
@@ -588,6 +602,12 @@ impl Policy {
             fresh: None,
             start: web_time::Instant::now(),
         }
+    }
+
+    /// Counts the wait before a first plan from now (a set installed before the first
+    /// dispatch).
+    pub fn restart(&mut self) {
+        self.start = web_time::Instant::now();
     }
 
     /// Looks again once `FRESH` samples more than `samples` are in (regions were dropped and
@@ -772,6 +792,17 @@ mod tests {
     fn bne(at: usize, to: usize) -> (usize, u32) {
         let off = (to as i64 - at as i64) as u32 & 0x7ffff;
         (at, 0x5400_0001 | off << 5)
+    }
+
+    #[test]
+    fn a_run_ran_well_when_its_interpreted_part_and_dispatches_cost_less_than_its_translated() {
+        // sha256 x1 (7.54 M instructions): main's tail interpreted and bouncing, then not.
+        assert!(!ran_well(7_540_801, 7_419_380, 3584));
+        assert!(ran_well(7_540_801, 7_461_192, 47));
+        // Its saved set without main's loop: 87% translated.
+        assert!(!ran_well(7_540_801, 6_592_038, 3232));
+        assert!(!ran_well(100, 0, 0));
+        assert!(ran_well(0, 0, 0));
     }
 
     #[test]
