@@ -1003,7 +1003,9 @@ impl Session {
             tiering.soon(m.profile.samples);
         }
         let tier_ok = !m.tier.failed && !m.tier.busy();
-        if tracer.is_none() && tier_ok && tiering.due(m.profile.samples) {
+        let insns: u64 = k.executed.iter().sum();
+        let wanted = tiering.wanted(insns, m.stats.tier_insns, m.stats.dispatches);
+        if tracer.is_none() && tier_ok && wanted && tiering.due(m.profile.samples) {
             let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
             if crate::tier::debug() {
                 let list: Vec<String> = hot
@@ -1419,6 +1421,13 @@ impl Session {
             let idle = poor && m.tier.entered_outside(&now.ranges) * 8 < insns;
             let keeps = now.compiled || !installed || superset || idle;
             let changed = now != saved || !saved_own;
+            if crate::tier::debug() {
+                eprintln!(
+                    "garm: tier: at the end: {} ranges ({}), ran {ran}, changed {changed}, keeps {keeps}, learnt {learnt}",
+                    now.ranges.len(),
+                    if now.compiled { "compiled" } else { "compiling" },
+                );
+            }
             if !now.ranges.is_empty() && (ran || now_compiled) && changed && keeps {
                 crate::tier::saved::store(key, &now);
                 crate::tier::saved::store(any, &now);

@@ -567,6 +567,8 @@ pub struct Policy {
     /// After a drop: the samples to wait for.
     fresh: Option<u64>,
     start: web_time::Instant,
+    /// The run started from a compiled saved set ([`Policy::restart`]).
+    saved: bool,
 }
 
 /// Instructions up to which a region needs only the auto mode's share of the profile.
@@ -601,13 +603,24 @@ impl Policy {
             at: 0,
             fresh: None,
             start: web_time::Instant::now(),
+            saved: false,
         }
     }
 
-    /// Counts the wait before a first plan from now (a set installed before the first
-    /// dispatch).
+    /// A compiled set was installed before the first dispatch: the wait before a first plan
+    /// counts from now, and while that set runs well ([`ran_well`]) no plan replaces it.
     pub fn restart(&mut self) {
         self.start = web_time::Instant::now();
+        self.saved = true;
+    }
+
+    /// Whether a plan is wanted at all, before [`Policy::due`]: not while the set a run
+    /// started with runs well. A pick in such a run is a gamble on a few samples, and its
+    /// compile takes a core from the guests for seconds (sha256 at 64 instances: memcpy
+    /// added mid-run, 1150 -> 914 MIPS, and 6-9 s more compile after the run); what it would
+    /// add, the run's end adds to the next run's plan ([`Policy::at_end`]).
+    pub fn wanted(&self, insns: u64, translated: u64, dispatches: u64) -> bool {
+        !(self.saved && self.mode == Mode::Auto && ran_well(insns, translated, dispatches))
     }
 
     /// Looks again once `FRESH` samples more than `samples` are in (regions were dropped and
