@@ -1321,13 +1321,29 @@ impl Session {
         if plan_key.is_some() {
             let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
             let from_plan = m.stats.tier_saved > 0;
+            // Shares of all the run's samples, not of the decayed profile: that holds mostly
+            // the run's last phase after a drop (it decays twice), and sha256 at 64 instances
+            // added one of printf's helpers per run (each dropped in the next as bouncing,
+            // and a compile after the run).
             let extra = tiering.at_end(
                 exec_time,
                 from_plan,
-                m.profile.weight(),
+                m.profile.samples,
                 &hot,
                 &m.tier.regions(),
             );
+            if crate::tier::debug() {
+                let l: Vec<String> = hot
+                    .iter()
+                    .take(6)
+                    .map(|r| format!("{:#x}:{}", r.start, r.samples))
+                    .collect();
+                eprintln!(
+                    "garm: tier: at the end, {} samples: {}",
+                    m.profile.samples,
+                    l.join(" ")
+                );
+            }
             if !extra.is_empty()
                 && m.translate_more(&extra).unwrap_or(false)
                 && crate::tier::debug()

@@ -121,12 +121,14 @@ impl Profile {
             .div_ceil(SAMPLE_WEIGHT as u64)
     }
 
-    /// One sample of instruction `index` of the page decoded at `slot`.
-    pub fn take(&mut self, slot: u32, index: usize) {
-        self.counts
+    /// One sample of instruction `index` of the page decoded at `slot`, standing for `of`
+    /// samples (in sixteenths: [`SAMPLE_WEIGHT`] is one).
+    pub fn take(&mut self, slot: u32, index: usize, of: u32) {
+        let c = &mut self
+            .counts
             .entry(slot)
-            .or_insert_with(|| vec![0; 1024].into_boxed_slice())[index] += SAMPLE_WEIGHT;
-        self.samples += 1;
+            .or_insert_with(|| vec![0; 1024].into_boxed_slice())[index];
+        *c = c.saturating_add(of);
     }
 
     /// Whether `start..end` (in one page, decoded at `slot`) holds a quarter of the weight.
@@ -1028,8 +1030,16 @@ impl Machine {
         for i in 0..self.instances() {
             let st = &self.state[i * STATE_WORDS..(i + 1) * STATE_WORDS];
             let now = st[S_SAMPLE_N];
-            let new = now.wrapping_sub(self.profile.seen[i]).min(SAMPLES);
+            // (Bounded: a forked instance's ring is its parent's copy.)
+            let taken = now.wrapping_sub(self.profile.seen[i]).min(1 << 12);
+            let new = taken.min(SAMPLES);
             self.profile.seen[i] = now;
+            self.profile.samples += taken as u64;
+            // The ring keeps a submit's last SAMPLES: each then stands for its share of all
+            // the submit took. Counted as one each, a phase of short submits (a syscall's
+            // round trip each: printf's at sha256's end, 64 instances) outweighed one of long
+            // ones, and its helpers were planned (to bounce) run after run.
+            let of = (SAMPLE_WEIGHT as u64 * taken as u64 / new.max(1) as u64) as u32;
             for k in 0..new {
                 let v = st[S_SAMPLES + (now.wrapping_sub(1 + k) % SAMPLES) as usize];
                 let page = (v >> 10) as usize;
@@ -1040,7 +1050,7 @@ impl Machine {
                 if slot == NO_CODE {
                     continue;
                 }
-                self.profile.take(slot, (v & 1023) as usize);
+                self.profile.take(slot, (v & 1023) as usize, of);
             }
         }
     }
@@ -1635,13 +1645,13 @@ mod tests {
         // Page 0x14000 decoded at slot 3: compress (0x14484..0x14628) takes 30 samples, a
         // helper at the page's start 10; page 0x15000 (slot 4) 60 at one instruction.
         for i in 0..30 {
-            p.take(3, 300 + i % 20);
+            p.take(3, 300 + i % 20, SAMPLE_WEIGHT);
         }
         for i in 0..10 {
-            p.take(3, 10 + i % 5);
+            p.take(3, 10 + i % 5, SAMPLE_WEIGHT);
         }
         for _ in 0..60 {
-            p.take(4, 7);
+            p.take(4, 7, SAMPLE_WEIGHT);
         }
         assert!(p.holds_quarter(0x14484, 0x14628, 3));
         assert!(!p.holds_quarter(0x14000, 0x140ec, 3), "10 of 100");

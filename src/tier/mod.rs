@@ -571,6 +571,9 @@ pub struct Policy {
     saved: bool,
 }
 
+/// How long a run from a compiled saved set runs it before a pick may replace it.
+const SETTLE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Instructions up to which a region needs only the auto mode's share of the profile.
 const LONG_REGION: u64 = 96;
 
@@ -619,8 +622,11 @@ impl Policy {
     /// compile takes a core from the guests for seconds (sha256 at 64 instances: memcpy
     /// added mid-run, 1150 -> 914 MIPS, and 6-9 s more compile after the run); what it would
     /// add, the run's end adds to the next run's plan ([`Policy::at_end`]).
+    /// Nor in the first [`SETTLE`] of such a run: its start-up, interpreted, makes any run
+    /// look poor at first, and a pick then compiles during most of a short run.
     pub fn wanted(&self, insns: u64, translated: u64, dispatches: u64) -> bool {
-        !(self.saved && self.mode == Mode::Auto && ran_well(insns, translated, dispatches))
+        let judged = self.start.elapsed() >= SETTLE && !ran_well(insns, translated, dispatches);
+        !self.saved || self.mode != Mode::Auto || judged
     }
 
     /// Looks again once `FRESH` samples more than `samples` are in (regions were dropped and
