@@ -107,11 +107,13 @@ fn every_region_of_real_programs_translates_to_valid_wgsl() {
                 // Both forms of txlat's page-table lookup, in turn (each prelude starts with
                 // the other, so a program of one chunk checks both).
                 let page_cache = (ci + (p == Prelude::Vec2) as usize).is_multiple_of(2);
+                let fp = translations.iter().any(|t| t.fp);
                 let tier = Tier {
                     functions,
                     ranges,
                     regs,
                     page_cache,
+                    fp,
                 };
                 let s = tier_source(p, &SHADER_HANDLED, 1, 15, &tier);
                 validate(&s, p == Prelude::U64).unwrap_or_else(|e| {
@@ -346,4 +348,14 @@ fn simd_integer_arithmetic_equals_the_interpreter() {
     // against the interpreter and qemu.
     let n = tiers_agree(&build("tests/tier/vint"), &[], &[]);
     assert!(n > 2_000_000, "vint: only {n} instructions translated");
+}
+
+#[test]
+fn scalar_fp_equals_the_interpreter() {
+    // Arithmetic, fused multiply-adds, FDIV and FSQRT (multi-step in the interpreter),
+    // compares, selects, conversions and rounding of binary32 and binary64 over special values
+    // and two rounding modes (src/tier/translate.rs, fp_insn), against the interpreter (results,
+    // FPSR's flags and the instruction count) and qemu.
+    let n = tiers_agree(&build("tests/tier/fscalar"), &[], &[]);
+    assert!(n > 4_000_000, "fscalar: only {n} instructions translated");
 }

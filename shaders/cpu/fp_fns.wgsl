@@ -520,9 +520,9 @@ fn fp_fma(a0: V, b: V, c0: V, dbl: bool, neg_a: bool, neg_c: bool) -> PR {
 // partial remainder and result in the scratch register VT (no loop: lavapipe would pay its
 // ticks on every step), then a last step that rounds.
 
-// Steps before the rounding step.
-fn fp_div_steps() -> u32 { return 8u; }
-fn fp_sqrt_steps() -> u32 { return 7u; }
+// Steps before the rounding step (src/isa/form.rs: fp::DIV_STEPS, translated code runs them too).
+fn fp_div_steps() -> u32 { return FP_DIV_STEPS; }
+fn fp_sqrt_steps() -> u32 { return FP_SQRT_STEPS; }
 
 // One quotient bit j of ma / mb (weighing 2^-j): (rem, q).
 fn fp_div_bit(j: u32, mb: V, st: array<V, 2>) -> array<V, 2> {

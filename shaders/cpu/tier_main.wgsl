@@ -108,6 +108,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if entry == ~0u { return; }
 {{LOAD_REGS}}
     g_nzcv = sreg(S_NZCV);
+{{FP_LOAD}}
     g_code_base = sreg64(S_CODE_BASE);
     load_xlat();
     g_rct2 = 0u;
@@ -138,6 +139,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 {{STORE_REGS}}
     sset64(S_PC, g_pc);
     sset(S_NZCV, g_nzcv);
+{{FP_STORE}}
     sset(S_STATUS, g_status);
     sset64(S_COUNT, total);
     store_xlat();

@@ -178,6 +178,9 @@ pub struct Tier {
     /// batches a hit saves a load per lane (the 64-instance sieve ran 34% faster), while one
     /// lane in a batch pays the check for a load that cost little (one guest: 10% slower).
     pub page_cache: bool,
+    /// A region runs FP instructions: the shader has the soft-float functions (fp_fns.wgsl)
+    /// and moves FPCR and FPSR between the state and `g_fpcr`/`g_fpsr`.
+    pub fp: bool,
 }
 
 /// The complete WGSL source of the CPU shader. `abi` names the syscall numbers the shader answers
@@ -267,6 +270,14 @@ pub fn tier_source(
          var<private> g_ticks: u32;\nvar<private> g_tier_n: u32;\n"
     ));
     s.push_str(PARTS[0].1);
+    if tier.fp {
+        let fns = PARTS
+            .iter()
+            .find(|p| p.0 == "fp_fns.wgsl")
+            .map_or("", |p| p.1);
+        s.push('\n');
+        s.push_str(fns);
+    }
     for f in &tier.functions {
         s.push('\n');
         s.push_str(f);
@@ -298,6 +309,22 @@ pub fn tier_source(
                     PTE_CACHED
                 } else {
                     PTE_LOAD
+                },
+            )
+            .replace(
+                "{{FP_LOAD}}",
+                if tier.fp {
+                    "    g_fpcr = sreg(S_FPCR);\n    g_fpsr = sreg(S_FPSR);"
+                } else {
+                    ""
+                },
+            )
+            .replace(
+                "{{FP_STORE}}",
+                if tier.fp {
+                    "    sset(S_FPSR, g_fpsr);"
+                } else {
+                    ""
                 },
             )
             .replace("{{ENTRY}}", &entry)

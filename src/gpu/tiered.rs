@@ -390,6 +390,7 @@ impl Machine {
                 .iter()
                 .flat_map(|t| &t.regs)
                 .fold(0, |m, r| m | 1 << r),
+            fp: translations.iter().any(|t| t.fp),
             // Judged by the processes alive now: the slots a run allows are many more than it
             // usually fills.
             page_cache: self

@@ -202,7 +202,14 @@ pub mod fp {
     /// other side (FCVT Hd/Sd/Dd, FPCR.AHP honoured).
     pub const HALF: u32 = 1 << 31;
 
+    /// The steps of FDIV and FSQRT before their rounding step (eight quotient or root bits
+    /// each): each counts as an instruction, in the interpreter and in translated code.
+    pub const DIV_STEPS: u32 = 8;
+    pub const SQRT_STEPS: u32 = 7;
+
     pub const WGSL: &[(&str, u32)] = &[
+        ("FP_DIV_STEPS", DIV_STEPS),
+        ("FP_SQRT_STEPS", SQRT_STEPS),
         ("FP_ADD", ADD),
         ("FP_SUB", SUB),
         ("FP_MUL", MUL),

@@ -11,12 +11,12 @@
 //! budget is spent.
 
 use crate::isa::form::{
-    bsrc, cin, ext, f, mem, op, sht, unit, vec, vmem, Decoded, R_SINK, R_SP, R_ZR,
+    bsrc, cin, ext, f, fp, mem, op, sht, unit, vec, vmem, Decoded, R_SINK, R_SP, R_ZR,
 };
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -40,6 +40,8 @@ pub struct Translation {
     /// The registers it reads or writes (x0-x30, 31: SP), the only ones it moves to and from
     /// `R`.
     pub regs: Vec<u32>,
+    /// It runs FP instructions: its shader needs the soft-float functions and FPCR/FPSR.
+    pub fp: bool,
 }
 
 /// What the translator needs to know of the shader it goes into.
@@ -81,9 +83,16 @@ pub fn takes(d: &Decoded, t: Target) -> bool {
                 && (a & vmem::PAIR != 0 || (a >> vmem::NREGS_SHIFT) & 3 == 0)
         }
         unit::VEC => vec_form(d).is_some(),
+        unit::FP => fp_takes(d),
         unit::SYS => d.op() == op::NOP,
         _ => false,
     }
+}
+
+/// The scalar FP forms (the interpreter's FP unit, shaders/cpu/fp.wgsl): not the vector forms
+/// (a lane per step).
+fn fp_takes(d: &Decoded) -> bool {
+    d.aux() & fp::VECTOR == 0 && d.op() != fp::VCMP
 }
 
 /// A prefetch writes nothing (its selectors are the sink).
@@ -101,6 +110,12 @@ fn regs_of(d: &Decoded) -> impl Iterator<Item = u32> {
     // or writes (Xd of UMOV, SMOV and FMOV).
     let fields: &[u32] = match d.unit() {
         unit::VMEM => &[0, 6, 12],
+        // Xn of SCVTF/UCVTF, Xd of FCVTZS and the like; the rest name V registers.
+        unit::FP => match d.op() {
+            fp::CVTF => &[6],
+            fp::CVTI => &[0],
+            _ => &[],
+        },
         unit::VEC => match (d.op() == vec::R_TOGPR, d.w[0] & vec::GPR != 0) {
             (true, true) => &[0, 6],
             (true, false) => &[0],
@@ -890,6 +905,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         entries,
         loops,
         regs: regs.into_iter().collect(),
+        fp: code.iter().any(|d| d.unit() == unit::FP && takes(d, t)),
     }
 }
 
@@ -913,6 +929,12 @@ fn weight(d: &Decoded) -> usize {
         unit::MEM => d.aux() & mem::PAIR != 0,
         unit::VMEM => d.aux() & vmem::PAIR != 0,
         unit::VEC => return super::simd::steps(d.op(), d.w[0], d.rc()).unwrap_or(1) as usize,
+        // FDIV and FSQRT: their bit steps, then the rounding step.
+        unit::FP if d.aux() & fp::VECTOR == 0 => match d.op() {
+            fp::DIV => return fp::DIV_STEPS as usize + 1,
+            fp::SQRT => return fp::SQRT_STEPS as usize + 1,
+            _ => false,
+        },
         _ => false,
     };
     if pair {
@@ -920,6 +942,183 @@ fn weight(d: &Decoded) -> usize {
     } else {
         1
     }
+}
+
+/// A scalar FP instruction ([`fp_takes`]): the interpreter's FP unit (shaders/cpu/fp.wgsl) with
+/// its configuration as constants, through the same soft-float functions (fp_fns.wgsl, in the
+/// tier's shader where a region has one), so results and FPSR's flags are the interpreter's.
+fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
+    let a = x.aux;
+    let dbl = a & fp::DBL != 0;
+    let half = a & fp::HALF != 0;
+    let widen = a & fp::WIDEN != 0;
+    let narrow = a & fp::NARROW != 0;
+    let vreg = |r: u32| format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31);
+    // The low element of a V register, as the unit reads its scalar operands.
+    let low = |r: u32| {
+        let v = vreg(r);
+        if dbl {
+            format!("vw({v}.x, {v}.y)")
+        } else {
+            format!("vw({v}.x, 0u)")
+        }
+    };
+    // The condition of FCCMP and FCSEL is read before FCCMP sets the flags.
+    let c = matches!(x.opn, fp::CCMP | fp::CSEL).then(|| cond(s, x.cond, fs));
+    s.push_str("{\n");
+    if x.opn != fp::CVTF {
+        let _ = writeln!(s, "let xa = {};", low(x.rn));
+    }
+    if matches!(
+        x.opn,
+        fp::ADD
+            | fp::SUB
+            | fp::MUL
+            | fp::CMP
+            | fp::CCMP
+            | fp::CSEL
+            | fp::MINMAX
+            | fp::FMA
+            | fp::DIV
+    ) {
+        let xb = if a & fp::ZERO != 0 {
+            "vz()".to_string()
+        } else {
+            low(x.rm)
+        };
+        let _ = writeln!(s, "let xb = {xb};");
+    }
+    s.push_str("g_fpx = 0u;\n");
+    let signed = a & fp::SIGNED != 0;
+    let i64 = a & fp::I64 != 0;
+    let fbits = (a >> fp::FBITS_SHIFT) & 127;
+    let rm = (a >> fp::RM_SHIFT) & 7;
+    // The rounded result's call, or the result itself; where it goes.
+    let mut pr: Option<String> = None;
+    let mut to_v = true;
+    match x.opn {
+        fp::ADD | fp::SUB => pr = Some(format!("fp_add(xa, xb, {dbl}, {})", x.opn == fp::SUB)),
+        fp::MUL => pr = Some(format!("fp_mul(xa, xb, {dbl})")),
+        fp::CMP | fp::CCMP => {
+            to_v = false;
+            let e = a & fp::E != 0;
+            let _ = writeln!(s, "let f = fp_compare(xa, xb, {dbl}, {e});");
+            let flags = match &c {
+                Some(c) => {
+                    let _ = writeln!(s, "if !{c} {{ g_fpx = 0u; }}");
+                    format!("select({}u, f, {c})", x.imm & 15)
+                }
+                None => "f".into(),
+            };
+            if x.c0 & f::S != 0 {
+                let _ = writeln!(s, "nz = {flags};\nfl = false;");
+                *fs = Fl::Made;
+            }
+        }
+        fp::CSEL => {
+            let c = c.unwrap_or_default();
+            let _ = writeln!(s, "let r = select(xb, xa, {c});");
+        }
+        fp::CVTF => {
+            pr = Some(format!(
+                "fp_from_int({}, {signed}, {i64}, {dbl}, {fbits}u)",
+                reg(x.rn)
+            ))
+        }
+        fp::CVTI => {
+            to_v = false;
+            let _ = writeln!(
+                s,
+                "let r = fp_to_int(xa, {dbl}, {rm}u, {signed}, {i64}, {fbits}u);"
+            );
+            commit(s, x, "r");
+        }
+        fp::CVT => {
+            pr = Some(if !half {
+                format!("fp_convert(xa, {dbl})")
+            } else if widen {
+                format!("fp_from_half(vlo(xa) & 0xffffu, {dbl})")
+            } else {
+                format!("fp_to_half(xa, {dbl})")
+            })
+        }
+        fp::MINMAX => {
+            pr = Some(format!(
+                "fp_minmax(xa, xb, {dbl}, {}, {})",
+                a & fp::MAX != 0,
+                a & fp::NM != 0
+            ))
+        }
+        fp::RINT => {
+            let mode = if rm == 7 {
+                "((g_fpcr >> 22u) & 3u)".to_string()
+            } else {
+                format!("{rm}u")
+            };
+            pr = Some(format!(
+                "fp_rint(xa, {dbl}, {mode}, {})",
+                a & fp::EXACT != 0
+            ))
+        }
+        // The interpreter's steps one after the other, its scratch register VT a local.
+        fp::DIV => {
+            let _ = writeln!(
+                s,
+                "let ua = fp_unpack(xa, {dbl});\nlet ub = fp_unpack(xb, {dbl});\nvar st = array<V, 2>(vz(), vz());"
+            );
+            for k in 0..fp::DIV_STEPS {
+                let _ = writeln!(
+                    s,
+                    "st = fp_div_bits({k}u, vshr(ua.m, 10u), vshr(ub.m, 10u), st);"
+                );
+            }
+            pr = Some(format!("fp_div_final(xa, ua, xb, ub, st, {dbl})"));
+        }
+        fp::SQRT => {
+            let _ = writeln!(
+                s,
+                "let ua = fp_unpack(xa, {dbl});\nvar st = array<V, 2>(vz(), vz());"
+            );
+            for k in 0..fp::SQRT_STEPS {
+                let _ = writeln!(s, "st = fp_sqrt_bits({k}u, fp_sqrt_m(ua), st);");
+            }
+            pr = Some(format!("fp_sqrt_final(xa, ua, st, {dbl})"));
+        }
+        fp::FMA => {
+            let _ = writeln!(s, "let xc = {};", low(x.rc));
+            pr = Some(format!(
+                "fp_fma(xa, xb, xc, {dbl}, {}, {})",
+                a & fp::NEG != 0,
+                a & fp::NEG_C != 0
+            ))
+        }
+        _ => unreachable!("fp_takes leaves the rest to the interpreter"),
+    }
+    let out_dbl = if half {
+        dbl && widen
+    } else {
+        dbl != (x.opn == fp::CVT)
+    };
+    if let Some(call) = pr {
+        // Rounded only where the operation did not finish it (a NaN, an infinity): fp_round
+        // raises FPSR's flags.
+        let _ = writeln!(
+            s,
+            "let pr = {call};\nvar r = pr.bits;\nif !pr.done {{ r = fp_round(pr.s, pr.e, pr.m, {out_dbl}, {}); }}",
+            half && narrow
+        );
+    }
+    if to_v {
+        if x.opn == fp::MUL && a & fp::NEG != 0 {
+            let _ = writeln!(s, "r = vxor(r, fp_sign(1u, {dbl}));");
+        }
+        if a & fp::ABS != 0 {
+            let _ = writeln!(s, "r = vand(r, vnot(fp_sign(1u, {dbl})));");
+        }
+        let hi = if out_dbl { "vhi(r)" } else { "0u" };
+        let _ = writeln!(s, "{} = vec4<u32>(vlo(r), {hi}, 0u, 0u);", vreg(x.rd));
+    }
+    s.push_str("g_fpsr = g_fpsr | g_fpx;\n}\n");
 }
 
 /// The blocks of `[lo, hi)`, at loop depth `depth`, with the inner loops (`loops`, nested or
@@ -1237,6 +1436,7 @@ fn block(
                     vec_insn(s, &x, &d.w, form, i);
                 }
             }
+            unit::FP => fp_insn(s, &x, &mut fs),
             unit::BR => {
                 let next = src.start + 4 * (i as u64 + 1);
                 let count = format!("n = n + {}u;", done + 1);
