@@ -359,3 +359,12 @@ fn scalar_fp_equals_the_interpreter() {
     let n = tiers_agree(&build("tests/tier/fscalar"), &[], &[]);
     assert!(n > 4_000_000, "fscalar: only {n} instructions translated");
 }
+
+#[test]
+fn vector_fp_equals_the_interpreter() {
+    // The FP unit's lane-per-step forms: arithmetic, multiply-accumulate by vector and by
+    // element, pairwise and across-lanes, compares to lanes of ones, conversions, widening and
+    // narrowing, rounding, FDIV and FSQRT, against the interpreter and qemu.
+    let n = tiers_agree(&build("tests/tier/fvec"), &[], &[]);
+    assert!(n > 3_000_000, "fvec: only {n} instructions translated");
+}

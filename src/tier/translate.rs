@@ -89,10 +89,34 @@ pub fn takes(d: &Decoded, t: Target) -> bool {
     }
 }
 
-/// The scalar FP forms (the interpreter's FP unit, shaders/cpu/fp.wgsl): not the vector forms
-/// (a lane per step).
-fn fp_takes(d: &Decoded) -> bool {
-    d.aux() & fp::VECTOR == 0 && d.op() != fp::VCMP
+/// The FP unit's forms (shaders/cpu/fp.wgsl), all of them: one left out would refuse its whole
+/// region (FDIV's vector form costs four lanes of 64 bit steps of compile, but interpreted its
+/// region ran at 0.5 MIPS).
+fn fp_takes(_: &Decoded) -> bool {
+    true
+}
+
+/// The interpreter's steps of an FP instruction (each counts as an instruction).
+fn fp_steps(d: &Decoded) -> usize {
+    let a = d.aux();
+    let sub = match d.op() {
+        fp::DIV => fp::DIV_STEPS + 1,
+        fp::SQRT => fp::SQRT_STEPS + 1,
+        _ => 1,
+    };
+    if a & fp::VECTOR == 0 {
+        return sub as usize;
+    }
+    let lanes = if a & fp::ACROSS != 0 {
+        3
+    } else if a & (fp::WIDEN | fp::NARROW) != 0 {
+        2
+    } else if a & fp::ONE != 0 {
+        1
+    } else {
+        (if a & fp::DBL != 0 { 2 } else { 4 }) >> u32::from(a & fp::Q == 0)
+    };
+    (lanes * sub) as usize
 }
 
 /// A prefetch writes nothing (its selectors are the sink).
@@ -111,9 +135,9 @@ fn regs_of(d: &Decoded) -> impl Iterator<Item = u32> {
     let fields: &[u32] = match d.unit() {
         unit::VMEM => &[0, 6, 12],
         // Xn of SCVTF/UCVTF, Xd of FCVTZS and the like; the rest name V registers.
-        unit::FP => match d.op() {
-            fp::CVTF => &[6],
-            fp::CVTI => &[0],
+        unit::FP => match (d.op(), d.aux() & fp::VECTOR == 0) {
+            (fp::CVTF, true) => &[6],
+            (fp::CVTI, true) => &[0],
             _ => &[],
         },
         unit::VEC => match (d.op() == vec::R_TOGPR, d.w[0] & vec::GPR != 0) {
@@ -929,12 +953,9 @@ fn weight(d: &Decoded) -> usize {
         unit::MEM => d.aux() & mem::PAIR != 0,
         unit::VMEM => d.aux() & vmem::PAIR != 0,
         unit::VEC => return super::simd::steps(d.op(), d.w[0], d.rc()).unwrap_or(1) as usize,
-        // FDIV and FSQRT: their bit steps, then the rounding step.
-        unit::FP if d.aux() & fp::VECTOR == 0 => match d.op() {
-            fp::DIV => return fp::DIV_STEPS as usize + 1,
-            fp::SQRT => return fp::SQRT_STEPS as usize + 1,
-            _ => false,
-        },
+        // FDIV and FSQRT: their bit steps, then the rounding step; a vector form a step per
+        // lane.
+        unit::FP => return fp_steps(d),
         _ => false,
     };
     if pair {
@@ -944,32 +965,29 @@ fn weight(d: &Decoded) -> usize {
     }
 }
 
-/// A scalar FP instruction ([`fp_takes`]): the interpreter's FP unit (shaders/cpu/fp.wgsl) with
-/// its configuration as constants, through the same soft-float functions (fp_fns.wgsl, in the
-/// tier's shader where a region has one), so results and FPSR's flags are the interpreter's.
+/// An FP instruction: the interpreter's FP unit (shaders/cpu/fp.wgsl) with its configuration
+/// as constants, through the same soft-float functions (fp_fns.wgsl, in the tier's shader where
+/// a region has one), so results and FPSR's flags are the interpreter's. A vector form runs its
+/// lanes one after the other as the unit's steps do, gathering them in `acc` (the unit's
+/// scratch register VT2) until the last writes Vd.
 fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
     let a = x.aux;
     let dbl = a & fp::DBL != 0;
-    let half = a & fp::HALF != 0;
     let widen = a & fp::WIDEN != 0;
     let narrow = a & fp::NARROW != 0;
     let vreg = |r: u32| format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31);
-    // The low element of a V register, as the unit reads its scalar operands.
-    let low = |r: u32| {
-        let v = vreg(r);
+    // Element `k` of a V register's words `v`, as the unit reads its operands.
+    let elem = |v: &str, k: u32| {
         if dbl {
-            format!("vw({v}.x, {v}.y)")
+            format!("vw({v}[{}u], {v}[{}u])", (2 * k) & 3, (2 * k + 1) & 3)
         } else {
-            format!("vw({v}.x, 0u)")
+            format!("vw({v}[{}u], 0u)", k & 3)
         }
     };
     // The condition of FCCMP and FCSEL is read before FCCMP sets the flags.
     let c = matches!(x.opn, fp::CCMP | fp::CSEL).then(|| cond(s, x.cond, fs));
     s.push_str("{\n");
-    if x.opn != fp::CVTF {
-        let _ = writeln!(s, "let xa = {};", low(x.rn));
-    }
-    if matches!(
+    let two = matches!(
         x.opn,
         fp::ADD
             | fp::SUB
@@ -980,58 +998,206 @@ fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
             | fp::MINMAX
             | fp::FMA
             | fp::DIV
-    ) {
+            | fp::VCMP
+    );
+    if a & fp::VECTOR == 0 {
+        if x.opn != fp::CVTF {
+            let _ = writeln!(s, "let vn = {};", vreg(x.rn));
+            let _ = writeln!(s, "let xa = {};", elem("vn", 0));
+        }
+        if two {
+            let xb = if a & fp::ZERO != 0 {
+                "vz()".to_string()
+            } else {
+                let _ = writeln!(s, "let vm = {};", vreg(x.rm));
+                elem("vm", 0)
+            };
+            let _ = writeln!(s, "let xb = {xb};");
+        }
+        if x.opn == fp::FMA {
+            let _ = writeln!(s, "let vc = {};\nlet xc = {};", vreg(x.rc), elem("vc", 0));
+        }
+        s.push_str("g_fpx = 0u;\n");
+        let out = fp_op(s, x, c.as_deref(), false);
+        match x.opn {
+            fp::CMP | fp::CCMP => {
+                if x.c0 & f::S != 0 {
+                    let _ = writeln!(s, "nz = {out};\nfl = false;");
+                    *fs = Fl::Made;
+                }
+            }
+            fp::CVTI => commit(s, x, "r"),
+            _ => {
+                let hi = if fp_out_dbl(x) { "vhi(r)" } else { "0u" };
+                let _ = writeln!(s, "{} = vec4<u32>(vlo(r), {hi}, 0u, 0u);", vreg(x.rd));
+            }
+        }
+        s.push_str("g_fpsr = g_fpsr | g_fpx;\n}\n");
+        return;
+    }
+    let q = a & fp::Q != 0;
+    let one = a & fp::ONE != 0;
+    let across = a & fp::ACROSS != 0;
+    let pairw = a & fp::PAIRW != 0;
+    let mut nlanes = if one {
+        1
+    } else {
+        (if dbl { 2 } else { 4 }) >> u32::from(!q)
+    };
+    if widen || narrow {
+        nlanes = 2;
+    }
+    if across {
+        nlanes = 3;
+    }
+    let _ = writeln!(
+        s,
+        "let vn = {};\nlet vm = {};\nlet vc = {};",
+        vreg(x.rn),
+        vreg(x.rm),
+        vreg(x.rd)
+    );
+    // FCVTN2 keeps Vd's low half and fills the high one.
+    let keep_lo = narrow && q;
+    if keep_lo {
+        s.push_str("var acc = vec4<u32>(vc.x, vc.y, 0u, 0u);\n");
+    } else {
+        s.push_str("var acc = vec4<u32>(0u);\n");
+    }
+    for lane in 0..nlanes {
+        s.push_str("{\n");
+        // FCVTL2 reads the upper two binary32 lanes.
+        let al = if widen && q { lane + 2 } else { lane };
+        let ml = if a & fp::BYELEM != 0 {
+            (a >> fp::ELEM_SHIFT) & 3
+        } else {
+            lane
+        };
+        let (xa, xm) = if across && lane == 2 {
+            // The pair of the two pairwise lanes gathered so far.
+            ("vw(acc.x, 0u)".to_string(), "vw(acc.y, 0u)".to_string())
+        } else if pairw {
+            // Elements 2l and 2l+1 of Vn:Vm (of Vn alone for the scalar form).
+            let per = if one {
+                2
+            } else if across {
+                4
+            } else {
+                nlanes
+            };
+            let pick = |k: u32| {
+                if k < per {
+                    elem("vn", k)
+                } else {
+                    elem("vm", k - per)
+                }
+            };
+            (pick(2 * lane), pick(2 * lane + 1))
+        } else {
+            (elem("vn", al), elem("vm", ml))
+        };
         let xb = if a & fp::ZERO != 0 {
             "vz()".to_string()
         } else {
-            low(x.rm)
+            xm
         };
-        let _ = writeln!(s, "let xb = {xb};");
+        let _ = writeln!(
+            s,
+            "let xa = {xa};\nlet xb = {xb};\nlet xc = {};\ng_fpx = 0u;",
+            elem("vc", lane)
+        );
+        fp_op(s, x, None, true);
+        if narrow {
+            let k = lane + if keep_lo { 2 } else { 0 };
+            let _ = writeln!(s, "acc[{}u] = vlo(r);", k & 3);
+        } else if dbl || widen {
+            let _ = writeln!(
+                s,
+                "acc[{}u] = vlo(r);\nacc[{}u] = vhi(r);",
+                (2 * lane) & 3,
+                (2 * lane + 1) & 3
+            );
+        } else {
+            let _ = writeln!(s, "acc[{}u] = vlo(r);", lane & 3);
+        }
+        if across && lane == 2 {
+            s.push_str("acc = vec4<u32>(vlo(r), 0u, 0u, 0u);\n");
+        }
+        s.push_str("g_fpsr = g_fpsr | g_fpx;\n}\n");
     }
-    s.push_str("g_fpx = 0u;\n");
+    let _ = writeln!(s, "{} = acc;\n}}", vreg(x.rd));
+}
+
+/// Whether an FP instruction's result is a binary64 (else binary32 or binary16).
+fn fp_out_dbl(x: &Fields) -> bool {
+    let a = x.aux;
+    let dbl = a & fp::DBL != 0;
+    if a & fp::HALF != 0 {
+        dbl && a & fp::WIDEN != 0
+    } else {
+        dbl != (x.opn == fp::CVT)
+    }
+}
+
+/// The operation of an FP instruction on `xa`, `xb` and `xc` (declared by the caller; `c` the
+/// condition of FCCMP and FCSEL): leaves its result in `r`, or returns the NZCV of a compare.
+/// `vecm`: a vector lane (conversions to integers stay in the lane; FCMEQ and the like).
+fn fp_op(s: &mut String, x: &Fields, c: Option<&str>, vecm: bool) -> String {
+    let a = x.aux;
+    let dbl = a & fp::DBL != 0;
+    let half = a & fp::HALF != 0;
+    let widen = a & fp::WIDEN != 0;
+    let narrow = a & fp::NARROW != 0;
     let signed = a & fp::SIGNED != 0;
     let i64 = a & fp::I64 != 0;
     let fbits = (a >> fp::FBITS_SHIFT) & 127;
     let rm = (a >> fp::RM_SHIFT) & 7;
-    // The rounded result's call, or the result itself; where it goes.
+    // The call whose result is rounded, where the operation rounds.
     let mut pr: Option<String> = None;
-    let mut to_v = true;
+    let mut flags = String::new();
     match x.opn {
         fp::ADD | fp::SUB => pr = Some(format!("fp_add(xa, xb, {dbl}, {})", x.opn == fp::SUB)),
         fp::MUL => pr = Some(format!("fp_mul(xa, xb, {dbl})")),
         fp::CMP | fp::CCMP => {
-            to_v = false;
-            let e = a & fp::E != 0;
-            let _ = writeln!(s, "let f = fp_compare(xa, xb, {dbl}, {e});");
-            let flags = match &c {
+            let _ = writeln!(s, "let f = fp_compare(xa, xb, {dbl}, {});", a & fp::E != 0);
+            flags = match c {
                 Some(c) => {
                     let _ = writeln!(s, "if !{c} {{ g_fpx = 0u; }}");
                     format!("select({}u, f, {c})", x.imm & 15)
                 }
                 None => "f".into(),
             };
-            if x.c0 & f::S != 0 {
-                let _ = writeln!(s, "nz = {flags};\nfl = false;");
-                *fs = Fl::Made;
-            }
+        }
+        fp::VCMP => {
+            // FCMEQ (quiet), FCMGE, FCMGT, FCMLT, FCMLE (signalling): a lane of ones or zeros.
+            let t = match rm {
+                0 => "f == 6u",
+                1 => "f == 2u || f == 6u",
+                2 => "f == 2u",
+                3 => "f == 8u",
+                _ => "f == 8u || f == 6u",
+            };
+            let ones = if dbl { "vw(~0u, ~0u)" } else { "vw(~0u, 0u)" };
+            let _ = writeln!(
+                s,
+                "let f = fp_compare(xa, xb, {dbl}, {});\nlet r = select(vz(), {ones}, {t});",
+                rm != 0
+            );
         }
         fp::CSEL => {
-            let c = c.unwrap_or_default();
-            let _ = writeln!(s, "let r = select(xb, xa, {c});");
+            let _ = writeln!(s, "let r = select(xb, xa, {});", c.unwrap_or("true"));
         }
         fp::CVTF => {
+            let src = if vecm { "xa".to_string() } else { reg(x.rn) };
             pr = Some(format!(
-                "fp_from_int({}, {signed}, {i64}, {dbl}, {fbits}u)",
-                reg(x.rn)
+                "fp_from_int({src}, {signed}, {i64}, {dbl}, {fbits}u)"
             ))
         }
         fp::CVTI => {
-            to_v = false;
             let _ = writeln!(
                 s,
                 "let r = fp_to_int(xa, {dbl}, {rm}u, {signed}, {i64}, {fbits}u);"
             );
-            commit(s, x, "r");
         }
         fp::CVT => {
             pr = Some(if !half {
@@ -1085,7 +1251,6 @@ fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
             pr = Some(format!("fp_sqrt_final(xa, ua, st, {dbl})"));
         }
         fp::FMA => {
-            let _ = writeln!(s, "let xc = {};", low(x.rc));
             pr = Some(format!(
                 "fp_fma(xa, xb, xc, {dbl}, {}, {})",
                 a & fp::NEG != 0,
@@ -1094,31 +1259,24 @@ fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
         }
         _ => unreachable!("fp_takes leaves the rest to the interpreter"),
     }
-    let out_dbl = if half {
-        dbl && widen
-    } else {
-        dbl != (x.opn == fp::CVT)
-    };
     if let Some(call) = pr {
         // Rounded only where the operation did not finish it (a NaN, an infinity): fp_round
         // raises FPSR's flags.
         let _ = writeln!(
             s,
-            "let pr = {call};\nvar r = pr.bits;\nif !pr.done {{ r = fp_round(pr.s, pr.e, pr.m, {out_dbl}, {}); }}",
+            "let pr = {call};\nvar r = pr.bits;\nif !pr.done {{ r = fp_round(pr.s, pr.e, pr.m, {}, {}); }}",
+            fp_out_dbl(x),
             half && narrow
         );
-    }
-    if to_v {
+        // FNMUL negates the rounded product; FABD clears the difference's sign.
         if x.opn == fp::MUL && a & fp::NEG != 0 {
             let _ = writeln!(s, "r = vxor(r, fp_sign(1u, {dbl}));");
         }
         if a & fp::ABS != 0 {
             let _ = writeln!(s, "r = vand(r, vnot(fp_sign(1u, {dbl})));");
         }
-        let hi = if out_dbl { "vhi(r)" } else { "0u" };
-        let _ = writeln!(s, "{} = vec4<u32>(vlo(r), {hi}, 0u, 0u);", vreg(x.rd));
     }
-    s.push_str("g_fpsr = g_fpsr | g_fpx;\n}\n");
+    flags
 }
 
 /// The blocks of `[lo, hi)`, at loop depth `depth`, with the inner loops (`loops`, nested or

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fpenv.h"
+
 static uint64_t bits(double d)
 {
     uint64_t u;
@@ -107,21 +109,6 @@ static inline __attribute__((always_inline)) uint64_t step(double a, double b, u
           "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
           "v30", "v31", "cc");
     return r0 ^ (r1 << 1) ^ (r2 << 2) ^ (r3 << 3) ^ (r4 << 4) ^ (r5 << 5) ^ (r6 << 6) ^ r7;
-}
-
-static uint64_t fpsr(void)
-{
-    uint64_t v;
-    __asm__ volatile("mrs %0, fpsr" : "=r"(v));
-    return v;
-}
-
-static void set_rounding(uint64_t mode)
-{
-    uint64_t v;
-    __asm__ volatile("mrs %0, fpcr" : "=r"(v));
-    v = (v & ~(3ull << 22)) | mode << 22;
-    __asm__ volatile("msr fpcr, %0" : : "r"(v));
 }
 
 static const uint64_t special[] = {
