@@ -1180,12 +1180,12 @@ fn fp_op(s: &mut String, x: &Fields, c: Option<&str>, vecm: bool) -> String {
             let ones = if dbl { "vw(~0u, ~0u)" } else { "vw(~0u, 0u)" };
             let _ = writeln!(
                 s,
-                "let f = fp_compare(xa, xb, {dbl}, {});\nlet r = select(vz(), {ones}, {t});",
+                "let f = fp_compare(xa, xb, {dbl}, {});\nvar r = select(vz(), {ones}, {t});",
                 rm != 0
             );
         }
         fp::CSEL => {
-            let _ = writeln!(s, "let r = select(xb, xa, {});", c.unwrap_or("true"));
+            let _ = writeln!(s, "var r = select(xb, xa, {});", c.unwrap_or("true"));
         }
         fp::CVTF => {
             let src = if vecm { "xa".to_string() } else { reg(x.rn) };
@@ -1196,7 +1196,7 @@ fn fp_op(s: &mut String, x: &Fields, c: Option<&str>, vecm: bool) -> String {
         fp::CVTI => {
             let _ = writeln!(
                 s,
-                "let r = fp_to_int(xa, {dbl}, {rm}u, {signed}, {i64}, {fbits}u);"
+                "var r = fp_to_int(xa, {dbl}, {rm}u, {signed}, {i64}, {fbits}u);"
             );
         }
         fp::CVT => {
@@ -1268,13 +1268,15 @@ fn fp_op(s: &mut String, x: &Fields, c: Option<&str>, vecm: bool) -> String {
             fp_out_dbl(x),
             half && narrow
         );
-        // FNMUL negates the rounded product; FABD clears the difference's sign.
-        if x.opn == fp::MUL && a & fp::NEG != 0 {
-            let _ = writeln!(s, "r = vxor(r, fp_sign(1u, {dbl}));");
-        }
-        if a & fp::ABS != 0 {
-            let _ = writeln!(s, "r = vand(r, vnot(fp_sign(1u, {dbl})));");
-        }
+    }
+    // FNMUL negates the rounded product; FABD clears the difference's sign.
+    if x.opn == fp::MUL && a & fp::NEG != 0 {
+        let _ = writeln!(s, "r = vxor(r, fp_sign(1u, {dbl}));");
+    }
+    // (Not into NZCV, nor into the general register a scalar conversion already took.)
+    let to_gpr = x.opn == fp::CVTI && !vecm;
+    if a & fp::ABS != 0 && !matches!(x.opn, fp::CMP | fp::CCMP) && !to_gpr {
+        let _ = writeln!(s, "r = vand(r, vnot(fp_sign(1u, {dbl})));");
     }
     flags
 }
