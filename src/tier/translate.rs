@@ -1680,3 +1680,31 @@ fn block(
     }
     s.push_str("}\n}\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_fp_instruction_counts_the_steps_the_interpreter_takes() {
+        // (word, steps): a step per lane of a vector form, DIV_STEPS or SQRT_STEPS more
+        // per FDIV or FSQRT lane, an across-lanes form's three pairwise steps.
+        let cases = [
+            (0x4e21_d404, 4),  // fadd v4.4s, v0.4s, v1.4s
+            (0x2e23_dc06, 2),  // fmul v6.2s, v0.2s, v3.2s
+            (0x6e67_fc81, 18), // fdiv v1.2d, v4.2d, v7.2d
+            (0x1e61_c062, 8),  // fsqrt d2, d3
+            (0x1e24_1862, 9),  // fdiv s2, s3, s4
+            (0x6e30_ca34, 3),  // fmaxnmv s20, v17.4s
+            (0x0e61_780a, 2),  // fcvtl v10.2d, v0.2s
+            (0x7e70_d8b2, 1),  // faddp d18, v5.2d
+            (0x1f42_0c20, 1),  // fmadd d0, d1, d2, d3
+        ];
+        for (w, n) in cases {
+            let d = crate::isa::decode(w, 0x1000);
+            assert_eq!(d.unit(), unit::FP, "{w:#010x}");
+            assert!(takes(&d, Target { native64: true }), "{w:#010x}");
+            assert_eq!(weight(&d), n, "{w:#010x}");
+        }
+    }
+}
