@@ -1426,12 +1426,12 @@ impl Session {
                 .ranges
                 .iter()
                 .all(|r| now.ranges.contains(r) || m.tier.dropped_ranges.contains(r));
-            // Or the set this run started from ran poorly ([`crate::tier::ran_well`]) and the pick leaves out
-            // only what lanes hardly ran in (an eighth of the run between them): sha256's
-            // saved set of printf's helpers and compress, made at 0.3 s of a run, kept main's
-            // loop out of every later plan (87% translated, 18 MIPS, not 100). A set that ran
-            // well stays: picks from the few samples of a short run swapped one helper for
-            // another at every run (each a 3-4 s compile after it).
+            // Or the set this run started from ran poorly ([`crate::tier::ran_well`]) and the
+            // pick leaves out only what lanes hardly ran in (an eighth of the run between
+            // them): sha256's saved set of printf's helpers and compress, made at 0.3 s of a
+            // run, kept main's loop out of every later plan (87% translated, 18 MIPS, not
+            // 100). A set that ran well stays: picks from the few samples of a short run
+            // swapped one helper for another at every run (each a 3-4 s compile after it).
             let insns: u64 = k.executed.iter().sum();
             let poor = !crate::tier::ran_well(insns, m.stats.tier_insns, m.stats.dispatches);
             let idle = poor && m.tier.entered_outside(&now.ranges) * 8 < insns;

@@ -548,7 +548,7 @@ const AUTO_DELAY: std::time::Duration = std::time::Duration::from_millis(300);
 /// lavapipe, where an entry costs two) take less time than its translated instructions (which
 /// run about 25 times faster than interpreted ones). Not the translated share alone: sha256
 /// at 98.4% translated ran at 35-55 MIPS when main's tail bounced (3584 dispatches) and at
-/// 80-100 when it did not (47).
+/// 80-120 when it did not (97).
 ///
 /// [`MIN_INSNS_PER_RUN`]: crate::gpu::machine::tiered::MIN_INSNS_PER_RUN
 pub fn ran_well(insns: u64, translated: u64, dispatches: u64) -> bool {
@@ -817,11 +817,23 @@ mod tests {
     fn a_run_ran_well_when_its_interpreted_part_and_dispatches_cost_less_than_its_translated() {
         // sha256 x1 (7.54 M instructions): main's tail interpreted and bouncing, then not.
         assert!(!ran_well(7_540_801, 7_419_380, 3584));
-        assert!(ran_well(7_540_801, 7_461_192, 47));
+        assert!(ran_well(7_540_801, 7_461_192, 97));
         // Its saved set without main's loop: 87% translated.
         assert!(!ran_well(7_540_801, 6_592_038, 3232));
         assert!(!ran_well(100, 0, 0));
         assert!(ran_well(0, 0, 0));
+    }
+
+    #[test]
+    fn a_run_from_a_compiled_saved_set_does_not_pick_in_its_first_seconds() {
+        let mut p = Policy::new(Mode::Auto);
+        assert!(p.wanted(100, 0, 0), "a run with no set of its own yet");
+        p.restart();
+        assert!(!p.wanted(100, 0, 0), "poor, but only just installed");
+        assert!(!p.wanted(7_540_801, 7_461_192, 97));
+        let mut t = Policy::new(Mode::Translate);
+        t.restart();
+        assert!(t.wanted(7_540_801, 7_461_192, 97), "the tests' mode picks as it did");
     }
 
     #[test]
