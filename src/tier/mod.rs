@@ -833,7 +833,10 @@ mod tests {
         assert!(!p.wanted(7_540_801, 7_461_192, 97));
         let mut t = Policy::new(Mode::Translate);
         t.restart();
-        assert!(t.wanted(7_540_801, 7_461_192, 97), "the tests' mode picks as it did");
+        assert!(
+            t.wanted(7_540_801, 7_461_192, 97),
+            "the tests' mode picks as it did"
+        );
     }
 
     #[test]

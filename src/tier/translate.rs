@@ -107,7 +107,13 @@ fn fp_steps(d: &Decoded) -> usize {
     if a & fp::VECTOR == 0 {
         return sub as usize;
     }
-    let lanes = if a & fp::ACROSS != 0 {
+    (fp_lanes(a) * sub) as usize
+}
+
+/// The lanes (steps) of a vector FP form with configuration `a`: an across-lanes form's three
+/// pairwise steps, two for widening and narrowing, one for the scalar forms on V registers.
+fn fp_lanes(a: u32) -> u32 {
+    if a & fp::ACROSS != 0 {
         3
     } else if a & (fp::WIDEN | fp::NARROW) != 0 {
         2
@@ -115,8 +121,7 @@ fn fp_steps(d: &Decoded) -> usize {
         1
     } else {
         (if a & fp::DBL != 0 { 2 } else { 4 }) >> u32::from(a & fp::Q == 0)
-    };
-    (lanes * sub) as usize
+    }
 }
 
 /// A prefetch writes nothing (its selectors are the sink).
@@ -1039,17 +1044,7 @@ fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
     let one = a & fp::ONE != 0;
     let across = a & fp::ACROSS != 0;
     let pairw = a & fp::PAIRW != 0;
-    let mut nlanes = if one {
-        1
-    } else {
-        (if dbl { 2 } else { 4 }) >> u32::from(!q)
-    };
-    if widen || narrow {
-        nlanes = 2;
-    }
-    if across {
-        nlanes = 3;
-    }
+    let nlanes = fp_lanes(a);
     let _ = writeln!(
         s,
         "let vn = {};\nlet vm = {};\nlet vc = {};",
