@@ -1003,9 +1003,12 @@ impl Session {
             tiering.soon(m.profile.samples);
         }
         let tier_ok = !m.tier.failed && !m.tier.busy();
-        let insns: u64 = k.executed.iter().sum();
-        let wanted = tiering.wanted(insns, m.stats.tier_insns, m.stats.dispatches);
-        if tracer.is_none() && tier_ok && wanted && tiering.due(m.profile.samples) {
+        // (The sum over processes only where a plan is due.)
+        let wanted = || {
+            let insns = k.executed.iter().sum();
+            tiering.wanted(insns, m.stats.tier_insns, m.stats.dispatches)
+        };
+        if tracer.is_none() && tier_ok && tiering.due(m.profile.samples) && wanted() {
             let hot = m.hot_regions(3 * crate::tier::MAX_REGIONS);
             if crate::tier::debug() {
                 let list: Vec<String> = hot

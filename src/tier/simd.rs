@@ -554,7 +554,7 @@ pub fn emit(s: &mut String, x: &Insn, i: usize) {
         format!("vt{i}v"),
     );
     let zero = "vec4<u32>(0u)".to_string();
-    let vreg = |r: u32| format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31);
+    let vreg = super::translate::vreg;
     let mut body = String::new();
     let n = steps(opn, c0, x.k1).unwrap_or(1);
     for st in 0..n {

@@ -59,6 +59,11 @@ fn reg(r: u32) -> String {
     }
 }
 
+/// V register `r` (its low five bits) of the lane's instance, as a WGSL place.
+pub(super) fn vreg(r: u32) -> String {
+    format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31)
+}
+
 fn wr(s: &mut String, r: u32, e: &str) {
     if r != R_SINK && r != R_ZR {
         let _ = writeln!(s, "r{r} = {e};");
@@ -83,17 +88,13 @@ pub fn takes(d: &Decoded, t: Target) -> bool {
                 && (a & vmem::PAIR != 0 || (a >> vmem::NREGS_SHIFT) & 3 == 0)
         }
         unit::VEC => vec_form(d).is_some(),
-        unit::FP => fp_takes(d),
+        // All of the FP unit: a form left out would refuse its whole region (FDIV's vector form
+        // costs four lanes of 64 bit steps of compile, but interpreted its region ran at 0.5
+        // MIPS).
+        unit::FP => true,
         unit::SYS => d.op() == op::NOP,
         _ => false,
     }
-}
-
-/// The FP unit's forms (shaders/cpu/fp.wgsl), all of them: one left out would refuse its whole
-/// region (FDIV's vector form costs four lanes of 64 bit steps of compile, but interpreted its
-/// region ran at 0.5 MIPS).
-fn fp_takes(_: &Decoded) -> bool {
-    true
 }
 
 /// The interpreter's steps of an FP instruction (each counts as an instruction).
@@ -615,7 +616,7 @@ fn address(s: &mut String, x: &Fields, i: usize, idx: u32) {
 /// `addr`, aligned to its size up to 8; `tag` names its locals): the VMEM unit's whole-register
 /// mode (a load zeroes the bytes above). Up to 8 bytes as the integer unit's accesses.
 fn vaccess(s: &mut String, nb: u32, store: bool, tag: &str, i: &str, addr: &str, vt: u32) {
-    let v = format!("vreg[g_inst * VREG_STRIDE + {vt}u]");
+    let v = vreg(vt);
     match (nb, store) {
         (16, false) => {
             let _ = writeln!(s, "{v} = vec4<u32>(mld2({i}), mld2({i} + 2u));");
@@ -726,7 +727,6 @@ fn vec_insn(s: &mut String, x: &Fields, w: &[u32], form: VecForm, i: usize) {
     let pesz = (c0 >> vec::PESZ_SHIFT) & 3;
     let k1 = x.rc & 63;
     let k2 = x.rc2 & 63;
-    let vreg = |r: u32| format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31);
     let gpr = c0 & vec::GPR != 0;
     // Vn, where the form reads it (not from a general register, nor MOVI's constant).
     let reads_vn = match form {
@@ -934,7 +934,7 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         entries,
         loops,
         regs: regs.into_iter().collect(),
-        fp: code.iter().any(|d| d.unit() == unit::FP && takes(d, t)),
+        fp: code.iter().any(|d| d.unit() == unit::FP),
     }
 }
 
@@ -980,7 +980,6 @@ fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
     let dbl = a & fp::DBL != 0;
     let widen = a & fp::WIDEN != 0;
     let narrow = a & fp::NARROW != 0;
-    let vreg = |r: u32| format!("vreg[g_inst * VREG_STRIDE + {}u]", r & 31);
     // Element `k` of a V register's words `v`, as the unit reads its operands.
     let elem = |v: &str, k: u32| {
         if dbl {
@@ -1003,7 +1002,6 @@ fn fp_insn(s: &mut String, x: &Fields, fs: &mut Fl) {
             | fp::MINMAX
             | fp::FMA
             | fp::DIV
-            | fp::VCMP
     );
     if a & fp::VECTOR == 0 {
         if x.opn != fp::CVTF {
@@ -1252,7 +1250,7 @@ fn fp_op(s: &mut String, x: &Fields, c: Option<&str>, vecm: bool) -> String {
                 a & fp::NEG_C != 0
             ))
         }
-        _ => unreachable!("fp_takes leaves the rest to the interpreter"),
+        _ => unreachable!("the FP unit has no other operation"),
     }
     if let Some(call) = pr {
         // Rounded only where the operation did not finish it (a NaN, an infinity): fp_round
