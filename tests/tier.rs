@@ -242,6 +242,15 @@ fn translated_hot_code_equals_the_interpreter_over_instances() {
 }
 
 #[test]
+fn strided_stores_over_many_pages_equal_the_interpreter_over_instances() {
+    // Eight lanes fill a SIMD batch, so the sieve's tight loops take their page entries from
+    // the lanes' caches: its strided stores meet a page the cache lacks every few trips (49
+    // pages of array per instance), and each runs again after its loop's wrapper loads it.
+    let n = tiers_agree(&build("demos/primes"), &["--instances", "8"], &["200000"]);
+    assert!(n > 8_000_000, "primes: only {n} instructions translated");
+}
+
+#[test]
 fn code_rewritten_after_translation_never_runs_translated() {
     // Each version of the loop runs hot (and is translated); the next version's bytes differ,
     // so the lanes' code maps name a new decoded slot and the old translation is not entered.

@@ -9,7 +9,11 @@
 // to a word for a pair of words), readable, and writable and free of decoded code for a store;
 // anything else (a walk, a fault, a crossing, a misaligned access, a write to code) is
 // XLAT_RETRY with no effect made, and the interpreter runs the instruction.
-fn txlat(addr: V, n: u32, align: u32, write: bool) -> u32 {
+// `defer` (a constant at each call) leaves a page the lane's page-entry cache lacks to the
+// loop: XLAT_FILL, and `tier_fill` loads it before the access runs again. lavapipe runs a
+// load lane by lane whether or not any lane's mask is set, so the load inline costs a loop per
+// access on every trip, hit or not; deferred, one per miss and per entry to the loop.
+fn txlat(addr: V, n: u32, align: u32, write: bool, defer: bool) -> u32 {
     let al = vlo(addr);
     let ah = vhi(addr);
     let r = ((ah << 11u) | (al >> 21u)) + 1u;
@@ -21,12 +25,39 @@ fn txlat(addr: V, n: u32, align: u32, write: bool) -> u32 {
     let rb = select(select(select(g_rcb3, g_rcb2, h2), g_rcb1, h1), g_rcb0, h0);
     let pg = (al >> 12u) & 511u;
 {{PTE}}
-    let bad = (al & align) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu || !hit
+    let shape = (al & align) != 0u || (al & 4095u) + n > 4096u || ah > 0xffffu;
+    let bad = shape || !hit
         || (e & PTE_PRESENT) == 0u || (write && ((e & PTE_WRITE) == 0u || (e & PTE_CODE) != 0u));
     // A region the cache lacks: the entry loop walks to it and the region runs on (a loop over
     // stack, heap and data would otherwise bounce to the interpreter at every pass).
     if !hit && ah <= 0xffffu { g_twalk = r; }
-    return select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad);
+    let fill = wanted && hit && !shape;
+    if fill { g_tfr = r; g_tfp = pg; g_tfb = rb; }
+    return select(select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad), XLAT_FILL, fill);
+}
+
+// The page entry a deferred `txlat` asked for, and the next page's (a loop that walks memory
+// upwards meets it next: the sieve's strided stores missed half as often), into the lane's
+// cache as its newest.
+fn tier_fill() {
+    if g_tfp < 511u { tc_push(g_tfr, g_tfp + 1u, ptab[g_tfb * PT_ENTRIES + g_tfp + 1u]); }
+    tc_push(g_tfr, g_tfp, ptab[g_tfb * PT_ENTRIES + g_tfp]);
+}
+
+// Page entry `e` of page `pg` of region `r` as the cache's newest; the oldest goes.
+fn tc_push(r: u32, pg: u32, e: u32) {
+    g_tcr3 = g_tcr2;
+    g_tcp3 = g_tcp2;
+    g_tce3 = g_tce2;
+    g_tcr2 = g_tcr1;
+    g_tcp2 = g_tcp1;
+    g_tce2 = g_tce1;
+    g_tcr1 = g_tcr;
+    g_tcp1 = g_tcp;
+    g_tce1 = g_tce;
+    g_tcr = r;
+    g_tcp = pg;
+    g_tce = e;
 }
 
 // A 64-bit value from an even word index: one access of the pool's word pairs.
@@ -35,8 +66,10 @@ fn mld64(i: u32) -> V {
     return vw(p.x, p.y);
 }
 
-// The last two pages translated code reached in this dispatch (Tier::page_cache): region (number + 1;
-// 0: none), page in the region and entry, the newer first. The host changes no table while a
+// The last four pages translated code reached in this dispatch (Tier::page_cache): region
+// (number + 1; 0: none), page in the region and entry, the newer first. Four: a loop that
+// streams through two places of an array, or a loop over its stack, constants and data, keeps
+// its pages while each fill costs its loop a trip. The host changes no table while a
 // dispatch runs, and translated code writes none.
 var<private> g_tcr: u32;
 var<private> g_tcp: u32;
@@ -44,6 +77,16 @@ var<private> g_tce: u32;
 var<private> g_tcr1: u32;
 var<private> g_tcp1: u32;
 var<private> g_tce1: u32;
+var<private> g_tcr2: u32;
+var<private> g_tcp2: u32;
+var<private> g_tce2: u32;
+var<private> g_tcr3: u32;
+var<private> g_tcp3: u32;
+var<private> g_tce3: u32;
+// The page a deferred `txlat` missed: region (number + 1), page in it, the region's table.
+var<private> g_tfr: u32;
+var<private> g_tfp: u32;
+var<private> g_tfb: u32;
 
 // The 2 MiB region a translated access missed (its number + 1; 0: none).
 var<private> g_twalk: u32;
@@ -115,6 +158,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_rct3 = 0u;
     g_tcr = 0u;
     g_tcr1 = 0u;
+    g_tcr2 = 0u;
+    g_tcr3 = 0u;
     g_count0 = sreg64(S_COUNT);
     g_executed = 0u;
     let limit = sreg64(S_LIMIT);

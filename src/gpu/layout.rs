@@ -275,6 +275,9 @@ pub const XPAGE_VALID: u32 = 1 << 31;
 /// What the shader's translation returns while it walks a region's tables (never a word index:
 /// `mem` is below 16 GiB).
 pub const XLAT_RETRY: u32 = u32::MAX;
+/// Translated code's `txlat` with its fill deferred: the lane's page-entry cache lacks the page
+/// (its region is cached); the region fills it once and runs the access again.
+pub const XLAT_FILL: u32 = u32::MAX - 1;
 
 /// The frame pool's further bindings after `mem` (binding 2): `mem1`, `mem2`, ... from here.
 pub const POOL_BINDING0: u32 = 9;
@@ -383,6 +386,7 @@ fn contract(abi: &[(&str, u64)], pool: u32, frame_shift: u32, pairs: bool) -> St
     c("PTE_CODE", PTE_CODE as u64);
     c("PT_ENTRIES", PT_ENTRIES as u64);
     c("XLAT_RETRY", XLAT_RETRY as u64);
+    c("XLAT_FILL", XLAT_FILL as u64);
     c("TIER_SLOTS", TIER_SLOTS as u64);
     c("XPAGE_VALID", XPAGE_VALID as u64);
     c("FASTFD_HOST_BRK", FASTFD_HOST_BRK as u64);

@@ -173,10 +173,14 @@ pub struct Tier {
     /// The registers the regions read or write (bit r: x`r`, bit 31: SP); the tier's entry
     /// and exit move only these between the state buffer and `R`.
     pub regs: u64,
-    /// Keep each lane's last two page-table entries in registers (`txlat`). lavapipe loads a
-    /// storage buffer lane by lane, only for the lanes whose mask is set: with full SIMD
-    /// batches a hit saves a load per lane (the 64-instance sieve ran 34% faster), while one
-    /// lane in a batch pays the check for a load that cost little (one guest: 10% slower).
+    /// Tight loops' accesses read their page-table entries from the lane's last four, kept in
+    /// registers, and a page they lack is loaded by the loop's wrapper (`txlat`'s `defer`);
+    /// other accesses load theirs inline. lavapipe runs a storage load as a loop over the
+    /// lanes, mask set or not: with full SIMD batches, a loop fewer per access and trip (the
+    /// 64-instance sieve 7% faster, sha256 6%, queens 12%, against keeping every access's
+    /// entry in the cache and loading it inline on a miss). One lane in a batch pays the
+    /// compares and the wrappers for loops that cost little (one guest: 5% slower), so only
+    /// batches that fill take it.
     pub page_cache: bool,
     /// A region runs FP instructions: the shader has the soft-float functions (fp_fns.wgsl)
     /// and moves FPCR and FPSR between the state and `g_fpcr`/`g_fpsr`.
@@ -335,17 +339,19 @@ pub fn tier_source(
 }
 
 /// `txlat`'s page-table entry `e` for page `pg` of region `r` (`rb`: the region's last-level
-/// table, from the region cache), loaded on every access.
-const PTE_LOAD: &str = "    let e = ptab[rb * PT_ENTRIES + pg];";
+/// table, from the region cache), loaded on every access; nothing is deferred (`wanted`).
+const PTE_LOAD: &str = "    let e = ptab[rb * PT_ENTRIES + pg];
+    let wanted = false;";
 
-/// The same through the lane's last two entries ([`Tier::page_cache`]).
+/// The same, but a deferring call reads the lane's last four entries instead, and a page they
+/// lack is `wanted` (the loop's wrapper loads it).
 const PTE_CACHED: &str = "    let t0 = r == g_tcr && pg == g_tcp;
     let t1 = r == g_tcr1 && pg == g_tcp1;
-    var e = select(g_tce1, g_tce, t0);
-    if !t0 && !t1 {
-        e = ptab[rb * PT_ENTRIES + pg];
-        if hit { g_tcr1 = g_tcr; g_tcp1 = g_tcp; g_tce1 = g_tce; g_tcr = r; g_tcp = pg; g_tce = e; }
-    }";
+    let t2 = r == g_tcr2 && pg == g_tcp2;
+    let t3 = r == g_tcr3 && pg == g_tcp3;
+    var e = select(select(select(g_tce3, g_tce2, t2), g_tce1, t1), g_tce, t0);
+    let wanted = defer && !(t0 || t1 || t2 || t3);
+    if !defer { e = ptab[rb * PT_ENTRIES + pg]; }";
 
 /// The translation tier's entry point.
 pub const TIER_MAIN: &str = include_str!("../../shaders/cpu/tier_main.wgsl");

@@ -16,7 +16,7 @@ use crate::isa::form::{
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 10;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -122,6 +122,15 @@ fn fp_lanes(a: u32) -> u32 {
         1
     } else {
         (if a & fp::DBL != 0 { 2 } else { 4 }) >> u32::from(a & fp::Q == 0)
+    }
+}
+
+/// A translated load or store: it translates its address (`txlat`).
+fn accesses(d: &Decoded) -> bool {
+    match d.unit() {
+        unit::MEM => d.aux() & mem::PRFM == 0,
+        unit::VMEM => true,
+        _ => false,
     }
 }
 
@@ -864,11 +873,14 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     let mut inner: Vec<(usize, usize)> = Vec::new();
     // Whether the region can run long per entry: a loop, or a call to itself (recursion).
     let mut loops = false;
+    // The region is one loop (its last instruction branches back to its first).
+    let mut whole = false;
     for (i, d) in code.iter().enumerate() {
         let x = fields(d);
         if x.unit == unit::BR && takes(d, t) {
             if let Some(tj) = inside(src, x.imm, x.opn) {
                 loops |= tj <= i;
+                whole |= tj == 0 && i + 1 == len && x.opn != op::BL;
                 if tj <= i && x.opn != op::BL && (tj, i + 1) != (0, len) {
                     inner.push((tj, i + 1));
                 }
@@ -886,8 +898,25 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
             kept.push(l);
         }
     }
+    // Accesses that defer a missing page entry (`txlat`'s XLAT_FILL) to their loop: those of
+    // tight loops (innermost, with direct branches only), where a load of the entry inline
+    // costs every trip a lane-by-lane loop on lavapipe; the loop's wrapper loads it once per
+    // miss and per entry instead. Elsewhere, where the loop is entered as often as it turns
+    // (calls and returns run through its wrapper), the access loads it inline. Each runs again
+    // from its own start, so each starts a block: all but a group's later members (their
+    // head makes the translation).
+    // A region that is one tight loop defers too, its wrapper around the region's own loop.
+    let mut tight = kept.clone();
+    if whole && kept.is_empty() {
+        tight.push((0, len));
+    }
+    let defer = deferring(code, &leader, &tight, t);
+    let wrap = whole && kept.is_empty() && defer.iter().any(|&d| d);
+    for (i, &d) in defer.iter().enumerate() {
+        leader[i] |= d;
+    }
     let mut body = String::new();
-    blocks(&mut body, src, code, &leader, &kept, (0, len), 0, t);
+    blocks(&mut body, src, code, &leader, &defer, &kept, (0, len), 0, t);
     let mut s = String::new();
     let (lo, hi) = (src.start as u32, (src.start >> 32) as u32);
     let _ = writeln!(s, "fn region_{k}(ib: u32) {{");
@@ -905,13 +934,17 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     for r in &regs {
         let _ = writeln!(s, "var r{r} = R[{r}];");
     }
-    s.push_str(
+    s.push_str(&format!(
         "var nz = g_nzcv;\nvar fl = false;\nvar fa = vz();\nvar fb = vz();\nvar fs = vz();\nvar o = vlo(rel) >> 2u;\nvar n = 0u;\nlet cap = ib - g_executed;\n\
-         let kz = vw(P.zero, P.zero);\nvar live = true;\nvar out = false;\nvar pcx = vz();\n\
-         loop {\nif !live || g_ticks >= TICK_MAX { break; }\ng_ticks = g_ticks + 1u;\nvar moved0 = false;\n",
-    );
+         let kz = vw(P.zero, P.zero);\nvar live = true;\nvar out = false;\nvar pcx = vz();\nvar fill = false;\n\
+         {}loop {{\nif !live || g_ticks >= TICK_MAX {{ break; }}\ng_ticks = g_ticks + 1u;\nvar moved0 = false;\n",
+        if wrap { "loop {\n" } else { "" }
+    ));
     s.push_str(&body);
     s.push_str("if !moved0 { live = false; }\n}\n");
+    if wrap {
+        s.push_str(FILL);
+    }
     let _ = writeln!(
         s,
         "g_executed = g_executed + n;\ng_tier_n = g_tier_n + n;\nif !out {{ pcx = vadd(vw({lo}u, {hi}u), vw(o << 2u, 0u)); }}\n\
@@ -937,6 +970,66 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         fp: code.iter().any(|d| d.unit() == unit::FP),
     }
 }
+
+/// The start of access `i`'s translated part (`done` steps into its block): where `x{i}`, its
+/// translation, failed, the lane leaves the region before it (the interpreter runs it) or, for
+/// a deferred page entry, leaves the loop for its wrapper to load the entry.
+fn leave(defer: bool, done: usize, i: usize) -> String {
+    if defer {
+        format!(
+            "if x{i} == XLAT_FILL {{ {} }} else if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{",
+            again(done, i)
+        )
+    } else {
+        format!("if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{")
+    }
+}
+
+/// Leaves the loop to run access `i` again once its wrapper has loaded the page entry.
+fn again(done: usize, i: usize) -> String {
+    format!("n = n + {done}u; o = {i}u; live = false; fill = true;")
+}
+
+/// Per instruction: an access that defers a missing page entry to its loop (see `translate`).
+fn deferring(code: &[Decoded], leader: &[bool], loops: &[(usize, usize)], t: Target) -> Vec<bool> {
+    let mut defer = vec![false; code.len()];
+    for &(a, b) in loops {
+        let leaf = !loops.iter().any(|l| *l != (a, b) && a <= l.0 && l.1 <= b);
+        let direct = code[a..b].iter().all(|d| {
+            d.unit() != unit::BR
+                || matches!(
+                    d.op(),
+                    op::B | op::BCOND | op::BZERO | op::BNONZERO | op::BTZ | op::BTNZ
+                )
+        });
+        if !leaf || !direct {
+            continue;
+        }
+        // The loop's blocks by the leaders so far: a group's members after its head share the
+        // head's translation.
+        let mut j = a;
+        while j < b {
+            let mut e = j + 1;
+            while e < b && !leader[e] {
+                e += 1;
+            }
+            let (gs, group_of) = groups(code, j, e, t);
+            for i in j..e {
+                defer[i] = accesses(&code[i]) && takes(&code[i], t) && group_of[i].is_none();
+            }
+            for g in gs {
+                defer[g.head] = true;
+            }
+            j = e;
+        }
+    }
+    defer
+}
+
+/// The end of the wrapper of a loop whose accesses defer: one that deferred its page entry
+/// (`txlat`'s XLAT_FILL) left the loop with `fill`; the entry is loaded here, off the loop's
+/// trips, and the loop goes on at that access.
+const FILL: &str = "if !fill { break; }\nfill = false;\nlive = true;\ntier_fill();\n}\n";
 
 /// The instruction index of a direct branch's target inside the region, if it is one.
 fn inside(src: &Source, imm: u64, opn: u32) -> Option<usize> {
@@ -1282,6 +1375,7 @@ fn blocks(
     src: &Source,
     code: &[Decoded],
     leader: &[bool],
+    defer: &[bool],
     loops: &[(usize, usize)],
     (lo, hi): (usize, usize),
     depth: usize,
@@ -1295,21 +1389,26 @@ fn blocks(
             .find(|l| l.0 == j && l.1 <= hi && (l.0, l.1) != (lo, hi))
         {
             let d = depth + 1;
-            let _ = writeln!(
-                s,
-                "if live && o >= {a}u && o < {b}u {{\nmoved{depth} = true;\nloop {{\n\
-                 if !live || g_ticks >= TICK_MAX {{ break; }}\ng_ticks = g_ticks + 1u;\n\
-                 var moved{d} = false;"
-            );
             let sub: Vec<(usize, usize)> = loops
                 .iter()
                 .copied()
                 .filter(|l| l.0 >= a && l.1 <= b && *l != (a, b))
                 .collect();
-            blocks(s, src, code, leader, &sub, (a, b), d, t);
+            // Only tight loops defer, and those hold no loop: an outer loop's wrapper would
+            // cost every entry (a call and its return each pass one) and never fill.
+            let wrap = sub.is_empty() && defer[a..b].iter().any(|&x| x);
             let _ = writeln!(
                 s,
-                "if !moved{d} {{ live = false; }}\nif o < {a}u || o >= {b}u {{ break; }}\n}}\n}}"
+                "if live && o >= {a}u && o < {b}u {{\nmoved{depth} = true;\n{}loop {{\n\
+                 if !live || g_ticks >= TICK_MAX {{ break; }}\ng_ticks = g_ticks + 1u;\n\
+                 var moved{d} = false;",
+                if wrap { "loop {\n" } else { "" }
+            );
+            blocks(s, src, code, leader, defer, &sub, (a, b), d, t);
+            let _ = writeln!(
+                s,
+                "if !moved{d} {{ live = false; }}\nif o < {a}u || o >= {b}u {{ break; }}\n}}\n{}}}",
+                if wrap { FILL } else { "" }
             );
             j = b;
             continue;
@@ -1318,7 +1417,7 @@ fn blocks(
         while !leader[e] {
             e += 1;
         }
-        block(s, src, code, j, e, depth, t);
+        block(s, src, code, defer, j, e, depth, t);
         j = e;
     }
 }
@@ -1451,10 +1550,12 @@ fn groups(code: &[Decoded], j: usize, e: usize, t: Target) -> (Vec<Group>, Vec<O
 }
 
 /// One block: instructions `[j, e)` of the region.
+#[allow(clippy::too_many_arguments)]
 fn block(
     s: &mut String,
     src: &Source,
     code: &[Decoded],
+    defer: &[bool],
     j: usize,
     e: usize,
     depth: usize,
@@ -1499,7 +1600,9 @@ fn block(
                 // Aligned to the access's size: a 64-bit one is then one access of the pool's
                 // word pairs (and a pair of words one access of two words).
                 let align = nb - 1;
-                let own = format!("txlat(ad{i}, {span}u, {align}u, {store})");
+                let own = format!("txlat(ad{i}, {span}u, {align}u, {store}, false)");
+                // Only a block's first instruction runs again after a fill.
+                let defer = i == j && defer[i];
                 match group_of[i].map(|g| (g, &gs[g])) {
                     // A group's members share its translation, made at its first: one
                     // page-table lookup for a frame's saves instead of one each. Where it
@@ -1508,12 +1611,20 @@ fn block(
                         if grp.head == i {
                             let _ = writeln!(
                                 s,
-                                "let g{g} = txlat(vadd(a{i}, {}), {}u, {}u, {});",
+                                "let g{g} = txlat(vadd(a{i}, {}), {}u, {}u, {}, {defer});",
                                 v64(grp.lo as u64),
                                 grp.span,
                                 grp.align,
                                 grp.store
                             );
+                            if defer {
+                                let _ = writeln!(
+                                    s,
+                                    "if g{g} == XLAT_FILL {{ {} }} else {{",
+                                    again(done, i)
+                                );
+                                open += 1;
+                            }
                         }
                         let delta = (plain_offset(&x).unwrap_or(0) - grp.lo) / 4;
                         let _ = writeln!(
@@ -1522,13 +1633,13 @@ fn block(
                         );
                     }
                     None => {
-                        let _ = writeln!(s, "let x{i} = {own};");
+                        let _ = writeln!(
+                            s,
+                            "let x{i} = txlat(ad{i}, {span}u, {align}u, {store}, {defer});"
+                        );
                     }
                 }
-                let _ = writeln!(
-                    s,
-                    "if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{"
-                );
+                let _ = writeln!(s, "{}", leave(defer, done, i));
                 open += 1;
                 access(
                     s,
@@ -1561,11 +1672,12 @@ fn block(
                 // As an integer pair: one translation of both registers, whole or not at
                 // all. 16 bytes are two doubleword accesses of the pool.
                 let span = if pair { 2 * nb } else { nb };
+                let defer = i == j && defer[i];
                 let _ = writeln!(
                     s,
-                    "let x{i} = txlat(ad{i}, {span}u, {}u, {store});\n\
-                     if x{i} == XLAT_RETRY {{ n = n + {done}u; o = {i}u; live = false; }} else {{",
-                    nb.min(8) - 1
+                    "let x{i} = txlat(ad{i}, {span}u, {}u, {store}, {defer});\n{}",
+                    nb.min(8) - 1,
+                    leave(defer, done, i)
                 );
                 open += 1;
                 let ad = format!("ad{i}");
