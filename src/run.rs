@@ -184,6 +184,7 @@ fn env_tier_ranges() -> Vec<(u64, u64)> {
 fn install_saved_plan(
     m: &mut Machine,
     keys: &[String],
+    instances: u32,
 ) -> Result<(crate::tier::saved::Plan, bool), RunError> {
     // This instance count's plan, else the one any count of this program saved last (then
     // not this count's own: the run's end saves it under this count's key).
@@ -228,12 +229,17 @@ fn install_saved_plan(
             .map(|(a, b)| format!("{a:#x}..{b:#x}"))
             .collect();
         eprintln!(
-            "garm: tier: saved plan {} ({}, {} dropped, {})",
+            "garm: tier: saved plan {} ({}{}, {} dropped, {})",
             r.join(" "),
             if saved.compiled {
                 "compiled"
             } else {
                 "compiling"
+            },
+            if saved.page_cache {
+                " with the page cache"
+            } else {
+                ""
             },
             saved.dropped.len(),
             if own {
@@ -244,9 +250,18 @@ fn install_saved_plan(
         );
     }
     let regions = mapped(m, &saved.ranges);
+    // The page cache this instance count's batches want ([`crate::gpu::shader::Tier`]). A set
+    // compiled with the other (another count's, or one this count took from another's) runs
+    // from the first dispatch while the worker compiles it with this count's: the sieve's
+    // 64-instance plan, inherited from its 1-instance one, kept it off (1.0-1.05 G/s, 1.3
+    // with it).
+    let cache = instances >= crate::gpu::layout::WORKGROUP;
+    let recompile = saved.compiled && saved.page_cache != cache;
     // A plan still compiling when its run ended: its fallback runs from the first dispatch
     // while the worker compiles it.
-    let fallback = if saved.compiled {
+    let fallback = if recompile {
+        regions.clone()
+    } else if saved.compiled {
         Vec::new()
     } else {
         mapped(m, &saved.fallback)
@@ -260,8 +275,9 @@ fn install_saved_plan(
         m.tier.sync = sync;
     }
     if !regions.is_empty() {
-        let sync = std::mem::replace(&mut m.tier.sync, saved.compiled);
-        m.tier.page_cache = saved.compiled.then_some(saved.page_cache);
+        let compiled = saved.compiled && !recompile;
+        let sync = std::mem::replace(&mut m.tier.sync, compiled);
+        m.tier.page_cache = Some(if compiled { saved.page_cache } else { cache });
         m.translate_regions(&regions)?;
         m.tier.sync = sync;
         m.stats.tier_saved = regions.len() as u64;
@@ -700,7 +716,7 @@ impl Session {
             force_regions(&mut m, ranges)?;
             tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
         } else if let Some(keys) = &plan_key {
-            (saved, saved_own) = install_saved_plan(&mut m, keys)?;
+            (saved, saved_own) = install_saved_plan(&mut m, keys, n)?;
             // A compiled set runs from the first dispatch: judged on what it does from then
             // on, not on the first few samples of start-up (sha256's known-answer checks, at
             // 0.37 s of a 0.45 s run, had their printf helpers replace compress).

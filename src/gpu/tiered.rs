@@ -378,8 +378,16 @@ impl Machine {
                     .zip(&ranges)
                     .all(|(t, r)| (t.start, t.end) == *r)
         };
+        // Judged by the processes alive now: the slots a run allows are many more than it
+        // usually fills.
+        let page_cache = self
+            .tier
+            .page_cache
+            .unwrap_or_else(|| self.live_lanes() >= crate::gpu::layout::WORKGROUP);
         if translations.is_empty()
-            || (self.tier.pending.is_none() && same(self.tier.installed_ranges()))
+            || (self.tier.pending.is_none()
+                && same(self.tier.installed_ranges())
+                && self.tier.installed_page_cache() == Some(page_cache))
         {
             return Ok(());
         }
@@ -391,14 +399,8 @@ impl Machine {
                 .flat_map(|t| &t.regs)
                 .fold(0, |m, r| m | 1 << r),
             fp: translations.iter().any(|t| t.fp),
-            // Judged by the processes alive now: the slots a run allows are many more than it
-            // usually fills.
-            page_cache: self
-                .tier
-                .page_cache
-                .unwrap_or_else(|| self.live_lanes() >= crate::gpu::layout::WORKGROUP),
+            page_cache,
         };
-        let page_cache = tier.page_cache;
         self.stats.tier_translated += translations.len() as u64;
         let (tx, rx) = channel();
         let device = self.gpu.device.clone();
