@@ -150,13 +150,27 @@ fn translated(stderr: &str) -> u64 {
 /// Runs `elf` with the tier forced and with the interpreter alone: equal output, status and
 /// instruction count, and the output is qemu-aarch64's. Returns the instructions translated.
 fn tiers_agree(elf: &std::path::Path, opts: &[&str], args: &[&str]) -> u64 {
+    tiers_agree_env(elf, opts, args, &[])
+}
+
+/// [`tiers_agree`] with more environment for the translated run.
+fn tiers_agree_env(
+    elf: &std::path::Path,
+    opts: &[&str],
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> u64 {
     let run = |tier: &str| {
         let mut a: Vec<String> = vec!["--stats".into(), "--tier".into(), tier.into()];
         a.extend(opts.iter().map(|s| s.to_string()));
         a.push(elf.to_string_lossy().into_owned());
         a.extend(args.iter().map(|s| s.to_string()));
         // From this run's own profile, not a plan another test's run saved.
-        garm_env(&a, &[("GARM_TIER_PLANS", "0")], b"")
+        let mut e = vec![("GARM_TIER_PLANS", "0")];
+        if tier != "interp" {
+            e.extend_from_slice(env);
+        }
+        garm_env(&a, &e, b"")
     };
     let i = run("interp");
     let t = run("translate");
@@ -248,6 +262,32 @@ fn strided_stores_over_many_pages_equal_the_interpreter_over_instances() {
     // pages of array per instance), and each runs again after its loop's wrapper loads it.
     let n = tiers_agree(&build("demos/primes"), &["--instances", "8"], &["200000"]);
     assert!(n > 8_000_000, "primes: only {n} instructions translated");
+}
+
+#[test]
+fn deferred_page_entries_equal_the_interpreter_on_one_instance() {
+    // The page cache forced on at one instance: tight loops defer their page entries to their
+    // loops' wrappers (resuming at the access), in loops over arrays, frames, lists and
+    // buffers, and in glibc's sha256 over three 2 MiB regions.
+    let on = [("GARM_TIER_PAGE_CACHE", "1")];
+    for p in [
+        "bytecode_vm",
+        "merge_sort",
+        "rle_lz",
+        "sieve",
+        "malloc_stress",
+    ] {
+        let n = tiers_agree_env(&build(&format!("tests/corpus/{p}")), &[], &[], &on);
+        assert!(n > 100_000, "{p}: only {n} instructions translated");
+    }
+    let n = tiers_agree_env(&build("tests/tier/frames"), &[], &[], &on);
+    assert!(n > 1_000_000, "frames: only {n} instructions translated");
+    let elf = build_with("demos/sha256", &["--libc", "glibc"]);
+    let n = tiers_agree_env(&elf, &["--mem", "256M"], &["192"], &on);
+    assert!(
+        n > 1_000_000,
+        "glibc sha256: only {n} instructions translated"
+    );
 }
 
 #[test]

@@ -380,10 +380,11 @@ impl Machine {
         };
         // Judged by the processes alive now: the slots a run allows are many more than it
         // usually fills.
-        let page_cache = self
-            .tier
-            .page_cache
-            .unwrap_or_else(|| self.live_lanes() >= crate::gpu::layout::WORKGROUP);
+        let page_cache = crate::tier::forced_page_cache().unwrap_or_else(|| {
+            self.tier
+                .page_cache
+                .unwrap_or_else(|| self.live_lanes() >= crate::gpu::layout::WORKGROUP)
+        });
         if translations.is_empty()
             || (self.tier.pending.is_none()
                 && same(self.tier.installed_ranges())

@@ -587,6 +587,18 @@ pub fn debug() -> bool {
     *ON.get_or_init(|| std::env::var_os("GARM_TIER_DEBUG").is_some())
 }
 
+/// GARM_TIER_PAGE_CACHE=0 or 1: every pipeline built without or with the page cache
+/// ([`crate::gpu::shader::Tier::page_cache`]) whatever the instance count, so the tests check
+/// the deferred page entries on one instance's programs too; read once.
+pub fn forced_page_cache() -> Option<bool> {
+    static ON: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| match std::env::var("GARM_TIER_PAGE_CACHE").as_deref() {
+        Ok("0") => Some(false),
+        Ok("1") => Some(true),
+        _ => None,
+    })
+}
+
 static START: std::sync::OnceLock<web_time::Instant> = std::sync::OnceLock::new();
 
 /// Seconds since the run's policy was made (for GARM_TIER_DEBUG's lines).
