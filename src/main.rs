@@ -85,7 +85,9 @@ struct RunArgs {
     /// Build the shader with naga's runtime bounds checks (slower; also env GARM_CHECKED=1).
     #[arg(long)]
     checked: bool,
-    /// Print instructions, dispatches, syscall round trips, time split and MIPS to stderr.
+    /// Print instructions, dispatches, syscall round trips, time split and MIPS to stderr; with
+    /// translated code, its regions and the GPU time in each tier (timestamps around each
+    /// dispatch, each then in a pass of its own).
     #[arg(long)]
     stats: bool,
     /// For a .c program: the C library it is built against, garm (the runtime), glibc or musl
@@ -306,6 +308,7 @@ fn options(a: &RunArgs) -> Result<RunOptions, Error> {
         trace_limit: a.trace_limit,
         tier_ranges: Vec::new(),
         ld_prefix: a.ld_prefix.clone(),
+        time_tiers: a.stats,
         gdb: match (a.gdb, std::env::var("GARM_GDB")) {
             (Some(p), _) => Some(p),
             (None, Ok(v)) if !v.is_empty() => Some(
@@ -754,7 +757,7 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             .map(|(a, b, n)| format!("{a:#x}..{b:#x} ({n} of {} translated)", (b - a) / 4))
             .collect();
         garm::elog!(
-            "garm: stats: translation tier: {} regions translated ({}{} refused: an instruction left to the interpreter), {} pipelines swapped in{}, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code; running at the end: {}",
+            "garm: stats: translation tier: {} regions translated ({}{} refused: an instruction left to the interpreter), {} pipelines swapped in{}, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code{}; running at the end: {}",
             s.tier_translated,
             if s.tier_saved > 0 {
                 format!("{} from the plan an earlier run saved, ", s.tier_saved)
@@ -778,6 +781,15 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             s.tier_compile.as_secs_f64(),
             s.tier_insns,
             100.0 * s.tier_insns as f64 / total.max(1) as f64,
+            if s.timed {
+                format!(
+                    "; GPU time {:.3} s in the interpreter, {:.3} s in translated code",
+                    s.interp_gpu.as_secs_f64(),
+                    s.tier_gpu.as_secs_f64()
+                )
+            } else {
+                String::new()
+            },
             if running.is_empty() { "none".to_string() } else { running.join(", ") }
         );
     }

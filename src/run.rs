@@ -85,6 +85,9 @@ pub struct RunOptions {
     /// `-g PORT`: wait for gdb on 127.0.0.1:PORT (0: any free port) before the first
     /// instruction and let it drive the first instance's process; the interpreter only.
     pub gdb: Option<u16>,
+    /// `--stats`: the GPU time split between the interpreter and translated code, from
+    /// timestamps around each dispatch (each its own pass; off, they share one).
+    pub time_tiers: bool,
 }
 
 impl Default for RunOptions {
@@ -110,6 +113,7 @@ impl Default for RunOptions {
             tier_ranges: Vec::new(),
             ld_prefix: None,
             gdb: None,
+            time_tiers: false,
             tier: std::env::var("GARM_TIER")
                 .ok()
                 .and_then(|v| v.parse().ok())
@@ -614,6 +618,9 @@ impl Session {
                 checked: opts.checked,
             },
         )?;
+        if opts.time_tiers {
+            m.time_tiers();
+        }
         let mut k = Kernel::new(slots as usize, n as usize, opts.strace);
         k.net = opts.net;
         if opts.net {

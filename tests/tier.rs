@@ -210,7 +210,24 @@ fn tiers_agree_env(
         "{name}: instruction counts differ\n{}",
         t.stderr
     );
-    translated(&t.stderr)
+    let n = translated(&t.stderr);
+    // `--stats` splits the GPU time by timestamps (lavapipe has them): translated code that
+    // ran took some of it.
+    if n > 0 {
+        let secs = t
+            .stderr
+            .split("GPU time ")
+            .nth(1)
+            .and_then(|r| r.split(" s in translated code").next())
+            .and_then(|r| r.rsplit(' ').next())
+            .and_then(|x| x.parse::<f64>().ok());
+        assert!(
+            secs.is_some_and(|x| x > 0.0),
+            "{name}: no GPU time in translated code\n{}",
+            t.stderr
+        );
+    }
+    n
 }
 
 #[test]

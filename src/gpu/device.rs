@@ -162,6 +162,12 @@ impl Gpu {
         if int64 {
             features |= wgpu::Features::SHADER_INT64;
         }
+        // Timestamps around the dispatches split `--stats`'s GPU time between the tiers.
+        if cfg!(not(target_arch = "wasm32"))
+            && adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            features |= wgpu::Features::TIMESTAMP_QUERY;
+        }
         let limits = adapter.limits();
         let (device, queue) = request_async(&adapter, features, &limits).await?;
         Ok(Gpu {

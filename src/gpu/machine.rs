@@ -79,6 +79,11 @@ pub struct MachineStats {
     pub tier_failed: u64,
     pub tier_compile: Duration,
     pub tier_insns: u64,
+    /// GPU time in the interpreter's dispatches and in the tier's, from timestamps around
+    /// each (where the adapter has them: `timed`).
+    pub interp_gpu: Duration,
+    pub tier_gpu: Duration,
+    pub timed: bool,
     /// Regions not taken (an instruction the translator leaves to the interpreter), and
     /// regions dropped as unprofitable (too few instructions per entry).
     pub tier_refused: u64,
@@ -161,6 +166,48 @@ impl Profile {
 /// Instructions per window of [`Machine::hot_code`] (64 bytes).
 const HOT_WINDOW: usize = 16;
 
+/// Timestamps around each dispatch of a submit (its passes' ends, after one at the first's
+/// start): a submit records at most [`Timing::DISPATCHES`] interpreter dispatches, each with
+/// the tier's after it.
+struct Timing {
+    set: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    rb: wgpu::Buffer,
+    /// Nanoseconds per tick.
+    period: f64,
+}
+
+impl Timing {
+    const DISPATCHES: u32 = 1024;
+    const QUERIES: u32 = 1 + 2 * Self::DISPATCHES;
+
+    fn new(gpu: &Gpu) -> Option<Timing> {
+        if !gpu
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            return None;
+        }
+        let size = 8 * Self::QUERIES as u64;
+        Some(Timing {
+            set: gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("tier-timing"),
+                ty: wgpu::QueryType::Timestamp,
+                count: Self::QUERIES,
+            }),
+            resolve: gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("tier-timing-resolve"),
+                size,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            rb: readback(&gpu.device, "tier-timing-rb", size),
+            period: gpu.queue.get_timestamp_period() as f64,
+        })
+    }
+}
+
 pub struct Machine {
     pub gpu: Gpu,
     pub cfg: MachineConfig,
@@ -228,6 +275,8 @@ pub struct Machine {
     /// Guest memory reads come only from frames read back since the submit (always in a
     /// browser; natively with `GARM_DEFERRED_READS=1`, so tests cover that path without one).
     pub deferred_reads: bool,
+    /// Timestamps for `--stats`'s split of GPU time (None without the adapter's feature).
+    timing: Option<Timing>,
 }
 
 /// Buffer mappings under way: ready once wgpu's callbacks have run (at once after a blocking
@@ -520,6 +569,7 @@ impl Machine {
             frames_wanted: Default::default(),
             vregs_seen: Default::default(),
             vregs_wanted: Default::default(),
+            timing: None,
             deferred_reads: cfg!(target_arch = "wasm32")
                 || std::env::var_os("GARM_DEFERRED_READS").is_some_and(|v| v == "1"),
             cfg,
@@ -642,6 +692,12 @@ impl Machine {
         }
         self.variant = v;
         Ok(())
+    }
+
+    /// Splits the GPU time between the interpreter's dispatches and the tier's from now on
+    /// (`--stats`), where the adapter has timestamps: each dispatch then has a pass of its own.
+    pub fn time_tiers(&mut self) {
+        self.timing = Timing::new(&self.gpu);
     }
 
     /// Drops the optional units no instance has run for [`DECAY_SUBMITS`] submits.
@@ -1567,24 +1623,57 @@ impl Machine {
         self.dispatched[32] |= self.tier.pipeline().is_some();
         let t0 = Instant::now();
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("cpu"),
-                timestamp_writes: None,
-            });
-            let interp = self.variants[self.variant].as_ref();
-            let interp = interp.expect("the running variant is compiled");
-            // With translated regions, each interpreter dispatch is followed by the tier's
-            // (lanes yield to it at a region's entry).
-            let tier = self.tier.pipeline();
-            pass.set_bind_group(0, &self.bind_group, &[]);
-            let groups = lanes.div_ceil(WORKGROUP).max(1);
-            for _ in 0..dispatches {
-                pass.set_pipeline(interp);
-                pass.dispatch_workgroups(groups, 1, 1);
-                if let Some(t) = tier {
-                    pass.set_pipeline(t);
+        let interp = self.variants[self.variant].as_ref();
+        let interp = interp.expect("the running variant is compiled");
+        // With translated regions, each interpreter dispatch is followed by the tier's (lanes
+        // yield to it at a region's entry).
+        let tier = self.tier.pipeline();
+        let groups = lanes.div_ceil(WORKGROUP).max(1);
+        let timed = self
+            .timing
+            .as_ref()
+            .filter(|_| !quiet && dispatches <= Timing::DISPATCHES);
+        // Each end a query writes, in order, and whether it ends a tier dispatch.
+        let mut ends: Vec<(u32, bool)> = Vec::new();
+        match timed {
+            // A pass per dispatch, its end timestamped (the first's start too).
+            Some(t) => {
+                for d in 0..dispatches {
+                    for (pipe, is_tier) in
+                        std::iter::once((interp, false)).chain(tier.map(|p| (p, true)))
+                    {
+                        let end = ends.len() as u32 + 1;
+                        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                            label: Some("cpu"),
+                            timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                                query_set: &t.set,
+                                beginning_of_pass_write_index: (d == 0 && !is_tier).then_some(0),
+                                end_of_pass_write_index: Some(end),
+                            }),
+                        });
+                        pass.set_bind_group(0, &self.bind_group, &[]);
+                        pass.set_pipeline(pipe);
+                        pass.dispatch_workgroups(groups, 1, 1);
+                        ends.push((end, is_tier));
+                    }
+                }
+                let n = ends.len() as u32 + 1;
+                enc.resolve_query_set(&t.set, 0..n, &t.resolve, 0);
+                enc.copy_buffer_to_buffer(&t.resolve, 0, &t.rb, 0, 8 * n as u64);
+            }
+            None => {
+                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("cpu"),
+                    timestamp_writes: None,
+                });
+                pass.set_bind_group(0, &self.bind_group, &[]);
+                for _ in 0..dispatches {
+                    pass.set_pipeline(interp);
                     pass.dispatch_workgroups(groups, 1, 1);
+                    if let Some(t) = tier {
+                        pass.set_pipeline(t);
+                        pass.dispatch_workgroups(groups, 1, 1);
+                    }
                 }
             }
         }
@@ -1595,8 +1684,32 @@ impl Machine {
         self.gpu.queue.submit([enc.finish()]);
         let s = self.state_rb.slice(..);
         let o = self.out_rb.slice(..);
-        self.mapped(Mapping::read(&[s, o])).await?;
+        let tslice = timed.map(|t| t.rb.slice(..8 * (ends.len() as u64 + 1)));
+        let slices: Vec<wgpu::BufferSlice> = [s, o].into_iter().chain(tslice).collect();
+        self.mapped(Mapping::read(&slices)).await?;
         let t1 = Instant::now();
+        if let (Some(t), Some(ts)) = (timed, tslice) {
+            {
+                let data = ts
+                    .get_mapped_range()
+                    .map_err(|e| GpuError::Map(e.to_string()))?;
+                let ticks: &[u64] = bytemuck::cast_slice(&data);
+                let mut prev = ticks[0];
+                for &(i, is_tier) in &ends {
+                    let d = Duration::from_nanos(
+                        (ticks[i as usize].saturating_sub(prev) as f64 * t.period) as u64,
+                    );
+                    prev = ticks[i as usize];
+                    if is_tier {
+                        self.stats.tier_gpu += d;
+                    } else {
+                        self.stats.interp_gpu += d;
+                    }
+                }
+                self.stats.timed = true;
+            }
+            t.rb.unmap();
+        }
         {
             let data = s
                 .get_mapped_range()
