@@ -374,6 +374,22 @@ fn a_compile_the_run_left_unfinished_is_finished_for_the_next_run() {
 }
 
 #[test]
+fn paired_byte_and_halfword_stores_equal_the_interpreter() {
+    // Two partial-word stores per trip (each a read-modify-write of its word) at distances of
+    // the same byte, the same word, the next word and the next page, with the page cache off
+    // (entries loaded inline) and on (a miss leaves the loop and runs the store again).
+    let elf = build("tests/tier/bytes");
+    let n = tiers_agree(&elf, &[], &[]);
+    assert!(n > 1_000_000, "bytes: only {n} instructions translated");
+    let on = [("GARM_TIER_PAGE_CACHE", "1")];
+    let n = tiers_agree_env(&elf, &[], &[], &on);
+    assert!(
+        n > 1_000_000,
+        "bytes, page cache: only {n} instructions translated"
+    );
+}
+
+#[test]
 fn bit_selects_under_branches_equal_the_interpreter() {
     // BFI, BFXIL, MOVK, SXTW and SBFX writing a register they read, under branches: the
     // translator's shapes that avoid lavapipe's AVX-512 miscompile (tests/fuzz.rs, seed 313).
