@@ -188,7 +188,6 @@ fn env_tier_ranges() -> Vec<(u64, u64)> {
 fn install_saved_plan(
     m: &mut Machine,
     keys: &[String],
-    instances: u32,
 ) -> Result<(crate::tier::saved::Plan, bool), RunError> {
     // This instance count's plan, else the one any count of this program saved last (then
     // not this count's own: the run's end saves it under this count's key).
@@ -259,7 +258,7 @@ fn install_saved_plan(
     // from the first dispatch while the worker compiles it with this count's: the sieve's
     // 64-instance plan, inherited from its 1-instance one, kept it off (1.0-1.05 G/s, 1.3
     // with it).
-    let cache = instances >= crate::gpu::layout::WORKGROUP;
+    let cache = m.wanted_page_cache();
     let recompile = saved.compiled && saved.page_cache != cache;
     // A plan still compiling when its run ended: its fallback runs from the first dispatch
     // while the worker compiles it.
@@ -691,6 +690,7 @@ impl Session {
         };
         let mut tiering = crate::tier::Policy::new(opts.tier);
         m.tier.sync = opts.tier == crate::tier::Mode::Translate;
+        m.tier.guests = n as usize;
         let env_ranges = env_tier_ranges();
         let ranges = if opts.tier_ranges.is_empty() {
             &env_ranges
@@ -723,7 +723,7 @@ impl Session {
             force_regions(&mut m, ranges)?;
             tiering = crate::tier::Policy::new(crate::tier::Mode::Interp);
         } else if let Some(keys) = &plan_key {
-            (saved, saved_own) = install_saved_plan(&mut m, keys, n)?;
+            (saved, saved_own) = install_saved_plan(&mut m, keys)?;
             // A compiled set runs from the first dispatch: judged on what it does from then
             // on, not on the first few samples of start-up (sha256's known-answer checks, at
             // 0.37 s of a 0.45 s run, had their printf helpers replace compress).

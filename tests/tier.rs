@@ -269,7 +269,37 @@ fn translated_hot_code_equals_the_interpreter_with_real_libcs() {
 
 #[test]
 fn translated_hot_code_equals_the_interpreter_over_instances() {
-    tiers_agree(&build("demos/sha256"), &["--instances", "8"], &["16"]);
+    let elf = build("demos/sha256");
+    tiers_agree(&elf, &["--instances", "8"], &["16"]);
+    // Without `--stats` the dispatches of a submit share one compute pass (with it, each has
+    // its own, timestamped): that path's output is qemu's for every instance too.
+    let t = garm_env(
+        &[
+            "--tier",
+            "translate",
+            "--instances",
+            "8",
+            &elf.to_string_lossy(),
+            "16",
+        ],
+        &[("GARM_TIER_PLANS", "0")],
+        b"",
+    );
+    let q = qemu(&elf, &["16"], &[], b"");
+    assert_eq!(t.status, q.status, "{}", t.stderr);
+    let out = t.out();
+    for k in 0..8 {
+        let tag = format!("[{k}] ");
+        let mine: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix(tag.as_str()))
+            .collect();
+        assert_eq!(
+            mine.join("\n") + "\n",
+            q.out(),
+            "instance {k} differs from qemu"
+        );
+    }
 }
 
 #[test]

@@ -93,6 +93,9 @@ pub struct TierPipes {
     /// pipeline whatever this run's count (sha256's set, compiled by a 64-instance run, ran
     /// from the start of a 1-instance one instead of compiling for longer than it ran).
     pub page_cache: Option<bool>,
+    /// The guests the run starts (`--instances`): their count alone decides the page cache a
+    /// pipeline wants ([`Machine::wanted_page_cache`]).
+    pub guests: usize,
     /// Regions dropped as unprofitable once (start, slot): chosen again only with a region
     /// they call (the bouncing may have been that callee's); dropped again, they are refused.
     pub dropped_once: std::collections::HashSet<(u64, u32)>,
@@ -317,7 +320,7 @@ impl Machine {
         let cache = self
             .tier
             .installed_page_cache()
-            .unwrap_or(self.instances() >= crate::gpu::layout::WORKGROUP as usize);
+            .unwrap_or_else(|| self.wanted_page_cache());
         let keep = self.tier.page_cache.replace(cache);
         let r = self.translate_regions(&set);
         self.tier.page_cache = keep;
@@ -378,13 +381,13 @@ impl Machine {
                     .zip(&ranges)
                     .all(|(t, r)| (t.start, t.end) == *r)
         };
-        // Judged by the processes alive now: the slots a run allows are many more than it
-        // usually fills.
-        let page_cache = crate::tier::forced_page_cache().unwrap_or_else(|| {
-            self.tier
+        let page_cache = match crate::tier::forced_page_cache() {
+            Some(f) => f,
+            None => self
+                .tier
                 .page_cache
-                .unwrap_or_else(|| self.live_lanes() >= crate::gpu::layout::WORKGROUP)
-        });
+                .unwrap_or_else(|| self.wanted_page_cache()),
+        };
         if translations.is_empty()
             || (self.tier.pending.is_none()
                 && same(self.tier.installed_ranges())
@@ -557,13 +560,14 @@ impl Machine {
         }
     }
 
-    /// Process slots in use (running or stopped for the host).
-    fn live_lanes(&self) -> u32 {
-        (0..self.instances())
-            .filter(|&i| {
-                self.state[i * STATE_WORDS + super::S_STATUS] != super::Stop::Exited.word()
-            })
-            .count() as u32
+    /// The page cache ([`crate::gpu::shader::Tier::page_cache`]) this run's pipelines want: on
+    /// where its guests fill a SIMD batch (at one lane per batch deferring was ~5% slower),
+    /// unless GARM_TIER_PAGE_CACHE forces it. One answer for the whole run, from the guests it
+    /// starts, not the processes alive at a pick: an answer that changed mid-run recompiled
+    /// the running ranges for nothing and flipped the saved plan's setting from run to run.
+    pub fn wanted_page_cache(&self) -> bool {
+        crate::tier::forced_page_cache()
+            .unwrap_or(self.tier.guests >= crate::gpu::layout::WORKGROUP as usize)
     }
 
     /// Adds the instructions each instance retired in translated code since the last submit.
