@@ -463,6 +463,14 @@ fn simd_integer_arithmetic_equals_the_interpreter() {
 }
 
 #[test]
+fn table_lookups_equal_the_interpreter() {
+    // TBL and TBX with tables of one to four registers (numbers wrapping from v31 to v0), 8- and
+    // 16-byte forms and indices in and past the table, against the interpreter and qemu.
+    let n = tiers_agree(&build("tests/tier/vtbl"), &[], &[]);
+    assert!(n > 1_000_000, "vtbl: only {n} instructions translated");
+}
+
+#[test]
 fn scalar_fp_equals_the_interpreter() {
     // Arithmetic, fused multiply-adds, FDIV and FSQRT (multi-step in the interpreter),
     // compares, selects, conversions and rounding of binary32 and binary64 over special values

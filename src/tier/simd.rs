@@ -29,8 +29,9 @@ fn lop_of(c0: u32) -> u32 {
 }
 
 /// Whether the translator takes a VEC instruction of recipe `opn` with configuration `c0`:
-/// every recipe but a move to a general register (its own form), without TBL's data-dependent
-/// permute or a saturating lane operation (FPSR.QC stays the interpreter's).
+/// every recipe but a move to a general register (its own form), without a saturating lane
+/// operation (FPSR.QC stays the interpreter's). TBL/TBX is taken as the plain permute it is
+/// decoded as (its byte moves depend on data: `tier_tbl`).
 pub fn takes(opn: u32, c0: u32, k1: u32) -> bool {
     let kind = (c0 >> vec::PKIND_SHIFT) & 15;
     let lop = lop_of(c0);
@@ -39,7 +40,7 @@ pub fn takes(opn: u32, c0: u32, k1: u32) -> bool {
     let uses_lanes = opn != vec::R_PERM;
     opn <= vec::R_LONG
         && opn != vec::R_TOGPR
-        && !(uses_perm && kind == vec::P_TBL)
+        && !(uses_perm && kind == vec::P_TBL && opn != vec::R_PERM)
         && !(uses_lanes && saturates)
         && steps(opn, c0, k1).is_some()
 }
@@ -526,6 +527,24 @@ let {o}nz = ((({o}t & {l}) + {l}) | {o}t) & {h};"
     Some(r)
 }
 
+/// TBL/TBX's result: the table is Vn and the next `k2` registers (numbers wrap at 32), the
+/// indices Vm's bytes, and `none` gives the bytes an index past the table leaves.
+fn table(x: &Insn, vn: &str, vm: &str, none: &str) -> String {
+    let regs: Vec<String> = (0..4u32)
+        .map(|k| match k {
+            0 => vn.to_string(),
+            k if k <= x.k2 => super::translate::vreg(x.rn + k),
+            _ => "vec4<u32>(0u)".to_string(),
+        })
+        .collect();
+    let n = 16 * (x.k2.min(3) + 1);
+    let words: Vec<String> = ["x", "y", "z", "w"]
+        .iter()
+        .map(|c| format!("tier_tbl({vm}.{c}, {}, {n}u, {none}.{c})", regs.join(", ")))
+        .collect();
+    format!("vec4<u32>({})", words.join(", "))
+}
+
 /// One VEC instruction the translator takes ([`takes`]), `i` its index in the region (its
 /// locals' names).
 pub fn emit(s: &mut String, x: &Insn, i: usize) {
@@ -622,7 +641,12 @@ pub fn emit(s: &mut String, x: &Insn, i: usize) {
                 va
             };
             let s1 = if opn == vec::R_REDUCE { &zero } else { &vm };
-            let _ = writeln!(body, "let pv = {};", permute(&pc, [s0, s1], &vd, keep));
+            let pv = if pc.kind == vec::P_TBL {
+                table(x, &vn, &vm, if keep { &vd } else { &zero })
+            } else {
+                permute(&pc, [s0, s1], &vd, keep)
+            };
+            let _ = writeln!(body, "let pv = {pv};");
         }
         let mut out = if use_p {
             "pv".to_string()
