@@ -91,3 +91,41 @@ fn a_variant_that_does_not_compile_is_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn a_second_run_builds_the_units_its_first_run_needed_from_its_start() {
+    // glibc's start-up needs the atomic, SIMD and FP units one after another: the first run
+    // saves the set it needed, the next builds that variant on a worker from its start
+    // (src/gpu/variants.rs). Both runs equal qemu. A cache of its own (Mesa's stays shared).
+    let cache = tmp().join("units-cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let mesa = std::env::var("MESA_SHADER_CACHE_DIR").unwrap_or_else(|_| {
+        let base = std::env::var("XDG_CACHE_HOME")
+            .unwrap_or_else(|_| format!("{}/.cache", std::env::var("HOME").unwrap_or_default()));
+        format!("{base}/mesa_shader_cache")
+    });
+    let c = cache.to_string_lossy().into_owned();
+    let env = [
+        ("XDG_CACHE_HOME", c.as_str()),
+        ("MESA_SHADER_CACHE_DIR", mesa.as_str()),
+    ];
+    let elf = build_libc("tests/simd/float_libc", "glibc");
+    let e = elf.to_string_lossy().into_owned();
+    let q = qemu(&elf, &[], &[], b"");
+    let first = garm_env(&["--stats", &e], &env, b"");
+    assert!(
+        !first.stderr.contains("an earlier run needed"),
+        "{}",
+        first.stderr
+    );
+    assert_eq!((first.status, first.out()), (q.status, q.out()));
+    let next = garm_env(&["--stats", &e], &env, b"");
+    assert!(
+        next.stderr
+            .contains("which an earlier run needed, from the start"),
+        "{}",
+        next.stderr
+    );
+    assert_eq!((next.status, next.out()), (q.status, q.out()));
+    let _ = std::fs::remove_dir_all(&cache);
+}

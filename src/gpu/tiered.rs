@@ -30,7 +30,8 @@ pub(super) fn llvm_lock() -> std::sync::MutexGuard<'static, ()> {
 /// handlers while any is (Mesa's, run under a compile, crash the process).
 static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Whether a translation tier compile is still under way on a worker thread.
+/// Whether a compile (the translation tier's or a shader variant's) is still under way on a
+/// worker thread.
 pub fn compiling() -> bool {
     WORKERS.load(std::sync::atomic::Ordering::SeqCst) > 0
 }
@@ -46,7 +47,7 @@ pub fn settle(limit: std::time::Duration) -> std::time::Duration {
 }
 
 /// A second device on the adapter, made once per machine by the first worker that needs it.
-type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
+pub(super) type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 
 /// Tier dispatches with work after which an installed region is judged (a window), and the
 /// instructions per such dispatch below which it is dropped: about what the interpreter runs
@@ -123,6 +124,12 @@ pub struct TierPipes {
 }
 
 impl TierPipes {
+    /// The second device, for a worker that compiles (made by the first that needs it).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn twin(&self) -> Twin {
+        self.twin.clone()
+    }
+
     /// The pipeline of translated regions, once one is built.
     pub fn pipeline(&self) -> Option<&wgpu::ComputePipeline> {
         self.installed.as_ref().map(|i| &i.pipe)
@@ -749,10 +756,10 @@ pub fn compile_detached(job: &crate::tier::deferred::Job) -> Result<(), GpuError
 }
 
 /// Counts a worker in [`WORKERS`] while it lives.
-struct Busy;
+pub(super) struct Busy;
 
 impl Busy {
-    fn new() -> Busy {
+    pub(super) fn new() -> Busy {
         WORKERS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Busy
     }
