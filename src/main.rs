@@ -794,10 +794,15 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             s.tier_insns,
             100.0 * s.tier_insns as f64 / total.max(1) as f64,
             if s.timed {
+                // The timed submits' split, applied to the whole run's GPU time.
+                let (i, t) = (s.interp_gpu.as_secs_f64(), s.tier_gpu.as_secs_f64());
+                let share = t / (i + t).max(1e-9);
+                let all = s.gpu_time.as_secs_f64();
                 format!(
-                    "; GPU time {:.3} s in the interpreter, {:.3} s in translated code",
-                    s.interp_gpu.as_secs_f64(),
-                    s.tier_gpu.as_secs_f64()
+                    "; GPU time {:.3} s in the interpreter, {:.3} s in translated code (split as in the submits timed, one in {})",
+                    all * (1.0 - share),
+                    all * share,
+                    garm::gpu::machine::TIMING_EVERY
                 )
             } else {
                 String::new()

@@ -471,6 +471,16 @@ fn table_lookups_equal_the_interpreter() {
 }
 
 #[test]
+fn inlined_leaf_calls_and_unaligned_loads_equal_the_interpreter() {
+    // A small leaf function called from a hot loop runs inline in its caller's region; 8-, 4-
+    // and 2-byte loads at every byte offset (signed and unsigned, pre-indexed, pairs), inside
+    // a page, at its last bytes and across its end, leave their regions for the interpreter
+    // access by access. Counts and output equal the interpreter's and qemu's.
+    let n = tiers_agree(&build("tests/tier/unaligned"), &[], &[]);
+    assert!(n > 500_000, "unaligned: only {n} instructions translated");
+}
+
+#[test]
 fn scalar_fp_equals_the_interpreter() {
     // Arithmetic, fused multiply-adds, FDIV and FSQRT (multi-step in the interpreter),
     // compares, selects, conversions and rounding of binary32 and binary64 over special values

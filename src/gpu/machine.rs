@@ -184,6 +184,12 @@ struct Timing {
     period: f64,
 }
 
+/// One submit in this many is timed (the first included; `--stats` applies their split of GPU
+/// time to the whole run): a pass per dispatch with its timestamps cost lavapipe ~0.6 ms a
+/// dispatch (glibc's string test: 10 s under `--stats`, 2 s without), so timing every submit
+/// slowed what it measured.
+pub const TIMING_EVERY: u64 = 8;
+
 impl Timing {
     const DISPATCHES: u32 = 1024;
     const QUERIES: u32 = 1 + 2 * Self::DISPATCHES;
@@ -290,6 +296,8 @@ pub struct Machine {
     pub deferred_reads: bool,
     /// Timestamps for `--stats`'s split of GPU time (None without the adapter's feature).
     timing: Option<Timing>,
+    /// A submit with the tier's pipeline has been timed.
+    timed_tier: bool,
 }
 
 /// Buffer mappings under way: ready once wgpu's callbacks have run (at once after a blocking
@@ -586,6 +594,7 @@ impl Machine {
             vregs_seen: Default::default(),
             vregs_wanted: Default::default(),
             timing: None,
+            timed_tier: false,
             deferred_reads: cfg!(target_arch = "wasm32")
                 || std::env::var_os("GARM_DEFERRED_READS").is_some_and(|v| v == "1"),
             cfg,
@@ -1650,10 +1659,14 @@ impl Machine {
         // yield to it at a region's entry).
         let tier = self.tier.pipeline();
         let groups = lanes.div_ceil(WORKGROUP).max(1);
-        let timed = self
-            .timing
-            .as_ref()
-            .filter(|_| !quiet && dispatches <= Timing::DISPATCHES);
+        let timed = self.timing.as_ref().filter(|_| {
+            // And the first submit with translated code, so a short run splits too.
+            let first_tier = tier.is_some() && !self.timed_tier;
+            !quiet
+                && dispatches <= Timing::DISPATCHES
+                && (self.stats.submits.is_multiple_of(TIMING_EVERY) || first_tier)
+        });
+        self.timed_tier |= timed.is_some() && tier.is_some();
         // Each end a query writes, in order, and whether it ends a tier dispatch.
         let mut ends: Vec<(u32, bool)> = Vec::new();
         match timed {
