@@ -696,18 +696,6 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
         s.readback_time.as_secs_f64(),
         host.max(0.0)
     );
-    if s.variants_built + s.variants_worker > 0 {
-        garm::elog!(
-            "garm: stats: shader variants (sets of FP/SIMD and atomic units): {} built in the run loop, {} on a worker{}",
-            s.variants_built,
-            s.variants_worker,
-            if s.units_hint != 0 {
-                format!(" (units {:#x}, which an earlier run needed, from the start)", s.units_hint)
-            } else {
-                String::new()
-            }
-        );
-    }
     garm::elog!(
         "garm: stats: {:.2} guest MIPS",
         insns as f64 / exec.max(1e-9) / 1e6

@@ -530,8 +530,6 @@ pub struct Session {
     saved: crate::tier::saved::Plan,
     /// `saved` is this instance count's own plan (not one another count left).
     saved_own: bool,
-    /// The cache key of the units this program's runs need, and what it held at the start.
-    units: Option<(String, u32)>,
     adapter_name: String,
     prelude: Prelude,
     mem: u64,
@@ -720,15 +718,6 @@ impl Session {
                 crate::tier::saved::key(&elf_sha, &target),
             ]
         });
-        // The units earlier runs needed: their variant builds on a worker from now on.
-        let units = opts.trace.is_none().then(|| {
-            let gpu = &m.gpu.info;
-            let target = format!("{} {} {}", m.cfg.prelude.name(), gpu.name, gpu.driver_info);
-            let key = crate::tier::saved::units_key(&elf_sha, &target);
-            let had = crate::tier::saved::load_units(&key);
-            m.hint_units(had);
-            (key, had)
-        });
         let (mut saved, mut saved_own) = Default::default();
         if !ranges.is_empty() {
             force_regions(&mut m, ranges)?;
@@ -787,7 +776,6 @@ impl Session {
             plan_key,
             saved,
             saved_own,
-            units,
             adapter_name,
             prelude,
             mem,
@@ -1343,7 +1331,6 @@ impl Session {
             tiering,
             saved,
             saved_own,
-            units,
             adapter_name,
             prelude,
             mem,
@@ -1354,12 +1341,6 @@ impl Session {
         out.finish();
         let exec_time = t0.elapsed();
         k.account(&m);
-        if let Some((key, had)) = &units {
-            let now = m.needed_units();
-            if now != *had {
-                crate::tier::saved::store_units(key, now);
-            }
-        }
         crate::tier::deferred::defer(None);
         // Loops this run ran interpreted that a plan would have taken had one come (the run
         // ended first): the next run's plan, compiled from now on.

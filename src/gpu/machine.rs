@@ -13,8 +13,6 @@ use web_time::Instant;
 
 #[path = "tiered.rs"]
 pub mod tiered;
-#[path = "variants.rs"]
-mod variants;
 
 /// Submits after which optional units no instance ran are dropped from the running variant
 /// (an instruction that needs one again stops once and brings it back): a program that used
@@ -54,11 +52,6 @@ pub struct MachineStats {
     pub code_stops: u64,
     pub pages_decoded: u64,
     pub pipeline_time: Duration,
-    /// Shader variants built in the run loop and on a worker, and the units an earlier run of
-    /// the program needed (built from the start).
-    pub variants_built: u32,
-    pub variants_worker: u32,
-    pub units_hint: u32,
     pub gpu_time: Duration,
     pub readback_time: Duration,
     /// Frames of guest memory in the pool, and the most in use at once.
@@ -236,12 +229,6 @@ pub struct Machine {
     since_sample: u32,
     /// GARM_VARIANT fixed the variant (for measuring): no decay.
     pinned: bool,
-    /// A variant compiling on a worker ([`Machine::hint_units`], decay).
-    prebuild: Option<variants::Prebuild>,
-    /// The units earlier runs of the program needed: taken whole at the first unit's stop.
-    hint: u32,
-    /// The units this run's instructions needed.
-    needed: u32,
     /// Pipelines dispatched at least once (by variant; 32: the tier's current one): lavapipe
     /// compiles a pipeline's machine code at its first dispatch.
     dispatched: [bool; 33],
@@ -555,9 +542,6 @@ impl Machine {
             variant: 0,
             since_sample: 0,
             pinned: start_variant != 0,
-            prebuild: None,
-            hint: 0,
-            needed: 0,
             dispatched: [false; 33],
             bgl,
             bind_group,
@@ -698,9 +682,7 @@ impl Machine {
     /// at execution, not decode, keeps integer programs whose pages hold data that decodes as
     /// FP/SIMD (literal pools, constants) in the small shader.
     pub fn add_units(&mut self, bits: u32) -> Result<(), GpuError> {
-        let bits = bits & crate::isa::form::variant::ALL;
-        self.needed |= bits;
-        let v = self.variant_for(self.variant | bits as usize);
+        let v = (self.variant as u32 | bits) as usize & crate::isa::form::variant::ALL as usize;
         self.switch_to(v)
     }
 
@@ -716,7 +698,6 @@ impl Machine {
                 Self::build_pipeline(&self.gpu.device, &self.cfg, &self.bgl, v as u32, pool, None)?;
             self.variants[v] = Some(p);
             self.stats.pipeline_time += t0.elapsed();
-            self.stats.variants_built += 1;
         }
         self.variant = v;
         Ok(())
@@ -746,8 +727,7 @@ impl Machine {
             self.state[i * STATE_WORDS + S_USED] = 0;
         }
         self.state_dirty = true;
-        self.needed |= used;
-        self.narrow_to(self.variant & used as usize)
+        self.switch_to(self.variant & used as usize)
     }
 
     /// The running variant: its set of optional units.
@@ -1643,7 +1623,6 @@ impl Machine {
         }
         self.upload_tables();
         self.poll_tier();
-        self.land_prebuild(false);
         // A first dispatch compiles (on lavapipe, in LLVM): never at the same time as the tier's
         // warm-up on the other device (LLVM 15 in Mesa aborted once under two compiles at once).
         let first = !self.dispatched[self.variant]

@@ -30,8 +30,7 @@ pub(super) fn llvm_lock() -> std::sync::MutexGuard<'static, ()> {
 /// handlers while any is (Mesa's, run under a compile, crash the process).
 static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Whether a compile (the translation tier's or a shader variant's) is still under way on a
-/// worker thread.
+/// Whether a translation tier compile is still under way on a worker thread.
 pub fn compiling() -> bool {
     WORKERS.load(std::sync::atomic::Ordering::SeqCst) > 0
 }
@@ -47,7 +46,7 @@ pub fn settle(limit: std::time::Duration) -> std::time::Duration {
 }
 
 /// A second device on the adapter, made once per machine by the first worker that needs it.
-pub(super) type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
+type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 
 /// Tier dispatches with work after which an installed region is judged (a window), and the
 /// instructions per such dispatch below which it is dropped: about what the interpreter runs
@@ -124,12 +123,6 @@ pub struct TierPipes {
 }
 
 impl TierPipes {
-    /// The second device, for a worker that compiles (made by the first that needs it).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(super) fn twin(&self) -> Twin {
-        self.twin.clone()
-    }
-
     /// The pipeline of translated regions, once one is built.
     pub fn pipeline(&self) -> Option<&wgpu::ComputePipeline> {
         self.installed.as_ref().map(|i| &i.pipe)
@@ -756,10 +749,10 @@ pub fn compile_detached(job: &crate::tier::deferred::Job) -> Result<(), GpuError
 }
 
 /// Counts a worker in [`WORKERS`] while it lives.
-pub(super) struct Busy;
+struct Busy;
 
 impl Busy {
-    pub(super) fn new() -> Busy {
+    fn new() -> Busy {
         WORKERS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Busy
     }

@@ -52,32 +52,6 @@ impl Plan {
     }
 }
 
-/// The cache key of the shader units (`crate::isa::form::variant` bits) runs of the program
-/// whose SHA-256 is `elf_sha` needed under `target`: the next run builds that variant from
-/// its start ([`crate::gpu::machine::Machine::hint_units`]), interpreted or not.
-pub fn units_key(elf_sha: &str, target: &str) -> String {
-    sha(format!("garm units 1 {target} {elf_sha}").as_bytes())
-}
-
-/// The units saved under `key` (0 where there are none or the entry does not parse).
-pub fn load_units(key: &str) -> u32 {
-    Cache::open()
-        .get("units", key)
-        .and_then(|p| {
-            String::from_utf8_lossy(&p)
-                .trim()
-                .strip_prefix("units ")?
-                .parse()
-                .ok()
-        })
-        .unwrap_or(0)
-}
-
-/// Saves `units` under `key` (best effort).
-pub fn store_units(key: &str, units: u32) {
-    let _ = Cache::open().put(key, &[], format!("units {units}\n").as_bytes());
-}
-
 /// Dropped regions a plan remembers at most.
 pub const MAX_DROPPED: usize = 16;
 
