@@ -23,10 +23,6 @@ fn vsar(a: V, s: u32) -> V { return V(i64(a) >> (s & 63u)); }
 // Low n bits set, n in 0..64.
 fn vones(n: u32) -> V { return select((1lu << (n & 63u)) - 1lu, ~0lu, n >= 64u); }
 fn vmul(a: V, b: V) -> V { return a * b; }
-// Division is one operation here (b is never zero: callers map 0 to 1); the vec2 prelude's
-// divider is bit-serial (muldiv.wgsl).
-const DIV_NATIVE: bool = true;
-fn vdivu(a: V, b: V) -> V { return a / b; }
 fn vmulhu(a: V, b: V) -> V {
     let al = a & 0xfffffffflu; let ah = a >> 32u;
     let bl = b & 0xfffffffflu; let bh = b >> 32u;

@@ -63,9 +63,6 @@ fn vmul(a: V, b: V) -> V {
     let ll = mul32(a.x, b.x);
     return V(ll.x, ll.y + a.x * b.y + a.y * b.x);
 }
-// No native 64-bit division: muldiv.wgsl's divider runs one bit per trip instead.
-const DIV_NATIVE: bool = false;
-fn vdivu(a: V, b: V) -> V { return vz(); }
 fn vmulhu(a: V, b: V) -> V {
     let ll = mul32(a.x, b.x); let lh = mul32(a.x, b.y);
     let hl = mul32(a.y, b.x); let hh = mul32(a.y, b.y);

@@ -16,14 +16,14 @@
         }
     }
 
-    // Divider and the scan half of the one-source unit (RBIT, CLZ, CLS). Each runs in a loop
-    // whose trip count is zero unless this lane needs it: lavapipe then runs the body once
-    // under an empty mask, far cheaper than a scalarised 64-bit `/` or a vector bit-reverse
-    // and count-leading-zeros paid on every step. The divider takes one trip with native
-    // 64-bit integers and one per bit without; the scan one trip. (A trip per bit cost a
-    // glibc test doing `% 26` in a loop 14 s for 1.2 M instructions: 64 back-edges of the
-    // loop limiter's 65 535 per division ended most dispatches early.) lavapipe's loop limiter
-    // may cut a loop short; the trip count is checked so a truncated result is never committed.
+    // Divider and the scan half of the one-source unit (RBIT, CLZ, CLS), each in a loop whose
+    // trip count is zero unless this lane needs it: lavapipe then runs the body once under an
+    // empty mask, so it costs every step that much. The divider runs one bit per trip: a native
+    // 64-bit `/` in one trip, scalarised by LLVM, made every step pay eight divisions (sha256
+    // at one instance 7-12% slower, A/B alternated); the scan is one trip of reverseBits and
+    // countLeadingZeros (no slower than its old bit-per-trip body, and 63 fewer back-edges).
+    // lavapipe's loop limiter may cut a loop short; the trip count is checked so a truncated
+    // result is never committed.
     let sgn = opn == OP_SDIV;
     let xd = select(a, select(vand(a, vw(0xffffffffu, 0u)), sext32(vlo(a)), sgn), w);
     let yd = select(bm, select(vand(bm, vw(0xffffffffu, 0u)), sext32(vlo(bm)), sgn), w);
@@ -31,22 +31,17 @@
     let ny = sgn && top_bit(yd) == 1u;
     let ux = select(xd, vneg(xd), nx);
     let uy = select(yd, vneg(yd), ny);
-    let nbits = select(64u, 32u, w);
-    let ndiv = select(0u, select(nbits, 1u, DIV_NATIVE), unit == U_DIV);
+    let ndiv = select(0u, select(64u, 32u, w), unit == U_DIV);
     var q = vz();
     var rem = vz();
     var i = 0u;
     loop {
         if i >= ndiv { break; }
-        if DIV_NATIVE {
-            q = vdivu(ux, select(uy, vw(1u, 0u), veq(uy, vz())));
-        } else {
-            let bitpos = nbits - 1u - i;
-            rem = vor(vshl(rem, 1u), vand(vshr(ux, bitpos), vw(1u, 0u)));
-            let ge = !vult(rem, uy);
-            rem = select(rem, vsub(rem, uy), ge);
-            q = select(q, vor(q, vshl(vw(1u, 0u), bitpos)), ge);
-        }
+        let bitpos = ndiv - 1u - i;
+        rem = vor(vshl(rem, 1u), vand(vshr(ux, bitpos), vw(1u, 0u)));
+        let ge = !vult(rem, uy);
+        rem = select(rem, vsub(rem, uy), ge);
+        q = select(q, vor(q, vshl(vw(1u, 0u), bitpos)), ge);
         i = i + 1u;
     }
     var short_loop = i != ndiv;
