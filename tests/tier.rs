@@ -481,6 +481,25 @@ fn inlined_leaf_calls_and_unaligned_loads_equal_the_interpreter() {
 }
 
 #[test]
+fn saturating_narrowing_equals_the_interpreter() {
+    // SQXTN, UQXTN, SQXTUN and their second-half forms at every element size, with inputs that
+    // all fit (FPSR.QC stays clear) and that often do not (QC set): results and QC equal the
+    // interpreter's and qemu's. The function is forced to be a region from the first dispatch,
+    // so every saturation that sets QC happens in translated code.
+    let elf = build("tests/tier/vsat");
+    let bytes = std::fs::read(&elf).unwrap();
+    let f = object::File::parse(&*bytes).unwrap();
+    use object::ObjectSymbol;
+    let s = f
+        .symbols()
+        .find(|s| s.name() == Ok("narrow"))
+        .expect("narrow's symbol");
+    let range = format!("{:x}-{:x}", s.address(), s.address() + s.size());
+    let n = tiers_agree_env(&elf, &[], &[], &[("GARM_TIER_RANGES", &range)]);
+    assert!(n > 1_000_000, "vsat: only {n} instructions translated");
+}
+
+#[test]
 fn scalar_fp_equals_the_interpreter() {
     // Arithmetic, fused multiply-adds, FDIV and FSQRT (multi-step in the interpreter),
     // compares, selects, conversions and rounding of binary32 and binary64 over special values

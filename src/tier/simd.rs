@@ -29,20 +29,22 @@ fn lop_of(c0: u32) -> u32 {
 }
 
 /// Whether the translator takes a VEC instruction of recipe `opn` with configuration `c0`:
-/// every recipe but a move to a general register (its own form), without a saturating lane
-/// operation (FPSR.QC stays the interpreter's). TBL/TBX is taken as the plain permute it is
-/// decoded as (its byte moves depend on data: `tier_tbl`).
+/// every recipe but a move to a general register (its own form). TBL/TBX is taken as the
+/// plain permute it is decoded as (its byte moves depend on data: `tier_tbl`); a saturating
+/// narrowing (SQXTN, UQXTN, SQXTUN) sets FPSR.QC as the interpreter does ([`saturates`]).
 pub fn takes(opn: u32, c0: u32, k1: u32) -> bool {
     let kind = (c0 >> vec::PKIND_SHIFT) & 15;
-    let lop = lop_of(c0);
-    let saturates = (vec::L_SQXT..=vec::L_SQXTU).contains(&lop);
     let uses_perm = opn != vec::R_LANE;
-    let uses_lanes = opn != vec::R_PERM;
     opn <= vec::R_LONG
         && opn != vec::R_TOGPR
         && !(uses_perm && kind == vec::P_TBL && opn != vec::R_PERM)
-        && !(uses_lanes && saturates)
         && steps(opn, c0, k1).is_some()
+}
+
+/// Whether a VEC instruction's lane operation saturates (and so may set FPSR.QC: its region
+/// loads and stores FPSR).
+pub fn saturates(c0: u32) -> bool {
+    saturating(lop_of(c0))
 }
 
 /// The steps of a recipe (as the interpreter sequences them with `g_ustep`, each counted as an
@@ -229,6 +231,28 @@ fn permute(c: &Perm, src: [&str; 2], vd: &str, keep: bool) -> String {
 
 /// A 64-bit element's lane operation (simd_fns.wgsl's `lane64`) over the `V`s `x` and `y`.
 fn elem64(s: &mut String, o: &str, x: &str, y: &str, lop: u32) {
+    if saturating(lop) {
+        // To 32 bits: in range when the high word is the low word's sign (zero unsigned).
+        let _ = writeln!(
+            s,
+            "let {o}n = top_bit({x}) == 1u;\n\
+             let {o}s = vhi({x}) == select(0u, ~0u, (vlo({x}) >> 31u) == 1u);\n\
+             let {o}u = vhi({x}) == 0u;"
+        );
+        let (v, fits) = match lop {
+            vec::L_UQXT => (format!("select(~0u, vlo({x}), {o}u)"), format!("{o}u")),
+            vec::L_SQXTU => (
+                format!("select(select(~0u, 0u, {o}n), vlo({x}), {o}u)"),
+                format!("{o}u"),
+            ),
+            _ => (
+                format!("select(select(0x7fffffffu, 0x80000000u, {o}n), vlo({x}), {o}s)"),
+                format!("{o}s"),
+            ),
+        };
+        let _ = writeln!(s, "let {o} = vw({v}, 0u);\nlet {o}q = !{fits};");
+        return;
+    }
     let t = "vw(~0u, ~0u)";
     let sx = format!("vxor({x}, vw(0u, 0x80000000u))");
     let sy = format!("vxor({y}, vw(0u, 0x80000000u))");
@@ -289,6 +313,30 @@ fn elem32(s: &mut String, o: &str, v: [&str; 4], ew: u32, lop: u32) {
     let cmp = |c: String| format!("select({z}, vec4<u32>(~0u), {c})");
     let ewv = format!("vec4<u32>({ew}u)");
     let u = |e: String| format!("bitcast<vec4<u32>>({e})");
+    if saturating(lop) {
+        // To half the width (simd_fns.wgsl's elem_op), and whether any element saturated.
+        let umax = (1u32 << (ew / 2)) - 1;
+        let smax = (umax >> 1) as i32;
+        let (r, before) = match lop {
+            vec::L_UQXT => (format!("min({x}, vec4<u32>({umax}u))"), x.to_string()),
+            vec::L_SQXTU => (
+                u(format!(
+                    "clamp({sy2}, vec4<i32>(0), vec4<i32>({umax}))",
+                    sy2 = sx
+                )),
+                u(sx.to_string()),
+            ),
+            _ => (
+                u(format!(
+                    "clamp({sx}, vec4<i32>({}), vec4<i32>({smax}))",
+                    -smax - 1
+                )),
+                u(sx.to_string()),
+            ),
+        };
+        let _ = writeln!(s, "let {o} = {r};\nlet {o}q = any({o} != {before});");
+        return;
+    }
     let r = match lop {
         vec::L_SUB => format!("{x} - {y}"),
         vec::L_CMEQ => cmp(format!("{x} == {y}")),
@@ -386,6 +434,9 @@ fn lanes(s: &mut String, o: &str, [a, b, d]: [&str; 3], esz: u32, lop: u32) {
             s,
             "let {o} = vec4<u32>(vlo({o}r0), vhi({o}r0), vlo({o}r1), vhi({o}r1));"
         );
+        if saturating(lop) {
+            let _ = writeln!(s, "let {o}sat = {o}r0q || {o}r1q;");
+        }
         return;
     }
     let ew = 8u32 << esz;
@@ -448,6 +499,16 @@ fn lanes(s: &mut String, o: &str, [a, b, d]: [&str; 3], esz: u32, lop: u32) {
         parts.push(t);
     }
     let _ = writeln!(s, "let {o} = {};", parts.join(" | "));
+    if saturating(lop) {
+        let q: Vec<String> = (0..32 / ew).map(|p| format!("{o}r{p}q")).collect();
+        let _ = writeln!(s, "let {o}sat = {};", q.join(" || "));
+    }
+}
+
+/// A saturating lane operation: its lane stage also binds `{o}sat`, whether any element
+/// saturated.
+fn saturating(lop: u32) -> bool {
+    (vec::L_SQXT..=vec::L_SQXTU).contains(&lop)
 }
 
 /// The common operations on 8- and 16-bit elements on whole words at once (SIMD within a
@@ -653,6 +714,9 @@ pub fn emit(s: &mut String, x: &Insn, i: usize) {
         } else {
             let _ = writeln!(body, "let la = {la};\nlet lb = {lb};");
             lanes(&mut body, "lv", ["la", "lb", &vd], esz, lop2);
+            if saturating(lop2) {
+                body.push_str("if lvsat { g_fpsr = g_fpsr | FPSR_QC; }\n");
+            }
             "lv".to_string()
         };
         if !q && !to_t {

@@ -16,7 +16,7 @@ use crate::isa::form::{
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 12;
+pub const VERSION: u32 = 13;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -970,7 +970,10 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         entries,
         loops,
         regs: regs.into_iter().collect(),
-        fp: code.iter().any(|d| d.unit() == unit::FP),
+        // (A saturating SIMD operation sets FPSR.QC.)
+        fp: code.iter().any(|d| {
+            d.unit() == unit::FP || (d.unit() == unit::VEC && super::simd::saturates(d.w[0]))
+        }),
     }
 }
 
