@@ -125,17 +125,21 @@ fn tier_walk(r: u32) -> bool {
 
 // TBL/TBX: each byte of index word `ix` names a byte of the table t0..t3 (16 bytes each, `n`
 // in all); one past it takes that byte of `none` (TBX: Vd's, TBL: zero). The index is data, so
-// this is the one permute the translator cannot resolve to byte moves.
+// this is the one permute the translator cannot resolve to byte moves. Written out byte by
+// byte, not as a loop: a loop's back-edges would count against lavapipe's loop limiter
+// outside the tier's own count (g_ticks).
 fn tier_tbl(ix: u32, t0: vec4<u32>, t1: vec4<u32>, t2: vec4<u32>, t3: vec4<u32>, n: u32, none: u32) -> u32 {
-    var w = 0u;
-    for (var b = 0u; b < 4u; b = b + 1u) {
-        let i = (ix >> (b * 8u)) & 255u;
-        let q = i >> 4u;
-        let v = select(select(select(t0, t1, q == 1u), t2, q == 2u), t3, q == 3u);
-        let x = (v[(i >> 2u) & 3u] >> ((i & 3u) * 8u)) & 255u;
-        w = w | (select((none >> (b * 8u)) & 255u, x, i < n) << (b * 8u));
-    }
-    return w;
+    return tier_tbl_byte(ix, 0u, t0, t1, t2, t3, n, none) | tier_tbl_byte(ix, 8u, t0, t1, t2, t3, n, none)
+        | tier_tbl_byte(ix, 16u, t0, t1, t2, t3, n, none) | tier_tbl_byte(ix, 24u, t0, t1, t2, t3, n, none);
+}
+
+// The byte at bit `sh` of tier_tbl's result.
+fn tier_tbl_byte(ix: u32, sh: u32, t0: vec4<u32>, t1: vec4<u32>, t2: vec4<u32>, t3: vec4<u32>, n: u32, none: u32) -> u32 {
+    let i = (ix >> sh) & 255u;
+    let q = i >> 4u;
+    let v = select(select(select(t0, t1, q == 1u), t2, q == 2u), t3, q == 3u);
+    let x = (v[(i >> 2u) & 3u] >> ((i & 3u) * 8u)) & 255u;
+    return select((none >> sh) & 255u, x, i < n) << sh;
 }
 
 // The flags of a setter from its operands and result (moved up in W form), as translated code

@@ -320,10 +320,7 @@ fn elem32(s: &mut String, o: &str, v: [&str; 4], ew: u32, lop: u32) {
         let (r, before) = match lop {
             vec::L_UQXT => (format!("min({x}, vec4<u32>({umax}u))"), x.to_string()),
             vec::L_SQXTU => (
-                u(format!(
-                    "clamp({sy2}, vec4<i32>(0), vec4<i32>({umax}))",
-                    sy2 = sx
-                )),
+                u(format!("clamp({sx}, vec4<i32>(0), vec4<i32>({umax}))")),
                 u(sx.to_string()),
             ),
             _ => (
