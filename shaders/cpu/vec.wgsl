@@ -45,6 +45,11 @@
         var lb = select(select(vm, vec4<u32>(d.z, d.w, d.z, d.w), bsel == VB_IMM), vec4<u32>(0u), bsel == VB_ZERO);
         var lop2 = lop;
         if opn == VR_PL || opn == VR_WADD { la = select(pv, va, opn == VR_WADD); }
+        // A scalar saturating narrowing sees element 0 alone: the rest cannot set FPSR.QC.
+        if opn == VR_LP && first && (c0 & VF_SCALAR) != 0u {
+            let eb = 1u << esz;
+            la = la & vec4<u32>(wmask(eb), select(0u, ~0u, eb == 8u), 0u, 0u);
+        }
         if opn == VR_WADD { lb = pv; }
         if (opn == VR_PAIR || opn == VR_LONG) && !first { la = vt; lb = pv; }
         if opn == VR_REDUCE && !(wred && first) { lb = pv; }

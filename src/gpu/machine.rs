@@ -1599,6 +1599,26 @@ impl Machine {
         }
     }
 
+    /// GARM_TIMELINE's line for a submit of `dispatches` pairs that took `gpu`: where the
+    /// instructions of all instances stand, and how many of them ran translated.
+    fn timeline_line(&self, dispatches: u32, gpu: Duration) {
+        let sum = |w: usize| -> u64 {
+            (0..self.instances())
+                .map(|i| {
+                    let b = i * STATE_WORDS + w;
+                    self.state[b] as u64 | (self.state[b + 1] as u64) << 32
+                })
+                .sum()
+        };
+        eprintln!(
+            "garm: timeline: {:.4} s: {dispatches} dispatches, {:.2} ms, {} instructions retired, {} translated",
+            crate::tier::elapsed(),
+            gpu.as_secs_f64() * 1e3,
+            sum(S_COUNT),
+            sum(S_TIERED)
+        );
+    }
+
     /// Records `dispatches` dispatches in one submit, then reads back state and output rings.
     /// Returns the output words per instance (records, see [`OUT_WORDS`]).
     pub async fn submit_async(
@@ -1747,6 +1767,9 @@ impl Machine {
             }
         }
         self.out_rb.unmap();
+        if crate::tier::timeline() {
+            self.timeline_line(dispatches, t1 - t0);
+        }
         drop(_llvm);
         self.take_samples();
         self.take_tiered();

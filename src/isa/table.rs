@@ -908,7 +908,7 @@ encodings! {
         "SIMD two-register misc (CM* zero, ABS, NEG, CNT, NOT, REV, XTN, SQXTN/UQXTN/SQXTUN, ADDLP)", "SIMD integer"
         => simd::dec_simd_2misc;
     SimdScalar2Misc: [01 U:1 11110 size:2 10000 opcode:5 10 Rn:5 Rd:5]
-        "SIMD scalar two-register misc (CM* zero, ABS, NEG D)", "SIMD integer"
+        "SIMD scalar two-register misc (CM* zero, ABS, NEG D, SQXTN/UQXTN/SQXTUN)", "SIMD integer"
         => simd::dec_simd_scalar_2misc;
     Simd3Diff: [0 Q:1 U:1 01110 size:2 1 Rm:5 opcode:4 00 Rn:5 Rd:5]
         "SADDL/UADDL/SADDW/UADDW/SSUBL/USUBL/SSUBW/USUBW/SMULL/UMULL/ADDHN/SUBHN{2}", "SIMD integer"
@@ -1064,7 +1064,7 @@ mod tests {
         ), // cmeq v0.16b, v1.16b, #0
         (
             0x5ee0_9820,
-            "SIMD scalar two-register misc (CM* zero, ABS, NEG D)",
+            "SIMD scalar two-register misc (CM* zero, ABS, NEG D, SQXTN/UQXTN/SQXTUN)",
         ), // cmeq d0, d1, #0
         (0x6e31_a820, "ADDV/SMAXV/UMAXV/SMINV/UMINV/SADDLV/UADDLV/FMAXV/FMINV/FMAXNMV/FMINNMV"), // uminv b0, v1.16b
         (

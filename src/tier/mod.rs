@@ -587,6 +587,14 @@ pub fn debug() -> bool {
     *ON.get_or_init(|| std::env::var_os("GARM_TIER_DEBUG").is_some())
 }
 
+/// Whether GARM_TIMELINE asks for a line per submit on stderr (its time since the start, its
+/// dispatches and GPU time, the instructions retired and translated so far: where a run's time
+/// goes, phase by phase); read once.
+pub fn timeline() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GARM_TIMELINE").is_some())
+}
+
 /// GARM_TIER_PAGE_CACHE=0 or 1: every pipeline built without or with the page cache
 /// ([`crate::gpu::shader::Tier::page_cache`]) whatever the instance count, so the tests check
 /// the deferred page entries on one instance's programs too; read once.

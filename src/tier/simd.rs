@@ -667,6 +667,9 @@ pub fn emit(s: &mut String, x: &Insn, i: usize) {
         if opn == vec::R_WADD {
             lb = "pv".into();
         }
+        if opn == vec::R_LP && first && c0 & vec::SCALAR != 0 {
+            la = format!("({la}) & {}", element0(esz));
+        }
         if matches!(opn, vec::R_PAIR | vec::R_LONG) && !first {
             la = t.clone();
             lb = "pv".into();
@@ -720,10 +723,7 @@ pub fn emit(s: &mut String, x: &Insn, i: usize) {
             out = format!("({out}) & vec4<u32>(~0u, ~0u, 0u, 0u)");
         }
         if c0 & vec::SCALAR != 0 && !to_t {
-            let eb = 1u32 << esz;
-            let lo = if eb >= 4 { !0u32 } else { (1 << (8 * eb)) - 1 };
-            let hi = if eb == 8 { !0u32 } else { 0 };
-            out = format!("({out}) & vec4<u32>({lo:#x}u, {hi:#x}u, 0u, 0u)");
+            out = format!("({out}) & {}", element0(esz));
         }
         let dest = if to_t { t.clone() } else { vreg(x.rd) };
         let _ = writeln!(body, "{dest} = {out};\n}}");
@@ -743,6 +743,14 @@ pub fn emit(s: &mut String, x: &Insn, i: usize) {
     }
     s.push_str(&body);
     s.push_str("}\n");
+}
+
+/// The mask of element 0 at element size `esz` (log2 bytes), as a WGSL vector.
+fn element0(esz: u32) -> String {
+    let eb = 1u32 << esz;
+    let lo = if eb >= 4 { !0u32 } else { (1 << (8 * eb)) - 1 };
+    let hi = if eb == 8 { !0u32 } else { 0 };
+    format!("vec4<u32>({lo:#x}u, {hi:#x}u, 0u, 0u)")
 }
 
 #[cfg(test)]

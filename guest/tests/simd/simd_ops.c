@@ -273,6 +273,20 @@ int main(void)
         T("msr fpsr, xzr\n\tsqxtun v0.2s, v1.2d\n\tmrs x0, fpsr");
         T("movi v1.8h, #5\n\tmsr fpsr, xzr\n\tsqxtn v0.8b, v1.8h\n\tmrs x0, fpsr");
         T("movi v1.4s, #0x7f\n\tmsr fpsr, xzr\n\tuqxtn v0.4h, v1.4s\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtn b0, h1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtn h0, s1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtn s0, d1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tuqxtn b0, h1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tuqxtn h0, s1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tuqxtn s0, d1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtun b0, h1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtun h0, s1\n\tmrs x0, fpsr");
+        T("msr fpsr, xzr\n\tsqxtun s0, d1\n\tmrs x0, fpsr");
+        /* scalar: only element 0 saturates or sets QC (the others would) */
+        T("movi v1.16b, #0x7f\n\tmov w10, #5\n\tins v1.h[0], w10\n\tmsr fpsr, xzr\n\tsqxtn b0, h1\n\tmrs x0, fpsr");
+        T("movi v1.8h, #5\n\tmov w10, #0x7fff\n\tins v1.h[0], w10\n\tmsr fpsr, xzr\n\tsqxtn b0, h1\n\tmrs x0, fpsr");
+        T("movi v1.16b, #0xff\n\tins v1.s[0], wzr\n\tmsr fpsr, xzr\n\tuqxtn h0, s1\n\tmrs x0, fpsr");
+        T("movi v1.16b, #0x80\n\tins v1.d[0], xzr\n\tmsr fpsr, xzr\n\tsqxtun s0, d1\n\tmrs x0, fpsr");
         T("ushl v0.16b, v1.16b, v2.16b");
         T("sshl v0.16b, v1.16b, v2.16b");
         T("ushl v0.8h, v1.8h, v2.8h");

@@ -1,6 +1,7 @@
 /* vsat.c: the saturating narrowing operations (SQXTN, SQXTN2, UQXTN, UQXTN2, SQXTUN, SQXTUN2,
- * every element size; the scalar forms are not implemented yet) in hot loops: one whose inputs all fit (FPSR.QC must stay clear)
- * and one whose inputs often do not (QC set). Results are summed; QC is read between the
+ * every element size, and the scalar forms) in hot loops: one whose inputs all fit (FPSR.QC must
+ * stay clear; a scalar form over a register whose other elements would saturate must ignore
+ * them) and one whose inputs often do not (QC set). Results are summed; QC is read between the
  * loops. The tiers and qemu must agree. */
 #include <stdint.h>
 #include <stdio.h>
@@ -34,11 +35,27 @@ __attribute__((noinline)) static uint64_t narrow(const uint64_t *in, uint64_t *o
         "stp q4, q5, [%[o]]\n"
         "stp q6, q7, [%[o], #32]\n"
         "stp q16, q17, [%[o], #64]\n"
+        "sqxtn b18, h2\n"
+        "uqxtn h19, s3\n"
+        "sqxtun s20, d1\n"
+        "uqxtn b22, h0\n"
+        "stp q18, q19, [%[o], #96]\n"
+        "stp q20, q22, [%[o], #128]\n"
+        /* Element 0 from in[0], elements 4-7 0x7f7f: only element 0 may saturate. */
+        "mov v21.16b, v0.16b\n"
+        "movi v23.16b, #0x7f\n"
+        "mov v21.d[1], v23.d[0]\n"
+        "sqxtn b21, h21\n"
+        "mov v24.16b, v1.16b\n"
+        "mov v24.d[1], v23.d[0]\n"
+        "sqxtun s24, d24\n"
+        "stp q21, q24, [%[o], #160]\n"
         :
         : [i] "r"(in), [o] "r"(out)
-        : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "memory");
+        : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20",
+          "v21", "v22", "v23", "v24", "memory");
     uint64_t h = 0;
-    for (int k = 0; k < 12; k++)
+    for (int k = 0; k < 24; k++)
         h = h * 31 + out[k];
     return h;
 }
@@ -46,7 +63,7 @@ __attribute__((noinline)) static uint64_t narrow(const uint64_t *in, uint64_t *o
 int main(void)
 {
     static uint64_t in[8] __attribute__((aligned(16)));
-    static uint64_t out[12] __attribute__((aligned(16)));
+    static uint64_t out[24] __attribute__((aligned(16)));
     uint64_t a = 0x0123456789abcdefull, sum = 0;
     clear_fpsr();
     /* Only each doubleword's low byte set, below 64: no element of any width saturates. */

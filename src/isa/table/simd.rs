@@ -470,13 +470,9 @@ pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
             let keep = if q { KEEP | PART } else { 0 };
             vf(R_PERM, cfg(0, q, P_NARROW, s, 0, 0) | keep, d, n, 0)
         }
-        (0b10100, u, s) | (0b10010, u @ true, s) if s < 3 => {
+        (op, u, s) if s < 3 && saturating_narrow(op, u).is_some() => {
             // SQXTN, UQXTN, SQXTUN{2}: saturate the wide elements, then narrow as XTN does.
-            let lop = match (i.opcode, u) {
-                (0b10100, false) => L_SQXT,
-                (0b10100, true) => L_UQXT,
-                _ => L_SQXTU,
-            };
+            let lop = saturating_narrow(op, u)?;
             let keep = if q { KEEP | PART } else { 0 };
             vf(
                 R_LP,
@@ -488,6 +484,17 @@ pub(super) fn dec_simd_2misc(i: Simd2Misc, _pc: u64) -> Option<Form> {
         }
         _ => return None,
     })
+}
+
+/// The saturating narrowing's lane operation for a two-register-misc (opcode, U), vector or
+/// scalar: SQXTN, UQXTN, SQXTUN.
+fn saturating_narrow(opcode: u32, u: bool) -> Option<u32> {
+    match (opcode, u) {
+        (0b10100, false) => Some(L_SQXT),
+        (0b10100, true) => Some(L_UQXT),
+        (0b10010, true) => Some(L_SQXTU),
+        _ => None,
+    }
 }
 
 /// The FP two-register-misc operations with both vector and scalar forms: SCVTF/UCVTF,
@@ -521,6 +528,20 @@ fn fp_scalar_2misc(i: &SimdScalar2Misc) -> Option<Form> {
 pub(super) fn dec_simd_scalar_2misc(i: SimdScalar2Misc, _pc: u64) -> Option<Form> {
     if let Some(f) = fp_scalar_2misc(&i) {
         return Some(f);
+    }
+    if let Some(lop) = saturating_narrow(i.opcode, i.U) {
+        // SQXTN, UQXTN, SQXTUN (scalar): as the 64-bit vector form over element 0 alone (the
+        // shader masks the wide source to it, so only it can set FPSR.QC), the rest zeroed.
+        if i.size == 3 {
+            return None;
+        }
+        return Some(vf(
+            R_LP,
+            cfg(i.size + 1, false, P_NARROW, i.size, lop, B_ZERO) | SCALAR,
+            i.Rd,
+            i.Rn,
+            0,
+        ));
     }
     let (lop, b) = misc_lane(i.opcode, i.U)?;
     if i.size != 3 {
