@@ -201,11 +201,9 @@ fn install_saved_plan(
     // This count's set still compiling when its runs ended, where another count compiled the
     // same set: that pipeline (with its page cache) is Mesa's already. (sha256's set compiles
     // for longer than a 1-instance run lasts: it never landed at 1 instance.)
-    if let Some(other) = plans
-        .iter()
-        .skip(1)
-        .find(|p| own && !saved.compiled && p.compiled && p.ranges == saved.ranges)
-    {
+    if let Some(other) = plans.iter().skip(1).find(|p| {
+        own && !saved.compiled && p.compiled && p.ranges == saved.ranges && p.sites == saved.sites
+    }) {
         saved = crate::tier::saved::Plan {
             compiled: true,
             fallback: Vec::new(),
@@ -271,12 +269,19 @@ fn install_saved_plan(
     };
     // A compiled set with the page cache it was compiled with; a set to compile as the
     // instance count has it.
+    // Each set with the loads it was compiled to take at any alignment: the same shader text.
     if !fallback.is_empty() {
         let sync = std::mem::replace(&mut m.tier.sync, true);
         m.tier.page_cache = Some(saved.page_cache);
+        m.tier.sites = if recompile {
+            saved.sites.clone()
+        } else {
+            saved.fallback_sites.clone()
+        };
         m.translate_regions(&fallback)?;
         m.tier.sync = sync;
     }
+    m.tier.sites = saved.sites.clone();
     if !regions.is_empty() {
         let compiled = saved.compiled && !recompile;
         let sync = std::mem::replace(&mut m.tier.sync, compiled);
@@ -1418,12 +1423,16 @@ impl Session {
             let installed = whole;
             // And the page cache that set was compiled with.
             let here = m.tier.installed_page_cache().unwrap_or(false);
-            let (fallback, page_cache) = if compiled {
-                (Vec::new(), here)
+            let (fallback, fallback_sites, page_cache) = if compiled {
+                (Vec::new(), Vec::new(), here)
             } else if !installed.is_empty() && m.stats.tier_insns > 0 && !m.tier.bouncing() {
-                (installed, here)
+                (installed, m.tier.installed_sites(), here)
             } else {
-                (saved.compiled_set().to_vec(), saved.page_cache)
+                (
+                    saved.compiled_set().to_vec(),
+                    saved.compiled_sites().to_vec(),
+                    saved.page_cache,
+                )
             };
             let now = crate::tier::saved::Plan {
                 ranges: m.tier.ranges(),
@@ -1431,6 +1440,8 @@ impl Session {
                 dropped,
                 fallback,
                 page_cache,
+                sites: m.tier.current_sites(),
+                fallback_sites,
             };
             // A compiled set that never ran (a short run's late pick) is no plan to start from.
             // Nor is one whose regions bounce (a set that suited one instance count may not

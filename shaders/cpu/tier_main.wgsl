@@ -31,6 +31,8 @@ fn txlat(addr: V, n: u32, align: u32, write: bool, defer: bool) -> u32 {
     // A region the cache lacks: the entry loop walks to it and the region runs on (a loop over
     // stack, heap and data would otherwise bounce to the interpreter at every pass).
     if !hit && ah <= 0xffffu { g_twalk = r; }
+    // A load that fails for its alignment alone: the host translates it for any alignment.
+    if (al & align) != 0u && !write && (al & 4095u) + n <= 4096u { g_tunal = true; }
     let fill = wanted && hit && !shape;
     if fill { g_tfr = r; g_tfp = pg; g_tfb = rb; }
     return select(select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad), XLAT_FILL, fill);
@@ -66,6 +68,19 @@ fn mld64(i: u32) -> V {
     return vw(p.x, p.y);
 }
 
+// `n` (1-8) bytes at any alignment, from `k` bytes past the address whose low word is `al` and
+// whose word in the pool is `i` (its page holds them all), zero-extended: the aligned
+// doubleword holding the first byte, and the next where they run into it.
+fn mldu(i: u32, al: u32, k: u32, n: u32) -> V {
+    let b0 = (i & 1u) * 4u + (al & 3u) + k;
+    let q = (i & ~1u) + ((b0 >> 3u) << 1u);
+    let b = b0 & 7u;
+    let lo = mld64(q);
+    let hi = mld64(q + select(0u, 2u, b + n > 8u));
+    let v = select(vor(vshr(lo, b * 8u), vshl(hi, 64u - b * 8u)), lo, b == 0u);
+    return select(vand(v, vones(n * 8u)), v, n >= 8u);
+}
+
 // The last four pages translated code reached in this dispatch (Tier::page_cache): region
 // (number + 1; 0: none), page in the region and entry, the newer first. Four: a loop that
 // streams through two places of an array, or a loop over its stack, constants and data, keeps
@@ -90,6 +105,8 @@ var<private> g_tfb: u32;
 
 // The 2 MiB region a translated access missed (its number + 1; 0: none).
 var<private> g_twalk: u32;
+// A load failed for its alignment alone in this dispatch (see `txlat`).
+var<private> g_tunal: bool;
 
 // Two more region-cache entries for translated code, behind the interpreter's two (which the
 // state keeps): a loop over constants, its stack and a mapped buffer (glibc's sha256: its K
@@ -186,6 +203,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if vult(vsub(limit, g_count0), vw(ib, 0u)) { ib = vlo(vsub(limit, g_count0)); }
     g_ticks = 0u;
     g_tier_n = 0u;
+    g_tunal = false;
     loop {
         if g_status != ST_RUNNING || g_executed >= ib || g_ticks >= TICK_MAX { break; }
         // A region's loop costs a back-edge even where this lane does not enter it.
@@ -196,6 +214,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 {{REGION_CALLS}}
         let walked = g_twalk != 0u && tier_walk(g_twalk);
         if veq(g_pc, pc0) && g_executed == n0 && !walked { break; }
+    }
+    // A load that left for its alignment stopped the lane at its pc: the host counts the site
+    // (before the return below: a loop whose first block holds it makes no progress).
+    if g_tunal {
+        let rel = vsub(g_pc, g_code_base);
+        if vhi(rel) == 0u {
+            sset(S_UNALIGNED + 1u, vlo(rel) >> 2u);
+            sset(S_UNALIGNED, sreg(S_UNALIGNED) + 1u);
+        }
     }
     if g_executed == 0u && g_status == ST_RUNNING && g_twalk == 0u { return; }
     let total = vadd(g_count0, vw(g_executed, 0u));

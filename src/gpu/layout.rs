@@ -49,6 +49,9 @@ state_words! {
     /// [`FASTFD_HOST_BRK`]: brk goes to the host (the break is one per process, and threads
     /// each have a copy of this word).
     S_FASTFD = 91 x 1,
+    /// Translated loads that failed for their alignment alone since the host last read it,
+    /// and the instruction index (from the code map's base) of the last.
+    S_UNALIGNED = 92 x 2,
     /// Optional units (variant bits) the instance ran since the host last cleared the word.
     S_USED = 95 x 1,
     /// The region cache of address translation: two (tag, last-level table) pairs, a tag

@@ -1772,7 +1772,7 @@ impl Machine {
         }
         drop(_llvm);
         self.take_samples();
-        self.take_tiered();
+        self.take_tiered()?;
         self.decay_units()?;
         if !quiet {
             self.stats.dispatches += dispatches as u64;

@@ -4,8 +4,8 @@
 //! reach it by yielding at region entries, which the host marks in the shared decoded pages.
 
 use super::{
-    Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_TIERED, S_TIER_INSNS, S_TIER_RUNS,
-    TIER_SLOTS,
+    Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_CODE_BASE, S_TIERED, S_TIER_INSNS,
+    S_TIER_RUNS, S_UNALIGNED, TIER_SLOTS,
 };
 use crate::gpu::shader::Tier;
 use crate::gpu::GpuError;
@@ -53,6 +53,11 @@ type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 /// in the time of the two dispatches an entry costs on lavapipe.
 const UNPROFITABLE_RUNS: u64 = 64;
 pub const MIN_INSNS_PER_RUN: u64 = 400;
+/// Times a translated load must be seen failing for its alignment before it is translated for
+/// any alignment.
+const UNALIGNED_HITS: u32 = 4;
+/// Recompiles of a running set for such loads per run, at most (each compiles it whole).
+const MAX_SITE_SETS: u32 = 3;
 
 /// The installed regions and their pipeline.
 struct Installed {
@@ -119,6 +124,13 @@ pub struct TierPipes {
     lanes: [u64; TIER_SLOTS],
     /// Regions were dropped since the run loop last asked.
     pub dropped: bool,
+    /// The loads translations take at any alignment (pcs, sorted): those seen failing for
+    /// their alignment ([`Machine::take_tiered`]), or a saved plan's.
+    pub sites: Vec<u64>,
+    /// Per load pc: the times it failed for its alignment in translated code (this run).
+    unaligned: std::collections::BTreeMap<u64, u32>,
+    /// Recompiles for such loads this run.
+    site_sets: u32,
     twin: Twin,
 }
 
@@ -229,10 +241,33 @@ impl TierPipes {
         self.pending.is_some()
     }
 
+    /// The loads the set being compiled (else the installed set less the dropped regions: the
+    /// set [`TierPipes::ranges`] names) takes at any alignment.
+    pub fn current_sites(&self) -> Vec<u64> {
+        let ts: Vec<Translation> = self.current().into_iter().cloned().collect();
+        sites_of(&ts)
+    }
+
+    /// The loads the installed pipeline (the set Mesa's cache has compiled) takes at any
+    /// alignment.
+    pub fn installed_sites(&self) -> Vec<u64> {
+        self.installed
+            .as_ref()
+            .map_or(Vec::new(), |i| sites_of(&i.translations))
+    }
+
     /// The page cache of the installed pipeline ([`Installed::page_cache`]), if one is.
     pub fn installed_page_cache(&self) -> Option<bool> {
         self.installed.as_ref().map(|i| i.page_cache)
     }
+}
+
+/// The sites of a set of translations, sorted.
+fn sites_of(ts: &[Translation]) -> Vec<u64> {
+    let mut v: Vec<u64> = ts.iter().flat_map(|t| t.sites.iter().copied()).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 impl Machine {
@@ -275,6 +310,7 @@ impl Machine {
             slot: r.slot,
             start: r.start,
             end: r.end,
+            unaligned: &self.tier.sites,
         };
         let t = translate::translate(n, &src, target);
         Some((t, *page, bytes, code))
@@ -388,9 +424,18 @@ impl Machine {
                 .page_cache
                 .unwrap_or_else(|| self.wanted_page_cache()),
         };
+        let same_sites = || {
+            let live = self.tier.live();
+            live.len() == translations.len()
+                && live
+                    .iter()
+                    .zip(&translations)
+                    .all(|(a, b)| a.sites == b.sites)
+        };
         if translations.is_empty()
             || (self.tier.pending.is_none()
                 && same(self.tier.installed_ranges())
+                && same_sites()
                 && self.tier.installed_page_cache() == Some(page_cache))
         {
             return Ok(());
@@ -570,10 +615,29 @@ impl Machine {
             .unwrap_or(self.tier.guests >= crate::gpu::layout::WORKGROUP as usize)
     }
 
-    /// Adds the instructions each instance retired in translated code since the last submit.
-    pub(super) fn take_tiered(&mut self) {
+    /// Adds the instructions each instance retired in translated code since the last submit,
+    /// and counts the loads that failed there for their alignment.
+    pub(super) fn take_tiered(&mut self) -> Result<(), GpuError> {
         if self.tier.installed.is_none() {
-            return;
+            return Ok(());
+        }
+        for i in 0..self.instances() {
+            let b = i * STATE_WORDS;
+            let failed = self.state[b + S_UNALIGNED];
+            if failed != 0 {
+                let base = self.state[b + S_CODE_BASE] as u64
+                    | (self.state[b + S_CODE_BASE + 1] as u64) << 32;
+                let pc = base.wrapping_add(4 * self.state[b + S_UNALIGNED + 1] as u64);
+                // (All the failures since the last read, at the last one's pc: a loop's
+                // trips fail at the same load until it is translated for them.)
+                let hits = self.tier.unaligned.entry(pc).or_default();
+                *hits = hits.saturating_add(failed);
+                self.state[b + S_UNALIGNED] = 0;
+                self.state_dirty = true;
+            }
+        }
+        if self.resite()? {
+            return Ok(());
         }
         let mut lanes = [0u64; TIER_SLOTS];
         for i in 0..self.instances() {
@@ -630,7 +694,7 @@ impl Machine {
             }
         }
         if bad.is_empty() || self.tier.force {
-            return;
+            return Ok(());
         }
         // The dropped regions' entries are unmarked and the rest run on: taking the whole set
         // out left the guests interpreted until a new set compiled (glibc's sha256 lost its
@@ -668,6 +732,96 @@ impl Machine {
         self.tier.dropped = true;
         // The run loop plans again from the profile at its next look (the rest stays installed
         // meanwhile; a new set comes with what the dropped ones were waiting on).
+        Ok(())
+    }
+
+    /// Recompiles the running set where loads in it failed for their alignment often
+    /// ([`UNALIGNED_HITS`]) and are not yet taken at any alignment; true if it did. Each such
+    /// failure costs a dispatch pair: glibc's strcmp loads 8 bytes from an unaligned address on
+    /// every trip, and its region bounced at each (libc_strings forced to its string regions:
+    /// 162 818 dispatches, 2 050 with its loads at any alignment).
+    fn resite(&mut self) -> Result<bool, GpuError> {
+        if self.tier.failed || self.tier.busy() || self.tier.site_sets >= MAX_SITE_SETS {
+            return Ok(false);
+        }
+        let live: Vec<(u64, u64)> = self.tier.installed_ranges();
+        let new: Vec<u64> = self
+            .tier
+            .unaligned
+            .iter()
+            .filter(|&(pc, &hits)| {
+                hits >= UNALIGNED_HITS
+                    && self.tier.sites.binary_search(pc).is_err()
+                    && live.iter().any(|&(a, b)| a <= *pc && *pc < b)
+            })
+            .map(|(&pc, _)| pc)
+            .collect();
+        if new.is_empty() {
+            return Ok(false);
+        }
+        // Counted once: a store (or a load the translator takes no other way) stays as it is.
+        for pc in &new {
+            self.tier.unaligned.remove(pc);
+        }
+        // With their siblings ([`translate::siblings`]): the next failing load of a pass is
+        // only seen after a recompile.
+        let spans: Vec<(u64, u64, u32)> = self
+            .tier
+            .live()
+            .iter()
+            .map(|t| (t.start, t.end, t.slot))
+            .collect();
+        let mut new = new;
+        for (start, end, slot) in spans {
+            let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == slot) else {
+                continue;
+            };
+            let code = crate::isa::decode_page(bytes, *page);
+            let more: Vec<u64> = new
+                .iter()
+                .flat_map(|&pc| translate::siblings(*page, &code, start, end, pc))
+                .collect();
+            new.extend(more);
+        }
+        new.sort_unstable();
+        new.dedup();
+        let old = self.tier.current_sites();
+        let mut sites = self.tier.sites.clone();
+        sites.extend(&new);
+        sites.sort_unstable();
+        sites.dedup();
+        let keep = std::mem::replace(&mut self.tier.sites, sites);
+        let regions = self.tier.regions();
+        let target = Target {
+            native64: self.cfg.prelude == crate::gpu::shader::Prelude::U64,
+        };
+        let gains = regions.iter().any(|r| {
+            self.translate_one(0, r, target).is_some_and(|(t, ..)| {
+                t.sites
+                    .iter()
+                    .any(|pc| new.contains(pc) && !old.contains(pc))
+            })
+        });
+        if !gains {
+            self.tier.sites = keep;
+            return Ok(false);
+        }
+        if crate::tier::debug() {
+            let list: Vec<String> = new.iter().map(|pc| format!("{pc:#x}")).collect();
+            eprintln!(
+                "garm: tier: loads at any alignment: {} ({:.2} s)",
+                list.join(" "),
+                crate::tier::elapsed()
+            );
+        }
+        self.tier.site_sets += 1;
+        // With the running set's page cache: the same set, only its loads change.
+        let cache = self.tier.installed_page_cache();
+        let keep_cache = std::mem::replace(&mut self.tier.page_cache, cache);
+        let r = self.translate_regions(&regions);
+        self.tier.page_cache = keep_cache;
+        r?;
+        Ok(true)
     }
 }
 

@@ -14,10 +14,10 @@ const KIND: &str = "tier-plan";
 
 /// The cache key of the plan for the program whose SHA-256 is `elf_sha`, under `target` (the
 /// prelude and the adapter). (Format 2 added `page-cache`: a plan without it was compiled
-/// with either.)
+/// with either; format 3 the loads taken at any alignment.)
 pub fn key(elf_sha: &str, target: &str) -> String {
     sha(format!(
-        "garm tier plan 2 {} {target} {elf_sha}",
+        "garm tier plan 3 {} {target} {elf_sha}",
         super::translate::VERSION
     )
     .as_bytes())
@@ -38,6 +38,11 @@ pub struct Plan {
     /// The page cache the compiled set's pipeline had (`page-cache` after the header): the
     /// same again makes it Mesa's cache's, whatever the instance count.
     pub page_cache: bool,
+    /// The loads `ranges` takes at any alignment (pcs; [`crate::tier::translate::Source`]),
+    /// and those `fallback` takes: each set's own, so each makes the shader text Mesa's cache
+    /// holds.
+    pub sites: Vec<u64>,
+    pub fallback_sites: Vec<u64>,
 }
 
 impl Plan {
@@ -50,10 +55,21 @@ impl Plan {
             &self.fallback
         }
     }
+
+    /// The loads [`Plan::compiled_set`] takes at any alignment.
+    pub fn compiled_sites(&self) -> &[u64] {
+        if self.compiled {
+            &self.sites
+        } else {
+            &self.fallback_sites
+        }
+    }
 }
 
 /// Dropped regions a plan remembers at most.
 pub const MAX_DROPPED: usize = 16;
+/// Loads taken at any alignment a plan names at most (per set).
+const MAX_SITES: usize = 256;
 
 /// The plan saved under `key` (empty where there is none or it does not parse).
 pub fn load(key: &str) -> Plan {
@@ -87,13 +103,19 @@ fn format(plan: &Plan) -> String {
     };
     let fallback = tagged("fallback", &plan.fallback);
     let dropped = tagged("dropped", &plan.dropped);
-    format!("{head}{ranges}{fallback}{dropped}")
+    let pcs = |tag: &str, list: &[u64]| -> String {
+        list.iter().map(|pc| format!("{tag} {pc:x}\n")).collect()
+    };
+    let sites = pcs("site", &plan.sites);
+    let fallback_sites = pcs("fallback-site", &plan.fallback_sites);
+    format!("{head}{ranges}{fallback}{dropped}{sites}{fallback_sites}")
 }
 
 /// `compiled` or `pending`, then `page-cache` where the compiled set had it, then one
 /// `START END` (hex) per line: a region of at most a page,
-/// start before end; then `fallback START END` lines, then `dropped START END` lines; anything
-/// else and the whole plan is ignored.
+/// start before end; then `fallback START END` lines, then `dropped START END` lines, then
+/// `site PC` and `fallback-site PC` lines (a word-aligned pc); anything else and the whole plan
+/// is ignored.
 fn parse(text: &str) -> Plan {
     let mut lines = text.lines().peekable();
     let compiled = match lines.next() {
@@ -104,8 +126,25 @@ fn parse(text: &str) -> Plan {
     let page_cache = lines.next_if_eq(&"page-cache").is_some();
     // The lists in their order: a line of an earlier one after a later one spoils the plan.
     let mut lists: [Vec<(u64, u64)>; 3] = Default::default();
+    let mut pcs: [Vec<u64>; 2] = Default::default();
     let mut at = 0;
     for line in lines {
+        let site = if let Some(rest) = line.strip_prefix("site ") {
+            Some((3, rest))
+        } else {
+            line.strip_prefix("fallback-site ").map(|rest| (4, rest))
+        };
+        if let Some((k, pc)) = site {
+            if k < at {
+                return Plan::default();
+            }
+            at = k;
+            match u64::from_str_radix(pc, 16) {
+                Ok(pc) if pc & 3 == 0 => pcs[k - 3].push(pc),
+                _ => return Plan::default(),
+            }
+            continue;
+        }
         let (k, line) = if let Some(rest) = line.strip_prefix("fallback ") {
             (1, rest)
         } else if let Some(rest) = line.strip_prefix("dropped ") {
@@ -127,6 +166,12 @@ fn parse(text: &str) -> Plan {
         }
     }
     let [mut ranges, mut fallback, mut dropped] = lists;
+    let [mut sites, mut fallback_sites] = pcs;
+    for list in [&mut sites, &mut fallback_sites] {
+        list.sort_unstable();
+        list.dedup();
+        list.truncate(MAX_SITES);
+    }
     ranges.truncate(super::MAX_REGIONS);
     fallback.truncate(super::MAX_REGIONS);
     dropped.truncate(MAX_DROPPED);
@@ -136,6 +181,8 @@ fn parse(text: &str) -> Plan {
         dropped,
         fallback,
         page_cache,
+        sites,
+        fallback_sites,
     }
 }
 
@@ -151,15 +198,19 @@ mod tests {
             dropped: vec![(0x13c64, 0x13c9c)],
             fallback: Vec::new(),
             page_cache: false,
+            sites: vec![0x13e00, 0x13f24],
+            fallback_sites: Vec::new(),
         };
         assert_eq!(parse(&format(&p)), p);
         let q = Plan {
             compiled: false,
             fallback: vec![(0x13dec, 0x14000)],
             page_cache: true,
+            fallback_sites: vec![0x13e00],
             ..p
         };
         assert_eq!(parse(&format(&q)), q);
+        assert_eq!(q.compiled_sites(), &[0x13e00]);
         assert_eq!(q.compiled_set(), &[(0x13dec, 0x14000)]);
         assert_eq!(
             parse("pending\n13dec 14000\ndropped 13c64 13c9c\nfallback 13dec 14000\n"),
@@ -176,6 +227,16 @@ mod tests {
             parse("compiled\ndropped 13c64 13c9c\n13dec 14000\n"),
             none,
             "a range after the dropped ones"
+        );
+        assert_eq!(
+            parse("compiled\n13dec 14000\nsite 13e01\n"),
+            none,
+            "a site off a word"
+        );
+        assert_eq!(
+            parse("compiled\n13dec 14000\nfallback-site 13e00\nsite 13e04\n"),
+            none,
+            "a site after the fallback's"
         );
         assert_ne!(key("e1f", "u64"), key("e1f", "vec2"));
         assert_ne!(key("e1f", "u64"), key("e1e", "u64"));

@@ -42,6 +42,8 @@ pub struct Translation {
     pub regs: Vec<u32>,
     /// It runs FP instructions: its shader needs the soft-float functions and FPCR/FPSR.
     pub fp: bool,
+    /// The loads it takes at any alignment ([`is_site`]), by pc.
+    pub sites: Vec<u64>,
 }
 
 /// What the translator needs to know of the shader it goes into.
@@ -81,12 +83,10 @@ pub fn takes(d: &Decoded, t: Target) -> bool {
         unit::ALU | unit::CSEL | unit::CCMP | unit::BFM | unit::MUL | unit::BR | unit::ONE => true,
         unit::DIV => t.native64,
         unit::MEM => a & mem::EXCL == 0 && (a & mem::PRFM == 0 || sinks(d)),
-        // A whole V register or a pair of them (LDR/STR/LDP/STP of B-Q: variadic functions'
-        // saves of q0-q7, block copies); not lanes, replication or several registers.
-        unit::VMEM => {
-            (a >> vmem::MODE_SHIFT) & 3 == vmem::MODE_WHOLE
-                && (a & vmem::PAIR != 0 || (a >> vmem::NREGS_SHIFT) & 3 == 0)
-        }
+        // Whole V registers: one, a pair or LD1/ST1's 1-4 (LDR/STR/LDP/STP of B-Q: variadic
+        // functions' saves of q0-q7, block copies; glibc's strlen reads 32 bytes near a page's
+        // end with LD1 of two); not lanes or replication.
+        unit::VMEM => (a >> vmem::MODE_SHIFT) & 3 == vmem::MODE_WHOLE,
         unit::VEC => vec_form(d).is_some(),
         // All of the FP unit: a form left out would refuse its whole region (FDIV's vector form
         // costs four lanes of 64 bit steps of compile, but interpreted its region ran at 0.5
@@ -537,8 +537,9 @@ fn data(s: &mut String, x: &Fields, t: Target, fs: &mut Fl) {
 
 /// One access of `nb` bytes at `addr` through word index `i` (from xlat): a load into register
 /// `rt`, or the store of it; then the step's end (the crossing stash serves one access).
-fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32) {
-    access_words(s, x, tag, i, addr, &reg(rt));
+/// `unal`: at any alignment inside its page ([`is_site`]; a load).
+fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32, unal: bool) {
+    access_words(s, x, tag, i, addr, &reg(rt), unal);
     if x.aux & mem::STORE == 0 {
         // The interpreter's commit truncates a W-form result.
         let v = if x.w {
@@ -566,6 +567,12 @@ fn load_bytes(nb: u32, i: &str, addr: &str) -> String {
     }
 }
 
+/// `nb` (1-8) bytes from `k` bytes past address `addr` (at word `i` of the pool) at any
+/// alignment inside its page, zero-extended to a `V`.
+fn load_any(nb: u32, i: &str, addr: &str, k: u32) -> String {
+    format!("mldu({i}, vlo({addr}), {k}u, {nb}u)")
+}
+
 /// Stores the low `nb` (1-8) bytes of the `V` `val` at word `i` of the pool (address `addr`);
 /// `tag` names its locals.
 fn store_bytes(s: &mut String, nb: u32, tag: &str, i: &str, addr: &str, val: &str) {
@@ -587,11 +594,15 @@ fn store_bytes(s: &mut String, nb: u32, tag: &str, i: &str, addr: &str, val: &st
     }
 }
 
-fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val: &str) {
+fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val: &str, unal: bool) {
     let nb = 1u32 << (x.aux & 3);
     let store = x.aux & mem::STORE != 0;
     if !store {
-        let loaded = load_bytes(nb, i, addr);
+        let loaded = if unal {
+            load_any(nb, i, addr, 0)
+        } else {
+            load_bytes(nb, i, addr)
+        };
         let sb = 64 - nb * 8;
         let v = if x.aux & mem::SX64 != 0 {
             format!("vsar(vshl({loaded}, {sb}u), {sb}u)")
@@ -624,9 +635,34 @@ fn address(s: &mut String, x: &Fields, i: usize, idx: u32) {
 /// One V register `vt` loaded from or stored to `nb` bytes at word `i` of the pool (address
 /// `addr`, aligned to its size up to 8; `tag` names its locals): the VMEM unit's whole-register
 /// mode (a load zeroes the bytes above). Up to 8 bytes as the integer unit's accesses.
-fn vaccess(s: &mut String, nb: u32, store: bool, tag: &str, i: &str, addr: &str, vt: u32) {
+#[allow(clippy::too_many_arguments)]
+fn vaccess(
+    s: &mut String,
+    nb: u32,
+    store: bool,
+    tag: &str,
+    i: &str,
+    addr: &str,
+    vt: u32,
+    unal: bool,
+) {
     let v = vreg(vt);
     match (nb, store) {
+        (16, false) if unal => {
+            let _ = writeln!(
+                s,
+                "let l{tag} = {};\nlet h{tag} = {};\n{v} = vec4<u32>(vlo(l{tag}), vhi(l{tag}), vlo(h{tag}), vhi(h{tag}));",
+                load_any(8, i, addr, 0),
+                load_any(8, i, addr, 8)
+            );
+        }
+        (_, false) if unal => {
+            let _ = writeln!(
+                s,
+                "let l{tag} = {};\n{v} = vec4<u32>(vlo(l{tag}), vhi(l{tag}), 0u, 0u);",
+                load_any(nb, i, addr, 0)
+            );
+        }
         (16, false) => {
             let _ = writeln!(s, "{v} = vec4<u32>(mld2({i}), mld2({i} + 2u));");
         }
@@ -836,6 +872,57 @@ pub struct Source<'a> {
     pub slot: u32,
     pub start: u64,
     pub end: u64,
+    /// Loads seen to leave translated code for being misaligned (their pcs, sorted): those in
+    /// the region load at any alignment inside a page ([`is_site`]).
+    pub unaligned: &'a [u64],
+}
+
+/// Whether instruction `k` of the region (`code`) is a load the host saw leave translated code
+/// misaligned (`Source::unaligned`): it then loads at any alignment inside a page, from the
+/// pool's words around it (`mldu`: two accesses where an aligned load makes one, so only where
+/// misaligned addresses were seen: at every load, glibc's hot set took 70% longer to compile).
+fn is_site(src: &Source, code: &[Decoded], k: usize) -> bool {
+    loads_any(&code[k])
+        && src
+            .unaligned
+            .binary_search(&(src.start + 4 * k as u64))
+            .is_ok()
+}
+
+/// The loads to take at any alignment once the load at `pc` was seen failing for its
+/// alignment in the region `[start, end)` of the page at `page` (`code`): it, the other loads of
+/// the innermost loop around it, and those through the same base register. A failing load
+/// leaves the region, so the next one of the same pass would only be seen after a recompile
+/// (unaligned.c's five loads of one trip took five; glibc's strlen loads two doubleword pairs
+/// through x0, outside any loop).
+pub fn siblings(page: u64, code: &[Decoded], start: u64, end: u64, pc: u64) -> Vec<u64> {
+    let at = |q: u64| &code[((q - page) / 4) as usize];
+    if pc < start || pc >= end || !loads_any(at(pc)) {
+        return Vec::new();
+    }
+    let base = fields(at(pc)).rn;
+    let (a, b) = super::loops(page, code, &[])
+        .into_iter()
+        .filter(|l| l.start <= pc && pc < l.end)
+        .min_by_key(|l| l.end - l.start)
+        .map_or((pc, pc + 4), |l| (l.start, l.end));
+    (start..end)
+        .step_by(4)
+        .filter(|&q| loads_any(at(q)) && ((a <= q && q < b) || fields(at(q)).rn == base))
+        .collect()
+}
+
+/// Whether `d` is a load the translator can take at any alignment (as a site), and one that
+/// can be misaligned at all (more than a byte).
+pub fn loads_any(d: &Decoded) -> bool {
+    let a = d.aux();
+    match d.unit() {
+        unit::MEM => {
+            a & (mem::STORE | mem::PRFM | mem::EXCL) == 0 && (a & 3 != 0 || a & mem::PAIR != 0)
+        }
+        unit::VMEM => a & vmem::STORE == 0,
+        _ => false,
+    }
 }
 
 /// Translates a region into `fn region_{k}(ib: u32)`: entered where the lane's pc is a block
@@ -913,7 +1000,8 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
     if whole && kept.is_empty() {
         tight.push((0, len));
     }
-    let defer = deferring(code, &leader, &tight, t);
+    let solo: Vec<bool> = (0..len).map(|k| is_site(src, code, k)).collect();
+    let defer = deferring(code, &leader, &tight, &solo, t);
     let wrap = whole && kept.is_empty() && defer.iter().any(|&d| d);
     for (i, &d) in defer.iter().enumerate() {
         leader[i] |= d;
@@ -974,6 +1062,10 @@ pub fn translate(k: usize, src: &Source, t: Target) -> Translation {
         fp: code.iter().any(|d| {
             d.unit() == unit::FP || (d.unit() == unit::VEC && super::simd::saturates(d.w[0]))
         }),
+        sites: (0..len)
+            .filter(|&k| is_site(src, code, k))
+            .map(|k| src.start + 4 * k as u64)
+            .collect(),
     }
 }
 
@@ -997,7 +1089,13 @@ fn again(done: usize, i: usize) -> String {
 }
 
 /// Per instruction: an access that defers a missing page entry to its loop (see `translate`).
-fn deferring(code: &[Decoded], leader: &[bool], loops: &[(usize, usize)], t: Target) -> Vec<bool> {
+fn deferring(
+    code: &[Decoded],
+    leader: &[bool],
+    loops: &[(usize, usize)],
+    solo: &[bool],
+    t: Target,
+) -> Vec<bool> {
     let mut defer = vec![false; code.len()];
     for &(a, b) in loops {
         let leaf = !loops.iter().any(|l| *l != (a, b) && a <= l.0 && l.1 <= b);
@@ -1019,7 +1117,7 @@ fn deferring(code: &[Decoded], leader: &[bool], loops: &[(usize, usize)], t: Tar
             while e < b && !leader[e] {
                 e += 1;
             }
-            let (gs, group_of) = groups(code, j, e, t);
+            let (gs, group_of) = groups(code, j, e, solo, t);
             for i in j..e {
                 defer[i] = accesses(&code[i]) && takes(&code[i], t) && group_of[i].is_none();
             }
@@ -1092,7 +1190,7 @@ fn leaf<'a>(src: &Source<'a>, d: &Decoded, t: Target) -> Option<&'a [Decoded]> {
 fn weight(d: &Decoded) -> usize {
     let pair = match d.unit() {
         unit::MEM => d.aux() & mem::PAIR != 0,
-        unit::VMEM => d.aux() & vmem::PAIR != 0,
+        unit::VMEM => return vmem_regs(d.aux()) as usize,
         unit::VEC => return super::simd::steps(d.op(), d.w[0], d.rc()).unwrap_or(1) as usize,
         // FDIV and FSQRT: their bit steps, then the rounding step; a vector form a step per
         // lane.
@@ -1103,6 +1201,16 @@ fn weight(d: &Decoded) -> usize {
         2
     } else {
         1
+    }
+}
+
+/// The V registers a VMEM access moves, a step each in the interpreter: two for a pair, 1-4
+/// for LD1/ST1 (multiple structures, consecutive registers at consecutive addresses).
+fn vmem_regs(aux: u32) -> u32 {
+    if aux & vmem::PAIR != 0 {
+        2
+    } else {
+        ((aux >> vmem::NREGS_SHIFT) & 3) + 1
     }
 }
 
@@ -1513,8 +1621,15 @@ struct Group {
 
 /// The groups of `[j, e)`'s plain accesses (at least two each) that share a base register
 /// not written between them, each member's offset from its group's lowest a multiple of its
-/// own alignment; per instruction, its group's index.
-fn groups(code: &[Decoded], j: usize, e: usize, t: Target) -> (Vec<Group>, Vec<Option<usize>>) {
+/// own alignment; per instruction, its group's index. A load at any alignment (`solo`) makes
+/// its own translation.
+fn groups(
+    code: &[Decoded],
+    j: usize,
+    e: usize,
+    solo: &[bool],
+    t: Target,
+) -> (Vec<Group>, Vec<Option<usize>>) {
     let mut gs = Vec::new();
     let mut of = vec![None; code.len()];
     // A member's (offset, bytes, alignment).
@@ -1539,7 +1654,7 @@ fn groups(code: &[Decoded], j: usize, e: usize, t: Target) -> (Vec<Group>, Vec<O
             continue;
         }
         let hx = fields(&code[head]);
-        if plain_offset(&hx).is_none() {
+        if plain_offset(&hx).is_none() || solo[head] {
             continue;
         }
         let base = hx.rn;
@@ -1552,7 +1667,7 @@ fn groups(code: &[Decoded], j: usize, e: usize, t: Target) -> (Vec<Group>, Vec<O
                 break;
             }
             let x = fields(d);
-            if of[k].is_none() && x.rn == base && plain_offset(&x).is_some() {
+            if of[k].is_none() && x.rn == base && plain_offset(&x).is_some() && !solo[k] {
                 members.push(k);
             }
             if writes(d).any(|r| r == base) {
@@ -1617,7 +1732,8 @@ fn block(
     );
     // Braces the memory accesses open (their `else`), closed at the block's end.
     let mut open = 0;
-    let (gs, group_of) = groups(code, j, e, t);
+    let solo: Vec<bool> = (0..code.len()).map(|k| is_site(src, code, k)).collect();
+    let (gs, group_of) = groups(code, j, e, &solo, t);
     let mut fs = Fl::Unknown;
     let mut ended = false;
     for i in j..e {
@@ -1650,7 +1766,7 @@ fn block(
                 // word pairs (and a pair of words one access of two words). (Loads at any
                 // alignment inside a page, reading the words they touch, nearly doubled the
                 // cold compile of glibc's hot set: 5.2-5.6 -> 8.8-9.5 s.)
-                let align = nb - 1;
+                let align = if solo[i] { 0 } else { nb - 1 };
                 let own = format!("txlat(ad{i}, {span}u, {align}u, {store}, false)");
                 // Only a block's first instruction runs again after a fill.
                 let defer = i == j && defer[i];
@@ -1699,6 +1815,7 @@ fn block(
                     &format!("x{i}"),
                     &format!("ad{i}"),
                     x.rc,
+                    solo[i],
                 );
                 if pair {
                     let _ = writeln!(s, "let y{i} = x{i} + {}u;", nb / 4);
@@ -1709,6 +1826,7 @@ fn block(
                         &format!("y{i}"),
                         &format!("vadd(ad{i}, vw({nb}u, 0u))"),
                         x.rc2,
+                        solo[i],
                     );
                 }
                 writeback(s, &x, i, idx);
@@ -1720,14 +1838,16 @@ fn block(
                 let store = x.aux & vmem::STORE != 0;
                 let pair = x.aux & vmem::PAIR != 0;
                 address(s, &x, i, idx);
-                // As an integer pair: one translation of both registers, whole or not at
-                // all. 16 bytes are two doubleword accesses of the pool.
-                let span = if pair { 2 * nb } else { nb };
+                // As an integer pair: one translation of both registers (or of LD1/ST1's
+                // consecutive registers), whole or not at all. 16 bytes are two doubleword
+                // accesses of the pool.
+                let regs = vmem_regs(x.aux);
+                let span = regs * nb;
                 let defer = i == j && defer[i];
                 let _ = writeln!(
                     s,
                     "let x{i} = txlat(ad{i}, {span}u, {}u, {store}, {defer});\n{}",
-                    nb.min(8) - 1,
+                    if solo[i] { 0 } else { nb.min(8) - 1 },
                     leave(defer, done, i)
                 );
                 open += 1;
@@ -1740,10 +1860,12 @@ fn block(
                     &format!("x{i}"),
                     &ad,
                     x.rc & 31,
+                    solo[i],
                 );
-                if pair {
-                    let y = format!("(x{i} + {}u)", nb / 4);
-                    vaccess(s, nb, store, &format!("{i}b"), &y, &ad, x.rc2 & 31);
+                for k in 1..regs {
+                    let y = format!("(x{i} + {}u)", k * nb / 4);
+                    let vt = if pair { x.rc2 } else { x.rc + k };
+                    vaccess(s, nb, store, &format!("{i}r{k}"), &y, &ad, vt & 31, solo[i]);
                 }
                 writeback(s, &x, i, idx);
             }
