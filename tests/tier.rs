@@ -502,13 +502,13 @@ fn misaligned_loads_are_translated_where_seen() {
     // pair. Each fails its aligned translation at first and leaves for the interpreter; the
     // host counts the failures (S_UNALIGNED) and recompiles the region with them, and the
     // loop's other loads, taken at any alignment. Output and counts equal the interpreter's
-    // and qemu's, and most of the loop runs translated: bouncing at its first load each trip,
-    // under a fifth of it did.
+    // and qemu's, and nearly all of the 4.58 M instructions run translated (99.6%; bouncing
+    // at each misaligned load, 73.7% did, in 345 608 dispatches rather than 24).
     let elf = build("tests/tier/misaligned");
     let range = symbol_range(&elf, "walk");
     let n = tiers_agree_env(&elf, &[], &[], &[("GARM_TIER_RANGES", &range)]);
     assert!(
-        n > 1_000_000,
+        n > 4_300_000,
         "misaligned: only {n} instructions translated"
     );
 }
