@@ -107,6 +107,8 @@ var<private> g_tfb: u32;
 var<private> g_twalk: u32;
 // A load failed for its alignment alone in this dispatch (see `txlat`).
 var<private> g_tunal: bool;
+// Where the last indirect branch (not a return) out of a region went (zero: none).
+var<private> g_tind: V;
 
 // Two more region-cache entries for translated code, behind the interpreter's two (which the
 // state keeps): a loop over constants, its stack and a mapped buffer (glibc's sha256: its K
@@ -204,6 +206,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     g_ticks = 0u;
     g_tier_n = 0u;
     g_tunal = false;
+    g_tind = vz();
     loop {
         if g_status != ST_RUNNING || g_executed >= ib || g_ticks >= TICK_MAX { break; }
         // A region's loop costs a back-edge even where this lane does not enter it.
@@ -223,6 +226,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
             sset(S_UNALIGNED + 1u, vlo(rel) >> 2u);
             sset(S_UNALIGNED, sreg(S_UNALIGNED) + 1u);
         }
+    }
+    // An indirect branch that left for code no region starts at: the host takes its target
+    // for a function's entry.
+    if !veq(g_tind, vz()) && veq(g_pc, g_tind) {
+        let rel = vsub(g_pc, g_code_base);
+        if vhi(rel) == 0u { sset(S_INDIRECT, (vlo(rel) >> 2u) + 1u); }
     }
     if g_executed == 0u && g_status == ST_RUNNING && g_twalk == 0u { return; }
     let total = vadd(g_count0, vw(g_executed, 0u));

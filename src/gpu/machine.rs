@@ -1142,6 +1142,7 @@ impl Machine {
             .collect();
         // Oldest slot first: where code was rewritten, the planner takes the newest.
         decoded.sort_by_key(|p| p.2);
+        let indirect: Vec<u64> = self.tier.indirect.keys().copied().collect();
         let pages: Vec<crate::tier::Page> = decoded
             .iter()
             .map(|(addr, code, slot)| crate::tier::Page {
@@ -1149,6 +1150,11 @@ impl Machine {
                 code,
                 counts: self.profile.counts.get(slot).map_or(&zeros[..], |c| &c[..]),
                 slot: *slot,
+                entries: {
+                    let a = indirect.partition_point(|&pc| pc < *addr);
+                    let b = indirect.partition_point(|&pc| pc < *addr + 4096);
+                    &indirect[a..b]
+                },
             })
             .collect();
         let refused = |start: u64, slot: u32| self.tier.refused.contains(&(start, slot));

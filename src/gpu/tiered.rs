@@ -4,8 +4,8 @@
 //! reach it by yielding at region entries, which the host marks in the shared decoded pages.
 
 use super::{
-    Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_CODE_BASE, S_TIERED, S_TIER_INSNS,
-    S_TIER_RUNS, S_UNALIGNED, TIER_SLOTS,
+    Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_CODE_BASE, S_INDIRECT, S_TIERED,
+    S_TIER_INSNS, S_TIER_RUNS, S_UNALIGNED, TIER_SLOTS,
 };
 use crate::gpu::shader::Tier;
 use crate::gpu::GpuError;
@@ -131,6 +131,9 @@ pub struct TierPipes {
     unaligned: std::collections::BTreeMap<u64, u32>,
     /// Recompiles for such loads this run.
     site_sets: u32,
+    /// Targets of indirect branches (not returns) that left translated code, with their
+    /// count: function entries no BL names, for the planner ([`crate::tier::Page::entries`]).
+    pub indirect: std::collections::BTreeMap<u64, u32>,
     twin: Twin,
 }
 
@@ -623,10 +626,18 @@ impl Machine {
         }
         for i in 0..self.instances() {
             let b = i * STATE_WORDS;
+            let base =
+                self.state[b + S_CODE_BASE] as u64 | (self.state[b + S_CODE_BASE + 1] as u64) << 32;
+            let target = self.state[b + S_INDIRECT];
+            if target != 0 {
+                let pc = base.wrapping_add(4 * (target as u64 - 1));
+                let n = self.tier.indirect.entry(pc).or_default();
+                *n = n.saturating_add(1);
+                self.state[b + S_INDIRECT] = 0;
+                self.state_dirty = true;
+            }
             let failed = self.state[b + S_UNALIGNED];
             if failed != 0 {
-                let base = self.state[b + S_CODE_BASE] as u64
-                    | (self.state[b + S_CODE_BASE + 1] as u64) << 32;
                 let pc = base.wrapping_add(4 * self.state[b + S_UNALIGNED + 1] as u64);
                 // (All the failures since the last read, at the last one's pc: a loop's
                 // trips fail at the same load until it is translated for them.)

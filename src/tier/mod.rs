@@ -130,7 +130,8 @@ pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -
             .filter(|&&x| x > e && x < page + 4 * code.len() as u64)
             .map(|&x| ((x - page) / 4) as usize)
             .min()
-            .unwrap_or(code.len());
+            .unwrap_or(code.len())
+            .min(padding(code, first));
         let mut rets = (first..next).filter(|&j| is_ret(&code[j]));
         let last = match (rets.next(), rets.next_back()) {
             (Some(_), Some(b)) if ((b - first) as u64) < MAX_REGION_INSNS => b,
@@ -154,6 +155,16 @@ pub fn functions(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64]) -
     v
 }
 
+/// Where padding between functions starts after `first`: an instruction that only traps (UDF,
+/// a zero word) right after a return or a branch. The next function there may be one no BL
+/// names (glibc's `__strlen_asimd`, reached by BR x17 and followed by `__strlen_mte`): without
+/// this its region ran on to the next one's RET over the padding and was refused for it.
+fn padding(code: &[Decoded], first: usize) -> usize {
+    (first + 1..code.len())
+        .find(|&k| code[k].unit() == unit::TRAP && ends_block(&code[k - 1]))
+        .unwrap_or(code.len())
+}
+
 /// The rest of a function that runs off the end of its page, in the next page (`page`): from
 /// the page's start to its last RET before the first entry there (or that entry, or the page's
 /// end), with the samples inside.
@@ -163,7 +174,8 @@ pub fn tail(page: u64, code: &[Decoded], counts: &[u32], entries: &[u64], more: 
         .filter(|&&x| x >= page && x < page + 4 * code.len() as u64)
         .map(|&x| ((x - page) / 4) as usize)
         .min()
-        .unwrap_or(code.len());
+        .unwrap_or(code.len())
+        .min(padding(code, 0));
     let end = (0..next)
         .rev()
         .find(|&j| is_ret(&code[j]))
@@ -187,6 +199,9 @@ pub struct Page<'a> {
     /// Samples per instruction.
     pub counts: &'a [u32],
     pub slot: u32,
+    /// Function entries in it that no BL names: targets of indirect branches seen leaving
+    /// translated code (glibc's string functions behind their `.iplt` stubs).
+    pub entries: &'a [u64],
 }
 
 /// The regions worth translating, in the order to take them (a region and the regions that
@@ -209,7 +224,12 @@ pub fn plan(
     running: &dyn Fn(u64, u32) -> bool,
     n: usize,
 ) -> Vec<Region> {
-    let entries: Vec<u64> = pages.iter().flat_map(|p| calls(p.code)).collect();
+    let mut entries: Vec<u64> = pages
+        .iter()
+        .flat_map(|p| calls(p.code).into_iter().chain(p.entries.iter().copied()))
+        .collect();
+    entries.sort_unstable();
+    entries.dedup();
     // Each page's loops, in the page's order (the callers' test below looks at them again).
     let page_loops: Vec<Vec<Region>> = pages
         .iter()
@@ -939,12 +959,14 @@ mod tests {
                 code: p1,
                 counts,
                 slot: 1,
+                entries: &[],
             },
             Page {
                 addr: PAGE + 4096,
                 code: p2,
                 counts: counts2,
                 slot: 2,
+                entries: &[],
             },
         ]
     }
@@ -1006,6 +1028,42 @@ mod tests {
     }
 
     #[test]
+    fn an_indirect_target_is_a_function_and_padding_ends_one() {
+        // A function at 300 that no BL names (reached by BR from a stub, as glibc's string
+        // functions are), its loop 305..=320, its RET at 330, then padding (a zero word) and
+        // another function up to a RET at 360.
+        let code = page(&[
+            bne(320, 305),
+            (330, RET),
+            (331, 0),
+            (340, 0xd503_201f),
+            (360, RET),
+        ]);
+        let mut counts = vec![0u32; 1024];
+        counts[310] = 50;
+        // Its head runs at each call (short strings): not a function left to its loop.
+        counts[302] = 20;
+        let spans = |entries: &[u64]| -> Vec<(u64, u64)> {
+            let pages = [Page {
+                addr: PAGE,
+                code: &code,
+                counts: &counts,
+                slot: 7,
+                entries,
+            }];
+            let none = |_: u64, _: u32| false;
+            plan(&pages, &none, &none, &none, 4)
+                .iter()
+                .map(|r| ((r.start - PAGE) / 4, (r.end - PAGE) / 4))
+                .collect()
+        };
+        // Unknown as a function: its loop alone.
+        assert_eq!(spans(&[]), vec![(305, 321)]);
+        // Named: the function, to its RET before the padding (not on to the next one's).
+        assert_eq!(spans(&[PAGE + 1200]), vec![(300, 331)]);
+    }
+
+    #[test]
     fn a_hot_function_brings_the_caller_that_calls_it_in_a_loop() {
         // Start-up code calls main (100) once; main calls f (300) in its loop 105..=120; f's
         // loop 305..=320 is where the time goes.
@@ -1026,6 +1084,7 @@ mod tests {
             code: &code,
             counts: &counts,
             slot: 7,
+            entries: &[],
         }];
         let none = |_: u64, _: u32| false;
         let spans = |v: Vec<Region>| -> Vec<(u64, u64, u64, u32)> {
@@ -1086,6 +1145,7 @@ mod tests {
                     code: &code,
                     counts: &counts,
                     slot: 7,
+                    entries: &[],
                 }];
                 plan(&pages, &|_, _| false, dropped, running, 3)
                     .iter()
@@ -1146,6 +1206,7 @@ mod tests {
                     code: &code,
                     counts: &counts,
                     slot: 0,
+                    entries: &[],
                 }];
                 plan(&pages, &|_, _| false, dropped, &|_, _| false, 4)
                     .iter()

@@ -1934,6 +1934,10 @@ fn block(
                         4 * code.len()
                     );
                     leave_to(s, format!("t{i}"));
+                    if x.rn != 30 {
+                        // Not a return: its target may be a function no BL names.
+                        let _ = writeln!(s, "g_tind = t{i};");
+                    }
                     s.push_str("}\n");
                 } else {
                     let go = |s: &mut String| match inside(src, x.imm, x.opn) {
