@@ -31,8 +31,8 @@ fn txlat(addr: V, n: u32, align: u32, write: bool, defer: bool) -> u32 {
     // A region the cache lacks: the entry loop walks to it and the region runs on (a loop over
     // stack, heap and data would otherwise bounce to the interpreter at every pass).
     if !hit && ah <= 0xffffu { g_twalk = r; }
-    // A load that fails for its alignment alone: the host translates it for any alignment.
-    if (al & align) != 0u && !write && (al & 4095u) + n <= 4096u { g_tunal = true; }
+    // An access that fails for its alignment alone: the host translates it for any alignment.
+    if (al & align) != 0u && (al & 4095u) + n <= 4096u { g_tunal = true; }
     let fill = wanted && hit && !shape;
     if fill { g_tfr = r; g_tfp = pg; g_tfb = rb; }
     return select(select(((e & PTE_FRAME) << 10u) + ((al & 4095u) >> 2u), XLAT_RETRY, bad), XLAT_FILL, fill);
@@ -81,6 +81,25 @@ fn mldu(i: u32, al: u32, k: u32, n: u32) -> V {
     return select(vand(v, vones(n * 8u)), v, n >= 8u);
 }
 
+// Stores the low `n` (1-8) bytes of `v` at any alignment, `k` bytes past the address whose low
+// word is `al` and whose word in the pool is `i` (its page holds them all): the aligned
+// doubleword holding the first byte, and the next where they run into it, each read, merged
+// and written back.
+fn mstu(i: u32, al: u32, k: u32, n: u32, v: V) {
+    let b0 = (i & 1u) * 4u + (al & 3u) + k;
+    let q = (i & ~1u) + ((b0 >> 3u) << 1u);
+    let b = b0 & 7u;
+    let m = vones(n * 8u);
+    let x = vand(v, m);
+    let lo = vor(vand(mld64(q), vnot(vshl(m, b * 8u))), vshl(x, b * 8u));
+    mst2(q, vec2<u32>(vlo(lo), vhi(lo)));
+    if b + n > 8u {
+        let s = 64u - b * 8u;
+        let hi = vor(vand(mld64(q + 2u), vnot(vshr(m, s))), vshr(x, s));
+        mst2(q + 2u, vec2<u32>(vlo(hi), vhi(hi)));
+    }
+}
+
 // The last four pages translated code reached in this dispatch (Tier::page_cache): region
 // (number + 1; 0: none), page in the region and entry, the newer first. Four: a loop that
 // streams through two places of an array, or a loop over its stack, constants and data, keeps
@@ -105,7 +124,7 @@ var<private> g_tfb: u32;
 
 // The 2 MiB region a translated access missed (its number + 1; 0: none).
 var<private> g_twalk: u32;
-// A load failed for its alignment alone in this dispatch (see `txlat`).
+// An access failed for its alignment alone in this dispatch (see `txlat`).
 var<private> g_tunal: bool;
 // Where the last indirect branch (not a return) out of a region went (zero: none).
 var<private> g_tind: V;
@@ -218,7 +237,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         let walked = g_twalk != 0u && tier_walk(g_twalk);
         if veq(g_pc, pc0) && g_executed == n0 && !walked { break; }
     }
-    // A load that left for its alignment stopped the lane at its pc: the host counts the site
+    // An access that left for its alignment stopped the lane at its pc: the host counts the site
     // (before the return below: a loop whose first block holds it makes no progress).
     if g_tunal {
         let rel = vsub(g_pc, g_code_base);

@@ -49,7 +49,7 @@ state_words! {
     /// [`FASTFD_HOST_BRK`]: brk goes to the host (the break is one per process, and threads
     /// each have a copy of this word).
     S_FASTFD = 91 x 1,
-    /// Translated loads that failed for their alignment alone since the host last read it,
+    /// Translated accesses that failed for their alignment alone since the host last read it,
     /// and the instruction index (from the code map's base) of the last.
     S_UNALIGNED = 92 x 2,
     /// The target (instruction index from the code map's base, plus one; 0: none) of the last

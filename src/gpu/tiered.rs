@@ -53,10 +53,10 @@ type Twin = Arc<OnceLock<Option<(wgpu::Device, wgpu::Queue)>>>;
 /// in the time of the two dispatches an entry costs on lavapipe.
 const UNPROFITABLE_RUNS: u64 = 64;
 pub const MIN_INSNS_PER_RUN: u64 = 400;
-/// Times a translated load must be seen failing for its alignment before it is translated for
-/// any alignment.
+/// Times a translated access must be seen failing for its alignment before it is translated
+/// for any alignment.
 const UNALIGNED_HITS: u32 = 4;
-/// Recompiles of a running set for such loads per run, at most (each compiles it whole).
+/// Recompiles of a running set for such accesses per run, at most (each compiles it whole).
 const MAX_SITE_SETS: u32 = 3;
 
 /// The installed regions and their pipeline.
@@ -124,12 +124,12 @@ pub struct TierPipes {
     lanes: [u64; TIER_SLOTS],
     /// Regions were dropped since the run loop last asked.
     pub dropped: bool,
-    /// The loads translations take at any alignment (pcs, sorted): those seen failing for
+    /// The accesses translations take at any alignment (pcs, sorted): those seen failing for
     /// their alignment ([`Machine::take_tiered`]), or a saved plan's.
     pub sites: Vec<u64>,
-    /// Per load pc: the times it failed for its alignment in translated code (this run).
+    /// Per access pc: the times it failed for its alignment in translated code (this run).
     unaligned: std::collections::BTreeMap<u64, u32>,
-    /// Recompiles for such loads this run.
+    /// Recompiles for such accesses this run.
     site_sets: u32,
     /// Targets of indirect branches (not returns) that left translated code, with their
     /// count: function entries no BL names, for the planner ([`crate::tier::Page::entries`]).
@@ -244,14 +244,14 @@ impl TierPipes {
         self.pending.is_some()
     }
 
-    /// The loads the set being compiled (else the installed set less the dropped regions: the
+    /// The accesses the set being compiled (else the installed set less the dropped regions: the
     /// set [`TierPipes::ranges`] names) takes at any alignment.
     pub fn current_sites(&self) -> Vec<u64> {
         let ts: Vec<Translation> = self.current().into_iter().cloned().collect();
         sites_of(&ts)
     }
 
-    /// The loads the installed pipeline (the set Mesa's cache has compiled) takes at any
+    /// The accesses the installed pipeline (the set Mesa's cache has compiled) takes at any
     /// alignment.
     pub fn installed_sites(&self) -> Vec<u64> {
         self.installed
@@ -619,7 +619,7 @@ impl Machine {
     }
 
     /// Adds the instructions each instance retired in translated code since the last submit,
-    /// and counts the loads that failed there for their alignment.
+    /// and counts the accesses that failed there for their alignment.
     pub(super) fn take_tiered(&mut self) -> Result<(), GpuError> {
         if self.tier.installed.is_none() {
             return Ok(());
@@ -746,7 +746,7 @@ impl Machine {
         Ok(())
     }
 
-    /// Recompiles the running set where loads in it failed for their alignment often
+    /// Recompiles the running set where accesses in it failed for their alignment often
     /// ([`UNALIGNED_HITS`]) and are not yet taken at any alignment; true if it did. Each such
     /// failure costs a dispatch pair: glibc's strcmp loads 8 bytes from an unaligned address on
     /// every trip, and its region bounced at each (libc_strings forced to its string regions:
@@ -770,7 +770,7 @@ impl Machine {
         if new.is_empty() {
             return Ok(false);
         }
-        // Counted once: a store (or a load the translator takes no other way) stays as it is.
+        // Counted once: an access the translator takes no other way stays as it is.
         for pc in &new {
             self.tier.unaligned.remove(pc);
         }
@@ -820,13 +820,13 @@ impl Machine {
         if crate::tier::debug() {
             let list: Vec<String> = new.iter().map(|pc| format!("{pc:#x}")).collect();
             eprintln!(
-                "garm: tier: loads at any alignment: {} ({:.2} s)",
+                "garm: tier: accesses at any alignment: {} ({:.2} s)",
                 list.join(" "),
                 crate::tier::elapsed()
             );
         }
         self.tier.site_sets += 1;
-        // With the running set's page cache: the same set, only its loads change.
+        // With the running set's page cache: the same set, only its accesses change.
         let cache = self.tier.installed_page_cache();
         let keep_cache = std::mem::replace(&mut self.tier.page_cache, cache);
         let r = self.translate_regions(&regions);

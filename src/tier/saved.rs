@@ -14,7 +14,7 @@ const KIND: &str = "tier-plan";
 
 /// The cache key of the plan for the program whose SHA-256 is `elf_sha`, under `target` (the
 /// prelude and the adapter). (Format 2 added `page-cache`: a plan without it was compiled
-/// with either; format 3 the loads taken at any alignment.)
+/// with either; format 3 the accesses taken at any alignment.)
 pub fn key(elf_sha: &str, target: &str) -> String {
     sha(format!(
         "garm tier plan 3 {} {target} {elf_sha}",
@@ -38,7 +38,7 @@ pub struct Plan {
     /// The page cache the compiled set's pipeline had (`page-cache` after the header): the
     /// same again makes it Mesa's cache's, whatever the instance count.
     pub page_cache: bool,
-    /// The loads `ranges` takes at any alignment (pcs; [`crate::tier::translate::Source`]),
+    /// The accesses `ranges` takes at any alignment (pcs; [`crate::tier::translate::Source`]),
     /// and those `fallback` takes: each set's own, so each makes the shader text Mesa's cache
     /// holds.
     pub sites: Vec<u64>,
@@ -56,7 +56,7 @@ impl Plan {
         }
     }
 
-    /// The loads [`Plan::compiled_set`] takes at any alignment.
+    /// The accesses [`Plan::compiled_set`] takes at any alignment.
     pub fn compiled_sites(&self) -> &[u64] {
         if self.compiled {
             &self.sites

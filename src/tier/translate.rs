@@ -42,7 +42,7 @@ pub struct Translation {
     pub regs: Vec<u32>,
     /// It runs FP instructions: its shader needs the soft-float functions and FPCR/FPSR.
     pub fp: bool,
-    /// The loads it takes at any alignment ([`is_site`]), by pc.
+    /// The accesses it takes at any alignment ([`is_site`]), by pc.
     pub sites: Vec<u64>,
 }
 
@@ -537,7 +537,7 @@ fn data(s: &mut String, x: &Fields, t: Target, fs: &mut Fl) {
 
 /// One access of `nb` bytes at `addr` through word index `i` (from xlat): a load into register
 /// `rt`, or the store of it; then the step's end (the crossing stash serves one access).
-/// `unal`: at any alignment inside its page ([`is_site`]; a load).
+/// `unal`: at any alignment inside its page ([`is_site`]).
 fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32, unal: bool) {
     access_words(s, x, tag, i, addr, &reg(rt), unal);
     if x.aux & mem::STORE == 0 {
@@ -550,6 +550,12 @@ fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32, u
         wr(s, rt, &v);
     }
     s.push_str("g_xf = 0u;\n");
+}
+
+/// Stores the low `nb` (1-8) bytes of the `V` `val` `k` bytes past address `addr` (at word `i`
+/// of the pool) at any alignment inside its page.
+fn store_any(s: &mut String, nb: u32, i: &str, addr: &str, k: u32, val: &str) {
+    let _ = writeln!(s, "mstu({i}, vlo({addr}), {k}u, {nb}u, {val});");
 }
 
 // txlat admits only accesses aligned to their size inside one page: a word, a pair of words
@@ -614,7 +620,11 @@ fn access_words(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, val:
         let _ = writeln!(s, "let v{tag} = {v};");
         return;
     }
-    store_bytes(s, nb, tag, i, addr, val);
+    if unal {
+        store_any(s, nb, i, addr, 0, val);
+    } else {
+        store_bytes(s, nb, tag, i, addr, val);
+    }
 }
 
 /// Instruction `i`'s address `ad{i}` and writeback value `wb{i}` from its base `a{i}`: the
@@ -662,6 +672,15 @@ fn vaccess(
                 "let l{tag} = {};\n{v} = vec4<u32>(vlo(l{tag}), vhi(l{tag}), 0u, 0u);",
                 load_any(nb, i, addr, 0)
             );
+        }
+        (16, true) if unal => {
+            let _ = writeln!(s, "let vv{tag} = {v};");
+            store_any(s, 8, i, addr, 0, &format!("vw(vv{tag}.x, vv{tag}.y)"));
+            store_any(s, 8, i, addr, 8, &format!("vw(vv{tag}.z, vv{tag}.w)"));
+        }
+        (_, true) if unal => {
+            let _ = writeln!(s, "let vv{tag} = {v};");
+            store_any(s, nb, i, addr, 0, &format!("vw(vv{tag}.x, vv{tag}.y)"));
         }
         (16, false) => {
             let _ = writeln!(s, "{v} = vec4<u32>(mld2({i}), mld2({i} + 2u));");
@@ -872,32 +891,34 @@ pub struct Source<'a> {
     pub slot: u32,
     pub start: u64,
     pub end: u64,
-    /// Loads seen to leave translated code for being misaligned (their pcs, sorted): those in
-    /// the region load at any alignment inside a page ([`is_site`]).
+    /// Loads and stores seen to leave translated code for being misaligned (their pcs,
+    /// sorted): those in the region access any alignment inside a page ([`is_site`]).
     pub unaligned: &'a [u64],
 }
 
-/// Whether instruction `k` of the region (`code`) is a load the host saw leave translated code
-/// misaligned (`Source::unaligned`): it then loads at any alignment inside a page, from the
-/// pool's words around it (`mldu`: two accesses where an aligned load makes one, so only where
-/// misaligned addresses were seen: at every load, glibc's hot set took 70% longer to compile).
+/// Whether instruction `k` of the region (`code`) is a load or store the host saw leave
+/// translated code misaligned (`Source::unaligned`): it then accesses any alignment inside a
+/// page, through the pool's doublewords around it (`mldu`, `mstu`: two accesses where an
+/// aligned one makes one, so only where misaligned addresses were seen: at every load, glibc's
+/// hot set took 70% longer to compile).
 fn is_site(src: &Source, code: &[Decoded], k: usize) -> bool {
-    loads_any(&code[k])
+    accesses_any(&code[k])
         && src
             .unaligned
             .binary_search(&(src.start + 4 * k as u64))
             .is_ok()
 }
 
-/// The loads to take at any alignment once the load at `pc` was seen failing for its
-/// alignment in the region `[start, end)` of the page at `page` (`code`): it, the other loads of
-/// the innermost loop around it, and those through the same base register. A failing load
-/// leaves the region, so the next one of the same pass would only be seen after a recompile
+/// The accesses to take at any alignment once the one at `pc` was seen failing for its
+/// alignment in the region `[start, end)` of the page at `page` (`code`): it, the other
+/// accesses of the innermost loop around it, and those through the same base register. A
+/// failing access leaves the region, so the next one of the same pass is only seen after a
+/// recompile
 /// (unaligned.c's five loads of one trip took five; glibc's strlen loads two doubleword pairs
 /// through x0, outside any loop).
 pub fn siblings(page: u64, code: &[Decoded], start: u64, end: u64, pc: u64) -> Vec<u64> {
     let at = |q: u64| &code[((q - page) / 4) as usize];
-    if pc < start || pc >= end || !loads_any(at(pc)) {
+    if pc < start || pc >= end || !accesses_any(at(pc)) {
         return Vec::new();
     }
     let base = fields(at(pc)).rn;
@@ -908,19 +929,17 @@ pub fn siblings(page: u64, code: &[Decoded], start: u64, end: u64, pc: u64) -> V
         .map_or((pc, pc + 4), |l| (l.start, l.end));
     (start..end)
         .step_by(4)
-        .filter(|&q| loads_any(at(q)) && ((a <= q && q < b) || fields(at(q)).rn == base))
+        .filter(|&q| accesses_any(at(q)) && ((a <= q && q < b) || fields(at(q)).rn == base))
         .collect()
 }
 
-/// Whether `d` is a load the translator can take at any alignment (as a site), and one that
-/// can be misaligned at all (more than a byte).
-pub fn loads_any(d: &Decoded) -> bool {
+/// Whether `d` is a load or store the translator can take at any alignment (as a site), and
+/// one that can be misaligned at all (more than a byte).
+pub fn accesses_any(d: &Decoded) -> bool {
     let a = d.aux();
     match d.unit() {
-        unit::MEM => {
-            a & (mem::STORE | mem::PRFM | mem::EXCL) == 0 && (a & 3 != 0 || a & mem::PAIR != 0)
-        }
-        unit::VMEM => a & vmem::STORE == 0,
+        unit::MEM => a & (mem::PRFM | mem::EXCL) == 0 && (a & 3 != 0 || a & mem::PAIR != 0),
+        unit::VMEM => true,
         _ => false,
     }
 }

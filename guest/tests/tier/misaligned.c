@@ -1,14 +1,16 @@
-/* misaligned.c: a hot loop of loads that are never aligned to their size but never leave
- * their page: 8-, 4- and 2-byte loads (signed too), a pair of doublewords, a 16-byte Q load, a
- * pair of them and LD1 of three, at odd offsets that change every trip (and LD1 of four and ST1
- * of two, aligned). Translated, each leaves its region
- * until the host sees it fail and translates it for any alignment; from then on the loop runs
- * translated. Checksum printed; the tiers and qemu must agree. */
+/* misaligned.c: a hot loop of loads and stores that are never aligned to their size but never
+ * leave their page: 8-, 4- and 2-byte loads (signed too), a pair of doublewords, a 16-byte Q
+ * load, a pair of them and LD1 of three, at odd offsets that change every trip (and LD1 of four
+ * and ST1 of two, aligned); then the same sizes stored at odd offsets and read back.
+ * Translated, each leaves its region until the host sees it fail and translates it for any
+ * alignment; from then on the loop runs translated. Checksum printed; the tiers and qemu must
+ * agree. */
 #include <stdint.h>
 #include <stdio.h>
 
 static uint8_t buf[4096] __attribute__((aligned(4096)));
 static uint64_t out[8] __attribute__((aligned(16)));
+static uint8_t obuf[4096] __attribute__((aligned(4096)));
 
 __attribute__((noinline)) static uint64_t walk(int trips)
 {
@@ -46,6 +48,23 @@ __attribute__((noinline)) static uint64_t walk(int trips)
         h = h * 31 + d + w + (uint64_t)sw + (uint64_t)sh + (a ^ b) + v0 + v1 + v2;
         for (int k = 0; k < 6; k++)
             h = h * 7 + out[k];
+        /* The same values stored at odd addresses (8, 4 and 2 bytes, a doubleword pair, a Q
+         * register, a Q pair, ST1 of two), then read back aligned. */
+        uint8_t *o = obuf + 1 + ((i * 24) % 3000) + (i & 7);
+        __asm__ volatile("str %0, [%6]\n"
+                         "stur %w1, [%6, #9]\n"
+                         "sturh %w2, [%6, #14]\n"
+                         "stp %3, %4, [%7]\n"
+                         "stur q16, [%6, #33]\n"
+                         "stp q17, q18, [%8]\n"
+                         "st1 {v19.16b, v20.16b}, [%9]\n"
+                         :
+                         : "r"(d), "r"(w), "r"(sh), "r"(a), "r"(b), "r"(v0), "r"(o), "r"(o + 17),
+                           "r"(o + 50), "r"(o + 90)
+                         : "memory");
+        const uint64_t *back = (const uint64_t *)((uintptr_t)o & ~(uintptr_t)7);
+        for (int k = 0; k < 16; k++)
+            h = h * 5 + back[k];
     }
     return h;
 }
