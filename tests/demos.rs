@@ -18,6 +18,13 @@ fn sha256_known_answers_and_a_buffer() {
 }
 
 #[test]
+fn glibc_string_functions_at_every_alignment() {
+    let elf = build_with("demos/strings", &["--libc", "glibc"]);
+    let r = same_as_qemu(&elf, &[], &["2"], b"");
+    assert!(r.out().starts_with("strings: "), "{}", r.out());
+}
+
+#[test]
 fn primes_sieve() {
     let r = same_as_qemu(&build("demos/primes"), &[], &["20000"], b"");
     assert!(r.out().contains("2262"), "pi(20000) = 2262: {}", r.out());
