@@ -250,7 +250,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     // for a function's entry.
     if !veq(g_tind, vz()) && veq(g_pc, g_tind) {
         let rel = vsub(g_pc, g_code_base);
-        if vhi(rel) == 0u { sset(S_INDIRECT, (vlo(rel) >> 2u) + 1u); }
+        let k = (vlo(rel) >> 2u) + 1u;
+        if vhi(rel) == 0u && k < (1u << 24u) {
+            let n = min((sreg(S_INDIRECT) >> 24u) + 1u, 255u);
+            sset(S_INDIRECT, (n << 24u) | k);
+        }
     }
     if g_executed == 0u && g_status == ST_RUNNING && g_twalk == 0u { return; }
     let total = vadd(g_count0, vw(g_executed, 0u));

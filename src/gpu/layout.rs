@@ -52,10 +52,10 @@ state_words! {
     /// Translated accesses that failed for their alignment alone since the host last read it,
     /// and the instruction index (from the code map's base) of the last.
     S_UNALIGNED = 92 x 2,
-    /// The target (instruction index from the code map's base, plus one; 0: none) of the last
-    /// indirect branch (not a return) that left translated code for interpreted code, since the
-    /// host last read it: a function entry no BL names (glibc's string functions, reached from
-    /// `.iplt` stubs by BR x17).
+    /// Indirect branches (not returns) that left translated code for interpreted code since
+    /// the host last read it (bits 24-31, at most 255) and the last one's target (bits 0-23:
+    /// its instruction index from the code map's base, plus one): a function entry no BL names
+    /// (glibc's string functions, reached from `.iplt` stubs by BR x17).
     S_INDIRECT = 94 x 1,
     /// Optional units (variant bits) the instance ran since the host last cleared the word.
     S_USED = 95 x 1,

@@ -1142,7 +1142,7 @@ impl Machine {
             .collect();
         // Oldest slot first: where code was rewritten, the planner takes the newest.
         decoded.sort_by_key(|p| p.2);
-        let indirect: Vec<u64> = self.tier.indirect.keys().copied().collect();
+        let indirect = self.tier.indirect_entries();
         let pages: Vec<crate::tier::Page> = decoded
             .iter()
             .map(|(addr, code, slot)| crate::tier::Page {

@@ -56,6 +56,13 @@ pub const MIN_INSNS_PER_RUN: u64 = 400;
 /// Times a translated access must be seen failing for its alignment before it is translated
 /// for any alignment.
 const UNALIGNED_HITS: u32 = 4;
+/// Times indirect branches must be seen leaving for a target (counted at the last target of
+/// each submit's) before the planner takes the target for a function entry. Every one seen (glibc's start-up calls many functions once
+/// through pointers) gave the tests' mode a new set of start-up regions at each plan, a
+/// synchronous compile each: glibc's sha256 reached its compress only at its end (0.6%
+/// translated, 96.6% from 16 on). A string function called in a loop passes it within a few
+/// submits.
+const INDIRECT_HITS: u32 = 16;
 /// Recompiles of a running set for such accesses per run, at most (each compiles it whole).
 const MAX_SITE_SETS: u32 = 3;
 
@@ -133,7 +140,7 @@ pub struct TierPipes {
     site_sets: u32,
     /// Targets of indirect branches (not returns) that left translated code, with their
     /// count: function entries no BL names, for the planner ([`crate::tier::Page::entries`]).
-    pub indirect: std::collections::BTreeMap<u64, u32>,
+    indirect: std::collections::BTreeMap<u64, u32>,
     twin: Twin,
 }
 
@@ -257,6 +264,15 @@ impl TierPipes {
         self.installed
             .as_ref()
             .map_or(Vec::new(), |i| sites_of(&i.translations))
+    }
+
+    /// The indirect branch targets seen often enough to be function entries (sorted).
+    pub fn indirect_entries(&self) -> Vec<u64> {
+        self.indirect
+            .iter()
+            .filter(|(_, &n)| n >= INDIRECT_HITS)
+            .map(|(&pc, _)| pc)
+            .collect()
     }
 
     /// The page cache of the installed pipeline ([`Installed::page_cache`]), if one is.
@@ -628,11 +644,12 @@ impl Machine {
             let b = i * STATE_WORDS;
             let base =
                 self.state[b + S_CODE_BASE] as u64 | (self.state[b + S_CODE_BASE + 1] as u64) << 32;
-            let target = self.state[b + S_INDIRECT];
-            if target != 0 {
-                let pc = base.wrapping_add(4 * (target as u64 - 1));
+            let word = self.state[b + S_INDIRECT];
+            if word != 0 {
+                let target = (word & 0xff_ffff) as u64;
+                let pc = base.wrapping_add(4 * target.saturating_sub(1));
                 let n = self.tier.indirect.entry(pc).or_default();
-                *n = n.saturating_add(1);
+                *n = n.saturating_add(word >> 24);
                 self.state[b + S_INDIRECT] = 0;
                 self.state_dirty = true;
             }
