@@ -138,6 +138,9 @@ pub struct TierPipes {
     unaligned: std::collections::BTreeMap<u64, u32>,
     /// Recompiles for such accesses this run.
     site_sets: u32,
+    /// Accesses seen failing for their alignment never recompile the running set (the
+    /// fuzzer's forced blocks).
+    pub fixed_sites: bool,
     /// Targets of indirect branches (not returns) that left translated code, with their
     /// count: function entries no BL names, for the planner ([`crate::tier::Page::entries`]).
     indirect: std::collections::BTreeMap<u64, u32>,
@@ -769,7 +772,11 @@ impl Machine {
     /// every trip, and its region bounced at each (libc_strings forced to its string regions:
     /// 162 818 dispatches, 2 050 with its loads at any alignment).
     fn resite(&mut self) -> Result<bool, GpuError> {
-        if self.tier.failed || self.tier.busy() || self.tier.site_sets >= MAX_SITE_SETS {
+        if self.tier.failed
+            || self.tier.busy()
+            || self.tier.fixed_sites
+            || self.tier.site_sets >= MAX_SITE_SETS
+        {
             return Ok(false);
         }
         let live: Vec<(u64, u64)> = self.tier.installed_ranges();
