@@ -1608,14 +1608,7 @@ impl Machine {
     /// GARM_TIMELINE's line for a submit of `dispatches` pairs that took `gpu`: where the
     /// instructions of all instances stand, and how many of them ran translated.
     fn timeline_line(&self, dispatches: u32, gpu: Duration) {
-        let sum = |w: usize| -> u64 {
-            (0..self.instances())
-                .map(|i| {
-                    let b = i * STATE_WORDS + w;
-                    self.state[b] as u64 | (self.state[b + 1] as u64) << 32
-                })
-                .sum()
-        };
+        let sum = |w: usize| -> u64 { (0..self.instances()).map(|i| self.word64(i, w)).sum() };
         eprintln!(
             "garm: timeline: {:.4} s: {dispatches} dispatches, {:.2} ms, {} instructions retired, {} translated",
             crate::tier::elapsed(),

@@ -645,8 +645,7 @@ impl Machine {
         }
         for i in 0..self.instances() {
             let b = i * STATE_WORDS;
-            let base =
-                self.state[b + S_CODE_BASE] as u64 | (self.state[b + S_CODE_BASE + 1] as u64) << 32;
+            let base = self.word64(i, S_CODE_BASE);
             let word = self.state[b + S_INDIRECT];
             if word != 0 {
                 let target = (word & 0xff_ffff) as u64;
@@ -798,49 +797,37 @@ impl Machine {
         for pc in &new {
             self.tier.unaligned.remove(pc);
         }
-        // With their siblings ([`translate::siblings`]): the next failing load of a pass is
-        // only seen after a recompile.
+        // Each with its siblings ([`translate::siblings`], which names only accesses the
+        // translator takes at any alignment): the next failing load of a pass is only seen
+        // after a recompile.
         let spans: Vec<(u64, u64, u32)> = self
             .tier
             .live()
             .iter()
             .map(|t| (t.start, t.end, t.slot))
             .collect();
-        let mut new = new;
+        let failed = new;
+        let mut new = Vec::new();
         for (start, end, slot) in spans {
             let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == slot) else {
                 continue;
             };
             let code = crate::isa::decode_page(bytes, *page);
-            let more: Vec<u64> = new
-                .iter()
-                .flat_map(|&pc| translate::siblings(*page, &code, start, end, pc))
-                .collect();
-            new.extend(more);
+            new.extend(
+                failed
+                    .iter()
+                    .flat_map(|&pc| translate::siblings(*page, &code, start, end, pc)),
+            );
         }
         new.sort_unstable();
         new.dedup();
-        let old = self.tier.current_sites();
-        let mut sites = self.tier.sites.clone();
-        sites.extend(&new);
-        sites.sort_unstable();
-        sites.dedup();
-        let keep = std::mem::replace(&mut self.tier.sites, sites);
-        let regions = self.tier.regions();
-        let target = Target {
-            native64: self.cfg.prelude == crate::gpu::shader::Prelude::U64,
-        };
-        let gains = regions.iter().any(|r| {
-            self.translate_one(0, r, target).is_some_and(|(t, ..)| {
-                t.sites
-                    .iter()
-                    .any(|pc| new.contains(pc) && !old.contains(pc))
-            })
-        });
-        if !gains {
-            self.tier.sites = keep;
+        new.retain(|pc| self.tier.sites.binary_search(pc).is_err());
+        if new.is_empty() {
             return Ok(false);
         }
+        self.tier.sites.extend(&new);
+        self.tier.sites.sort_unstable();
+        let regions = self.tier.regions();
         if crate::tier::debug() {
             let list: Vec<String> = new.iter().map(|pc| format!("{pc:#x}")).collect();
             eprintln!(
