@@ -265,6 +265,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 {{FP_STORE}}
     sset(S_STATUS, g_status);
     sset64(S_COUNT, total);
+    // The interpreter's commit clears a pair's second page at every completed step; once here,
+    // not at each translated access (each write to a private was a select per access).
+    if g_executed > 0u { g_xf = 0u; }
     store_xlat();
     if g_status == ST_MEMFAULT || g_status == ST_CODEMOD {
         sset64(S_FAULT_ADDR, g_fault_addr);

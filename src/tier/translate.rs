@@ -16,7 +16,7 @@ use crate::isa::form::{
 use std::fmt::Write;
 
 /// The translator's version: part of every translation's identity.
-pub const VERSION: u32 = 15;
+pub const VERSION: u32 = 16;
 
 /// One translated region.
 #[derive(Clone, Debug)]
@@ -549,7 +549,6 @@ fn access(s: &mut String, x: &Fields, tag: &str, i: &str, addr: &str, rt: u32, u
         };
         wr(s, rt, &v);
     }
-    s.push_str("g_xf = 0u;\n");
 }
 
 /// Stores the low `nb` (1-8) bytes of the `V` `val` `k` bytes past address `addr` (at word `i`
@@ -1738,13 +1737,7 @@ fn block(
     depth: usize,
     t: Target,
 ) {
-    // A call inlined at the block's end counts its callee and the return too.
-    let inlined = e
-        .checked_sub(1)
-        .filter(|&l| l >= j)
-        .and_then(|l| leaf(src, &code[l], t));
-    let steps: usize =
-        code[j..e].iter().map(weight).sum::<usize>() + inlined.map_or(0, |b| b.len() + 1);
+    let steps = block_steps(src, code, j, e, t);
     let _ = writeln!(
         s,
         "if live && o == {j}u {{\nif n + {steps}u > cap {{ live = false; }} else {{\nmoved{depth} = true;"
@@ -1993,6 +1986,16 @@ fn block(
         s.push_str("}\n");
     }
     s.push_str("}\n}\n");
+}
+
+/// The instructions block `[j, e)` retires: a call inlined at its end counts its callee and
+/// the return too.
+fn block_steps(src: &Source, code: &[Decoded], j: usize, e: usize, t: Target) -> usize {
+    let inlined = e
+        .checked_sub(1)
+        .filter(|&l| l >= j)
+        .and_then(|l| leaf(src, &code[l], t));
+    code[j..e].iter().map(weight).sum::<usize>() + inlined.map_or(0, |b| b.len() + 1)
 }
 
 #[cfg(test)]
