@@ -726,6 +726,9 @@ impl Session {
                 crate::tier::saved::key(&elf_sha, &target),
             ]
         });
+        if let Some(keys) = &plan_key {
+            m.tier.plan_keys = keys.to_vec();
+        }
         let (mut saved, mut saved_own) = Default::default();
         if !ranges.is_empty() {
             force_regions(&mut m, ranges)?;

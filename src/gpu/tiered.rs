@@ -94,6 +94,9 @@ pub struct TierPipes {
     /// Compile on the caller's thread (the forced mode of tests: translations run from the next
     /// submit on).
     pub sync: bool,
+    /// The keys of the run's saved plans: a worker's warm-up process marks them compiled where
+    /// they name its set ([`crate::tier::deferred::warm_detached`]).
+    pub plan_keys: Vec<String>,
     /// A compile failed: the guests stay interpreted, and no more are tried.
     pub failed: bool,
     /// Take regions whatever they hold (the fuzzer's blocks run once each: nothing bounces).
@@ -498,21 +501,38 @@ impl Machine {
         }
         let text = src.clone();
         let sync = self.tier.sync;
+        let keys = if self.tier.plan_keys.is_empty() {
+            // (A job names a plan; this one none.)
+            vec!["warm-up".to_string()]
+        } else {
+            self.tier.plan_keys.clone()
+        };
+        let warm_job = (!sync).then(|| crate::tier::deferred::Job {
+            keys,
+            ..self.job(page_cache, &translations, &src)
+        });
         let twin = (!sync).then(|| (self.tier.twin.clone(), self.gpu.adapter.clone()));
         let limits = self.gpu.limits.clone();
         let build = move || {
             let _busy = Busy::new();
             let t0 = Instant::now();
             #[cfg(target_arch = "wasm32")]
-            let _ = (twin, &limits);
+            let _ = (twin, &limits, warm_job);
             #[cfg(not(target_arch = "wasm32"))]
-            if let Some((twin, adapter)) = twin {
-                let t = twin.get_or_init(|| {
-                    crate::gpu::device::request(&adapter, device.features(), &limits).ok()
-                });
-                if let Some((d, q)) = t {
-                    // A failed warm-up only means the first dispatch compiles.
-                    let _ = warm(d, q, &text, cfg.checked, pool.0);
+            {
+                // In a process of its own where Mesa's disk cache can hand its compile over;
+                // else on the twin device, under the LLVM lock.
+                let detached = warm_job
+                    .as_ref()
+                    .is_some_and(crate::tier::deferred::warm_detached);
+                if let Some((twin, adapter)) = twin.filter(|_| !detached) {
+                    let t = twin.get_or_init(|| {
+                        crate::gpu::device::request(&adapter, device.features(), &limits).ok()
+                    });
+                    if let Some((d, q)) = t {
+                        // A failed warm-up only means the first dispatch compiles.
+                        let _ = warm(d, q, &text, cfg.checked, pool.0);
+                    }
                 }
             }
             let warmed = t0.elapsed();

@@ -156,14 +156,52 @@ fn jobs_dir() -> PathBuf {
 /// compiles). Nothing happens where the same shader is compiling already, or two jobs are.
 #[cfg(unix)]
 pub fn spawn_deferred() {
-    use std::os::unix::process::CommandExt;
     let Some(job) = DEFERRED.lock().unwrap_or_else(|e| e.into_inner()).take() else {
         return;
     };
-    let dir = jobs_dir();
-    if std::fs::create_dir_all(&dir).is_err() {
-        return;
+    if spawn(&job).is_some() && super::debug() {
+        eprintln!(
+            "garm: tier: the compile of {} regions goes on after the run",
+            job.ranges.len()
+        );
     }
+}
+
+/// Whether Mesa keeps compiled shaders on disk, where a `tier-compile` process's compile
+/// serves this process's pipeline.
+#[cfg(unix)]
+fn disk_cache() -> bool {
+    let off = |k: &str| {
+        std::env::var(k)
+            .is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+    };
+    !off("MESA_SHADER_CACHE_DISABLE") && !off("MESA_GLSL_CACHE_DISABLE")
+}
+
+/// A worker's warm-up in a `tier-compile` process of its own, waited for: the driver's compile
+/// lands in Mesa's disk cache and this process's first dispatch loads it. In this process the
+/// compile held the LLVM lock (two compiles at once crashed Mesa's LLVM 15), and an interpreter
+/// variant's first dispatch waited behind it: gawk, 1.2 M instructions, sat 9.5 s behind a
+/// warm-up, 3.2-3.7 s interpreted against 4.6-8.2 s in auto mode. True where the process
+/// compiled the shader (its job's plans, the run's, are marked compiled where they name its set
+/// by then: a run that ends first hands nothing more on, its compile being this one).
+#[cfg(unix)]
+pub fn warm_detached(job: &Job) -> bool {
+    disk_cache() && spawn(job).is_some_and(|mut c| c.wait().is_ok_and(|s| s.success()))
+}
+
+#[cfg(not(unix))]
+pub fn warm_detached(_: &Job) -> bool {
+    false
+}
+
+/// `job` in a detached `garm tier-compile` process; `None` where the same shader is compiling
+/// already, two jobs are, or the process cannot start.
+#[cfg(unix)]
+fn spawn(job: &Job) -> Option<std::process::Child> {
+    use std::os::unix::process::CommandExt;
+    let dir = jobs_dir();
+    std::fs::create_dir_all(&dir).ok()?;
     let mut running = 0;
     for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
         let age = e
@@ -179,34 +217,31 @@ pub fn spawn_deferred() {
         }
     }
     if running >= AT_ONCE {
-        return;
+        return None;
     }
     let name = crate::toolchain::cache::sha(format!("{:?} {}", job.keys, job.src).as_bytes());
     let path = dir.join(name);
-    let Ok(mut f) = std::fs::OpenOptions::new()
+    let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&path)
-    else {
-        return;
-    };
+        .ok()?;
     use std::io::Write;
     if f.write_all(job.format().as_bytes()).is_err() {
         let _ = std::fs::remove_file(&path);
-        return;
+        return None;
     }
     drop(f);
     let Ok(exe) = std::env::current_exe() else {
         let _ = std::fs::remove_file(&path);
-        return;
+        return None;
     };
-    let debug = super::debug();
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("tier-compile")
         .arg(&path)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .stderr(if debug {
+        .stderr(if super::debug() {
             std::process::Stdio::inherit()
         } else {
             std::process::Stdio::null()
@@ -223,17 +258,10 @@ pub fn spawn_deferred() {
         });
     }
     match cmd.spawn() {
-        Ok(_) => {
-            if debug {
-                eprintln!(
-                    "garm: tier: the compile of {} regions goes on after the run ({})",
-                    job.ranges.len(),
-                    path.display()
-                );
-            }
-        }
+        Ok(c) => Some(c),
         Err(_) => {
             let _ = std::fs::remove_file(&path);
+            None
         }
     }
 }
@@ -256,7 +284,7 @@ pub fn run_job(
         let n = job.mark_compiled();
         if super::debug() {
             eprintln!(
-                "garm: tier: compiled {} regions after their run in {:.2} s ({n} plans marked compiled)",
+                "garm: tier: compiled {} regions in a process of their own in {:.2} s ({n} plans marked compiled)",
                 job.ranges.len(),
                 t0.elapsed().as_secs_f64()
             );
