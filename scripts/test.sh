@@ -19,7 +19,10 @@ cargo test --release "$@"
 # (The corpus against garm's runtime, as one batch, and the interpreter's bounded fuzz runs; the
 # libc builds run the same shader paths, and the translated fuzz blocks reach memory through the
 # same checked helpers (txlat), each at a minute of compiles.)
-GARM_CHECKED=1 cargo test --release --test corpus --test fuzz "$@" -- corpus_agrees \
-    bounded_fuzz_matches bounded_tier2
+# Exact names: "bounded_tier2" also matched the translator's tier-2 fuzz, 4 min of cold
+# compiles of the checked shader at every change of the tier's text.
+GARM_CHECKED=1 cargo test --release --test corpus --test fuzz "$@" -- --exact \
+    corpus_agrees_on_garm_qemu_and_the_native_jit bounded_fuzz_matches_qemu_in_every_class \
+    bounded_tier2_fuzz_matches_qemu
 # The JIT's dlopen fallback (cargo feature `dlopen`): only the garm crate rebuilds.
 cargo test --release --features dlopen --test jit "$@"
