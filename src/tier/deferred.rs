@@ -6,7 +6,8 @@
 //! (Mesa's disk cache then holds its machine code) and marks the plan compiled: the next run
 //! installs it before its first dispatch. Bounded: one process per shader, two at once, ten
 //! minutes each, at low priority; best effort throughout (a lost job costs a compile, never a
-//! result).
+//! result). A running worker's warm-up is such a process too, started at once and waited for
+//! ([`warm_detached`]): a run that exits before it ends leaves it to finish as above.
 
 use crate::tier::saved::{self, Plan};
 use std::path::Path;
@@ -159,7 +160,7 @@ pub fn spawn_deferred() {
     let Some(job) = DEFERRED.lock().unwrap_or_else(|e| e.into_inner()).take() else {
         return;
     };
-    if spawn(&job).is_some() && super::debug() {
+    if spawn(&job, true).is_some() && super::debug() {
         eprintln!(
             "garm: tier: the compile of {} regions goes on after the run",
             job.ranges.len()
@@ -187,7 +188,7 @@ fn disk_cache() -> bool {
 /// by then: a run that ends first hands nothing more on, its compile being this one).
 #[cfg(unix)]
 pub fn warm_detached(job: &Job) -> bool {
-    disk_cache() && spawn(job).is_some_and(|mut c| c.wait().is_ok_and(|s| s.success()))
+    disk_cache() && spawn(job, false).is_some_and(|mut c| c.wait().is_ok_and(|s| s.success()))
 }
 
 #[cfg(not(unix))]
@@ -195,10 +196,12 @@ pub fn warm_detached(_: &Job) -> bool {
     false
 }
 
-/// `job` in a detached `garm tier-compile` process; `None` where the same shader is compiling
-/// already, two jobs are, or the process cannot start.
+/// `job` in a detached `garm tier-compile` process, below the foreground's priority where
+/// `low` (a run's warm-up keeps its worker's: at 64 instances the guests' threads take both
+/// cores); `None` where the same shader is compiling already, two jobs are, or the process
+/// cannot start.
 #[cfg(unix)]
-fn spawn(job: &Job) -> Option<std::process::Child> {
+fn spawn(job: &Job, low: bool) -> Option<std::process::Child> {
     use std::os::unix::process::CommandExt;
     let dir = jobs_dir();
     std::fs::create_dir_all(&dir).ok()?;
@@ -248,11 +251,13 @@ fn spawn(job: &Job) -> Option<std::process::Child> {
         });
     // SAFETY: setsid, nice and alarm are async-signal-safe; the child then execs.
     unsafe {
-        cmd.pre_exec(|| {
-            // Its own session (a terminal's ^C for the run is not for it), below the
-            // foreground's priority, and killed by SIGALRM at its time limit.
+        cmd.pre_exec(move || {
+            // Its own session (a terminal's ^C for the run is not for it), and killed by
+            // SIGALRM at its time limit.
             libc::setsid();
-            libc::nice(10);
+            if low {
+                libc::nice(10);
+            }
             libc::alarm(LIMIT_S);
             Ok(())
         });
