@@ -197,7 +197,9 @@ fn install_saved_plan(
         .iter()
         .enumerate()
         .find(|(_, p)| !p.ranges.is_empty())
-        .map_or((false, Default::default()), |(i, p)| (i == 0, p.clone()));
+        .map_or((false, Default::default()), |(i, p)| {
+            (i == 0, p.clone().without_dropped())
+        });
     // This count's set still compiling when its runs ended, where another count compiled the
     // same set: that pipeline (with its page cache) is Mesa's already. (sha256's set compiles
     // for longer than a 1-instance run lasts: it never landed at 1 instance.)
@@ -1494,7 +1496,8 @@ impl Session {
                 let kept = crate::tier::saved::Plan {
                     dropped: now.dropped.clone(),
                     ..saved.clone()
-                };
+                }
+                .without_dropped();
                 crate::tier::saved::store(key, &kept);
             }
             // A set still compiling that the plan names: the command line's exit hands its

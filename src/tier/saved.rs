@@ -46,6 +46,25 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan less the regions it also names as dropped. A run that only learnt drops kept
+    /// its set whole: gawk's saved set of five regions, each dropped for bouncing at every
+    /// run, was installed before every run's first dispatch (0.85-1.14 s) and dropped again.
+    /// A set that loses regions is a new shader text, compiled on the worker; a fallback that
+    /// names a dropped region is none.
+    pub fn without_dropped(mut self) -> Plan {
+        let dropped = self.dropped.clone();
+        let gone = |r: &(u64, u64)| dropped.contains(r);
+        if self.ranges.iter().any(gone) {
+            self.ranges.retain(|r| !gone(r));
+            self.compiled = false;
+        }
+        if self.fallback.iter().any(gone) {
+            self.fallback.clear();
+            self.fallback_sites.clear();
+        }
+        self
+    }
+
     /// The set whose pipeline was compiled last (in Mesa's cache): what a later plan falls
     /// back on while its own compiles.
     pub fn compiled_set(&self) -> &[(u64, u64)] {
@@ -189,6 +208,31 @@ fn parse(text: &str) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_installs_no_region_it_names_as_dropped() {
+        let p = Plan {
+            ranges: vec![(0x100, 0x200), (0x300, 0x400)],
+            compiled: true,
+            dropped: vec![(0x300, 0x400)],
+            fallback: vec![(0x300, 0x400)],
+            page_cache: true,
+            sites: vec![0x104],
+            fallback_sites: vec![0x304],
+        };
+        let q = p.clone().without_dropped();
+        // The rest is a set of its own, to compile; no fallback names a dropped region.
+        assert_eq!(q.ranges, vec![(0x100, 0x200)]);
+        assert!(!q.compiled);
+        assert!(q.fallback.is_empty() && q.fallback_sites.is_empty());
+        assert_eq!(q.dropped, p.dropped);
+        // A plan that names none is unchanged.
+        let clean = Plan {
+            dropped: vec![(0x500, 0x600)],
+            ..p
+        };
+        assert_eq!(clean.clone().without_dropped(), clean);
+    }
 
     #[test]
     fn a_plan_reads_back_and_a_damaged_one_is_ignored() {
