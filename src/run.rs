@@ -196,10 +196,10 @@ fn install_saved_plan(
     let (mut own, mut saved) = plans
         .iter()
         .enumerate()
-        .find(|(_, p)| !p.ranges.is_empty())
-        .map_or((false, Default::default()), |(i, p)| {
-            (i == 0, p.clone().without_dropped())
-        });
+        // (This count's plan with no set but its drops is its own: another count's set, run
+        // after run, would be installed and dropped again here.)
+        .find(|(i, p)| !p.ranges.is_empty() || (*i == 0 && !p.dropped.is_empty()))
+        .map_or((false, Default::default()), |(i, p)| (i == 0, p.clone()));
     // This count's set still compiling when its runs ended, where another count compiled the
     // same set: that pipeline (with its page cache) is Mesa's already. (sha256's set compiles
     // for longer than a 1-instance run lasts: it never landed at 1 instance.)
@@ -1482,6 +1482,11 @@ impl Session {
             let idle = poor && m.tier.entered_outside(&now.ranges) * 8 < insns;
             let keeps = now.compiled || !installed || superset || idle;
             let changed = now != saved || !saved_own;
+            // Or regions of the saved set were dropped in this run: the next starts without.
+            let shed = saved
+                .ranges
+                .iter()
+                .any(|r| m.tier.dropped_ranges.contains(r));
             if crate::tier::debug() {
                 eprintln!(
                     "garm: tier: at the end: {} ranges ({}), ran {ran}, changed {changed}, keeps {keeps}, learnt {learnt}",
@@ -1492,12 +1497,12 @@ impl Session {
             if !now.ranges.is_empty() && (ran || now_compiled) && changed && keeps {
                 crate::tier::saved::store(key, &now);
                 crate::tier::saved::store(any, &now);
-            } else if learnt {
+            } else if learnt || shed {
                 let kept = crate::tier::saved::Plan {
                     dropped: now.dropped.clone(),
                     ..saved.clone()
                 }
-                .without_dropped();
+                .without(&m.tier.dropped_ranges);
                 crate::tier::saved::store(key, &kept);
             }
             // A set still compiling that the plan names: the command line's exit hands its

@@ -46,19 +46,24 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan less the regions it also names as dropped. A run that only learnt drops kept
+    /// The plan less the regions a run dropped (`gone`). A run that only learnt drops kept
     /// its set whole: gawk's saved set of five regions, each dropped for bouncing at every
     /// run, was installed before every run's first dispatch (0.85-1.14 s) and dropped again.
-    /// A set that loses regions is a new shader text, compiled on the worker; a fallback that
-    /// names a dropped region is none.
-    pub fn without_dropped(mut self) -> Plan {
-        let dropped = self.dropped.clone();
-        let gone = |r: &(u64, u64)| dropped.contains(r);
-        if self.ranges.iter().any(gone) {
-            self.ranges.retain(|r| !gone(r));
+    /// (Not every region the plan names as dropped: one dropped once is picked again with its
+    /// callee, and sha256's set then never ran compiled.) A set that loses regions is a new
+    /// shader text, compiled on the worker while the compiled one it was falls back; a set
+    /// that loses all has no fallback either.
+    pub fn without(mut self, gone: &[(u64, u64)]) -> Plan {
+        if !self.ranges.iter().any(|r| gone.contains(r)) {
+            return self;
+        }
+        if self.compiled {
+            self.fallback = self.ranges.clone();
+            self.fallback_sites = self.sites.clone();
             self.compiled = false;
         }
-        if self.fallback.iter().any(gone) {
+        self.ranges.retain(|r| !gone.contains(r));
+        if self.ranges.is_empty() {
             self.fallback.clear();
             self.fallback_sites.clear();
         }
@@ -210,28 +215,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_plan_installs_no_region_it_names_as_dropped() {
+    fn a_plan_sheds_the_regions_a_run_dropped() {
         let p = Plan {
             ranges: vec![(0x100, 0x200), (0x300, 0x400)],
             compiled: true,
-            dropped: vec![(0x300, 0x400)],
-            fallback: vec![(0x300, 0x400)],
+            dropped: vec![(0x300, 0x400), (0x500, 0x600)],
+            fallback: Vec::new(),
             page_cache: true,
             sites: vec![0x104],
-            fallback_sites: vec![0x304],
+            fallback_sites: Vec::new(),
         };
-        let q = p.clone().without_dropped();
-        // The rest is a set of its own, to compile; no fallback names a dropped region.
+        // The rest is a set to compile; the compiled set it was runs meanwhile.
+        let q = p.clone().without(&[(0x300, 0x400)]);
         assert_eq!(q.ranges, vec![(0x100, 0x200)]);
         assert!(!q.compiled);
-        assert!(q.fallback.is_empty() && q.fallback_sites.is_empty());
+        assert_eq!(
+            (q.fallback, q.fallback_sites),
+            (p.ranges.clone(), p.sites.clone())
+        );
         assert_eq!(q.dropped, p.dropped);
-        // A plan that names none is unchanged.
-        let clean = Plan {
-            dropped: vec![(0x500, 0x600)],
-            ..p
-        };
-        assert_eq!(clean.clone().without_dropped(), clean);
+        // Dropped by an earlier run only (picked again with its callee): kept.
+        assert_eq!(p.clone().without(&[(0x500, 0x600)]), p);
+        // All gone: no set, no fallback.
+        let none = p.clone().without(&p.ranges);
+        assert!(none.ranges.is_empty() && none.fallback.is_empty());
     }
 
     #[test]
