@@ -57,9 +57,9 @@ pub const MIN_INSNS_PER_RUN: u64 = 400;
 /// for any alignment.
 const UNALIGNED_HITS: u32 = 4;
 /// Times indirect branches must be seen leaving for a target (counted at the last target of
-/// each submit's) before the planner takes the target for a function entry. Every one seen (glibc's start-up calls many functions once
-/// through pointers) gave the tests' mode a new set of start-up regions at each plan, a
-/// synchronous compile each: glibc's sha256 reached its compress only at its end (0.6%
+/// each submit's) before the planner takes the target for a function entry. Every one seen
+/// (glibc's start-up calls many functions once through pointers) gave the tests' mode a new
+/// set of start-up regions at each plan, a synchronous compile each: glibc's sha256 reached its compress only at its end (0.6%
 /// translated, 96.6% from 16 on). A string function called in a loop passes it within a few
 /// submits.
 const INDIRECT_HITS: u32 = 16;

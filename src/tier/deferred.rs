@@ -222,8 +222,8 @@ fn job_path(job: &Job) -> PathBuf {
 
 /// `job` in a detached `garm tier-compile` process, below the foreground's priority where
 /// `low` (a run's warm-up keeps its worker's: at 64 instances the guests' threads take both
-/// cores); `None` where the same shader is compiling already, two jobs are, or the process
-/// cannot start.
+/// cores); `None` where the same shader is compiling already, two jobs are (for a `low` one:
+/// warm-ups are not limited), or the process cannot start.
 #[cfg(unix)]
 fn spawn(job: &Job, low: bool) -> Option<std::process::Child> {
     use std::os::unix::process::CommandExt;
