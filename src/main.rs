@@ -257,9 +257,11 @@ fn main() -> ExitCode {
     };
     // A translation still compiling on a worker must not delay the exit, and the C library's
     // exit handlers (Mesa's among them) must not run under it.
+    // A compile the run handed on goes on in a process of its own, also where the worker has
+    // just finished it (its pipeline not swapped in: the plan names it as compiling).
+    garm::tier::deferred::spawn_deferred();
     if garm::gpu::machine::tiered::compiling() {
         use std::io::Write;
-        garm::tier::deferred::spawn_deferred();
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
         // SAFETY: _exit ends the process at once; everything garm writes is flushed above.
@@ -770,14 +772,16 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
                 .map(|d| format!(" (the first {:.2} s after the start)", d.as_secs_f64()))
                 .unwrap_or_default(),
             s.tier_failed,
-            if s.tier_dropped > 0 {
-                format!(
-                    ", {} dropped (too few instructions per entry to pay for its dispatches)",
-                    s.tier_dropped
-                )
-            } else {
-                String::new()
-            },
+            [
+                (s.tier_dropped, "dropped"),
+                (s.tier_weighed_out, "weighed in the interpreter and not compiled")
+            ]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!(
+                ", {n} {what} (too few instructions per entry to pay for its dispatches)"
+            ))
+            .collect::<String>(),
             s.tier_compile.as_secs_f64(),
             s.tier_insns,
             100.0 * s.tier_insns as f64 / total.max(1) as f64,

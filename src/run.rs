@@ -1038,7 +1038,7 @@ impl Session {
             m.profile.decay();
             tiering.soon(m.profile.samples);
         }
-        let tier_ok = !m.tier.failed && !m.tier.busy();
+        let tier_ok = !m.tier.failed && !m.tier.busy() && !m.tier.probing();
         // (The sum over processes only where a plan is due.)
         let wanted = || {
             let insns = k.executed.iter().sum();
@@ -1066,7 +1066,7 @@ impl Session {
             );
             m.profile.decay();
             if let Some(r) = picked {
-                m.translate_regions(&r)?;
+                m.weigh_regions(&r)?;
             }
         }
         if let Some(t) = tracer.as_mut() {
@@ -1355,6 +1355,10 @@ impl Session {
         let exec_time = t0.elapsed();
         k.account(&m);
         crate::tier::deferred::defer(None);
+        // A set whose compile ended since the last submit is the set the run ends with (left
+        // pending, it was saved as compiling and its job handed on to no one: the exit starts
+        // that process only while a worker compiles).
+        let swapped_at_end = m.poll_tier();
         // Loops this run ran interpreted that a plan would have taken had one come (the run
         // ended first): the next run's plan, compiled from now on.
         if plan_key.is_some() {
@@ -1454,7 +1458,10 @@ impl Session {
             // A compiled set that never ran (a short run's late pick) is no plan to start from.
             // Nor is one whose regions bounce (a set that suited one instance count may not
             // suit another).
-            let ran = !now.compiled || (m.stats.tier_insns > 0 && !m.tier.bouncing());
+            // (One swapped in only now had no chance to run: a pick that ran its course, as one
+            // still compiling.)
+            let ran =
+                !now.compiled || swapped_at_end || (m.stats.tier_insns > 0 && !m.tier.bouncing());
             // The saved set itself, now compiled (Mesa's cache has it): the next run installs
             // it before its first dispatch rather than compiling it on the worker again, which
             // a set that bounces at this instance count would otherwise do at every run.

@@ -51,6 +51,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     // every step were the dispatch's first, they never yield.
     g_fresh = true;
     g_yield = false;
+    g_pin = sreg(S_PROBE + 3u) != 0u;
+    g_pent = 0u;
+    g_pins = 0u;
+    g_plast = 0u;
     // The profile's pc sample is taken at a pseudo-random step of the dispatch, if the lane
     // gets that far: sampling in proportion to the time spent interpreting (a dispatch that
     // ends early at a syscall is less likely to take one).
@@ -93,6 +97,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     sset(S_EXIT_CODE, g_exit_code);
     store_xlat();
     if g_used != 0u { sset(S_USED, sreg(S_USED) | g_used); }
+    if g_pins != 0u {
+        sset(S_PROBE, sreg(S_PROBE) + g_pent);
+        sset(S_PROBE + 1u, sreg(S_PROBE + 1u) + g_pins);
+        if g_pent != 0u { sset(S_PROBE + 2u, (g_plast >> 2u) + 1u); }
+    }
+    sset(S_PROBE + 3u, select(0u, 1u, g_pin));
     if g_status == ST_MEMFAULT || g_status == ST_FETCHFAULT || g_status == ST_ILLEGAL || g_status == ST_BRK
         || g_status == ST_CODEMOD || g_status == ST_DCZVA || g_status == ST_VARIANT {
         sset64(S_FAULT_ADDR, g_fault_addr);

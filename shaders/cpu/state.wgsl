@@ -32,6 +32,13 @@ var<private> g_base: u32;   // this instance's first state word
 // translation tier's dispatch that follows runs the region.
 var<private> g_fresh: bool;
 var<private> g_yield: bool;
+// The probe of regions the tier weighs (fetch.wgsl): in one now (kept across dispatches, and
+// set by the tier's dispatch: a lane back from translated code is inside the set), entries
+// and steps inside this dispatch, and the last entry's pc (from the code base).
+var<private> g_pin: bool;
+var<private> g_pent: u32;
+var<private> g_pins: u32;
+var<private> g_plast: u32;
 var<private> g_inst: u32;
 
 // Condition codes as 16-bit truth tables over NZCV (bit index N<<3|Z<<2|C<<1|V), two per

@@ -257,6 +257,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
     }
     if g_executed == 0u && g_status == ST_RUNNING && g_twalk == 0u { return; }
+    // Back in the interpreter, the lane is still inside the regions a probe weighs with the set.
+    sset(S_PROBE + 3u, 1u);
     let total = vadd(g_count0, vw(g_executed, 0u));
     if g_status == ST_RUNNING && !vult(total, limit) { g_status = ST_LIMIT; }
 {{STORE_REGS}}

@@ -15,7 +15,7 @@ macro_rules! state_words {
 }
 
 /// Words of state per instance.
-pub const STATE_WORDS: usize = 138;
+pub const STATE_WORDS: usize = 142;
 
 state_words! {
     /// x0..x30 and SP, two words each, from word 0.
@@ -96,6 +96,11 @@ state_words! {
     /// ran, since the host last read them.
     S_TIER_RUNS = 126 x 6,
     S_TIER_INSNS = 132 x 6,
+    /// The probe of regions the tier weighs before compiling them ([`crate::isa::form::f::PROBE`]),
+    /// since the host last read it: entries into them from other code, steps inside them,
+    /// the last entry's instruction index from the code map's base plus one; and whether the
+    /// lane is inside them now (kept across dispatches; set by the tier's dispatch).
+    S_PROBE = 138 x 4,
 }
 
 /// Regions the tier's per-region counters distinguish: the span of `S_TIER_RUNS` (the test

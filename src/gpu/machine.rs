@@ -88,6 +88,8 @@ pub struct MachineStats {
     /// regions dropped as unprofitable (too few instructions per entry).
     pub tier_refused: u64,
     pub tier_dropped: u64,
+    /// Regions weighed in the interpreter and not compiled (too few instructions per entry).
+    pub tier_weighed_out: u64,
     /// Regions taken from the plan an earlier run of the program saved.
     pub tier_saved: u64,
     /// When the first pipeline of translated code was swapped in, and (in a run's report) how
@@ -1772,6 +1774,7 @@ impl Machine {
         drop(_llvm);
         self.take_samples();
         self.take_tiered()?;
+        self.take_probe()?;
         self.decay_units()?;
         if !quiet {
             self.stats.dispatches += dispatches as u64;

@@ -4,8 +4,8 @@
 //! reach it by yielding at region entries, which the host marks in the shared decoded pages.
 
 use super::{
-    Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_CODE_BASE, S_INDIRECT, S_TIERED,
-    S_TIER_INSNS, S_TIER_RUNS, S_UNALIGNED, TIER_SLOTS,
+    Machine, MachineConfig, INSNS_PER_PAGE, STATE_WORDS, S_CODE_BASE, S_INDIRECT, S_PC, S_PROBE,
+    S_TIERED, S_TIER_INSNS, S_TIER_RUNS, S_UNALIGNED, TIER_SLOTS,
 };
 use crate::gpu::shader::Tier;
 use crate::gpu::GpuError;
@@ -66,6 +66,57 @@ const INDIRECT_HITS: u32 = 16;
 /// Recompiles of a running set for such accesses per run, at most (each compiles it whole).
 const MAX_SITE_SETS: u32 = 3;
 
+/// Longest a probe weighs regions before judging on what it counted (regions entered seldom
+/// and running little are not worth more).
+const PROBE_MAX: Duration = Duration::from_millis(600);
+
+/// Regions weighed in the interpreter before their compile ([`Machine::weigh_regions`]): it
+/// counts the steps into them from other code (entries, each a dispatch pair once translated)
+/// and the steps inside them. Compiling first and dropping later cost every real program
+/// (lua, gawk, xz) a compile and a stretch of bouncing per run: glibc's small functions called
+/// from interpreted code.
+struct Probe {
+    /// The set to compile with the weighed regions that pass (the installed ones and the new).
+    set: Vec<Region>,
+    /// The new regions, with the entries and steps counted in each (by the last entry of a
+    /// lane's submit: the counters are one per lane).
+    new: Vec<(Region, u64, u64)>,
+    /// Entries and steps into all of them, and the most lanes that entered in one submit.
+    entries: u64,
+    steps: u64,
+    lanes: u64,
+    since: Instant,
+}
+
+/// Whether `steps` over `entries` pay for the dispatches the entries would cost.
+fn pays(entries: u64, steps: u64) -> bool {
+    steps >= entries * MIN_INSNS_PER_RUN
+}
+
+/// A probe's verdict on the weighed regions (each with the entries and steps counted in it;
+/// `entries` and `steps` in all): those to leave out for their short entries, or None where
+/// no lane came in at all (the set is left out unjudged: its phase is over). A region that
+/// counted nothing of its own, reached only from another weighed one (sha256's compress,
+/// called from main's loop), goes with the whole set.
+fn verdict(new: &[(Region, u64, u64)], entries: u64, steps: u64) -> Option<Vec<Region>> {
+    if entries == 0 && steps == 0 {
+        return None;
+    }
+    let whole = pays(entries, steps);
+    Some(
+        new.iter()
+            .filter(|(_, e, n)| {
+                !(if *e > 0 || *n > 0 {
+                    pays(*e, *n)
+                } else {
+                    whole
+                })
+            })
+            .map(|(r, ..)| r.clone())
+            .collect(),
+    )
+}
+
 /// The installed regions and their pipeline.
 struct Installed {
     translations: Vec<Translation>,
@@ -91,6 +142,7 @@ struct Pending {
 pub struct TierPipes {
     installed: Option<Installed>,
     pending: Option<Pending>,
+    probe: Option<Probe>,
     /// Compile on the caller's thread (the forced mode of tests: translations run from the next
     /// submit on).
     pub sync: bool,
@@ -255,6 +307,11 @@ impl TierPipes {
 
     pub fn busy(&self) -> bool {
         self.pending.is_some()
+    }
+
+    /// Regions are being weighed before a compile ([`Machine::weigh_regions`]).
+    pub fn probing(&self) -> bool {
+        self.probe.is_some()
     }
 
     /// The accesses the set being compiled (else the installed set less the dropped regions: the
@@ -572,14 +629,14 @@ impl Machine {
     }
 
     /// Swaps in a pipeline the worker finished (at a submit boundary: the next dispatches run
-    /// it), moving the entry marks from the old regions to the new. A failed compile leaves the
-    /// guests interpreted and is counted once.
-    pub(super) fn poll_tier(&mut self) {
+    /// it), moving the entry marks from the old regions to the new; true if it did. A failed
+    /// compile leaves the guests interpreted and is counted once.
+    pub(crate) fn poll_tier(&mut self) -> bool {
         let Some(p) = &self.tier.pending else {
-            return;
+            return false;
         };
         let Ok((built, took)) = p.rx.try_recv() else {
-            return;
+            return false;
         };
         let p = self.tier.pending.take().expect("pending");
         self.stats.tier_compile += took;
@@ -619,6 +676,7 @@ impl Machine {
                 self.tier.run_insns = [0; TIER_SLOTS];
                 self.tier.entered_insns = [0; TIER_SLOTS];
                 self.tier.lanes = [0; TIER_SLOTS];
+                true
             }
             Err(e) => {
                 self.stats.tier_failed += 1;
@@ -626,6 +684,7 @@ impl Machine {
                 if crate::tier::debug() {
                     eprintln!("garm: a translation did not compile: {e}");
                 }
+                false
             }
         }
     }
@@ -785,6 +844,181 @@ impl Machine {
         Ok(())
     }
 
+    /// Starts compiling `set` ([`Machine::translate_regions`]), in auto mode after weighing
+    /// its regions not running yet in the interpreter: they are marked, and the submits that
+    /// follow count the entries into them and the steps inside ([`Machine::take_probe`]); only
+    /// those whose entries run [`MIN_INSNS_PER_RUN`] steps are compiled. The rest are dropped
+    /// as if they had run and bounced, without their compile or their bouncing.
+    pub fn weigh_regions(&mut self, set: &[Region]) -> Result<(), GpuError> {
+        let running = self.tier.regions();
+        let new: Vec<(Region, u64, u64)> = set
+            .iter()
+            .filter(|r| {
+                !running
+                    .iter()
+                    .any(|c| (c.start, c.slot) == (r.start, r.slot))
+            })
+            .map(|r| (r.clone(), 0, 0))
+            .collect();
+        if self.tier.sync || self.tier.force || self.tier.probing() || new.is_empty() {
+            return self.translate_regions(set);
+        }
+        let regions: Vec<Region> = new.iter().map(|(r, ..)| r.clone()).collect();
+        self.probe_marks(&regions, true);
+        for i in 0..self.instances() {
+            let b = i * STATE_WORDS + S_PROBE;
+            self.state[b..b + 4].fill(0);
+        }
+        self.state_dirty = true;
+        if crate::tier::debug() {
+            let list: Vec<String> = regions.iter().map(|r| format!("{:#x}", r.start)).collect();
+            eprintln!(
+                "garm: tier: weighing {} ({:.2} s)",
+                list.join(" "),
+                crate::tier::elapsed()
+            );
+        }
+        self.tier.probe = Some(Probe {
+            set: set.to_vec(),
+            new,
+            entries: 0,
+            steps: 0,
+            lanes: 0,
+            since: Instant::now(),
+        });
+        Ok(())
+    }
+
+    /// Sets or clears [`f::PROBE`] on every instruction of `regions` (keeping the entry marks of
+    /// the installed regions they hold: a function weighed around its translated loop).
+    fn probe_marks(&mut self, regions: &[Region], on: bool) {
+        let force = self.tier.force;
+        let marked: std::collections::HashSet<(u32, u64)> = self
+            .tier
+            .live()
+            .iter()
+            .filter(|t| t.loops || force)
+            .flat_map(|t| t.entries.iter().map(|&(pc, _)| (t.slot, pc)))
+            .collect();
+        for r in regions {
+            let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == r.slot)
+            else {
+                continue;
+            };
+            let page = *page;
+            let code = crate::isa::decode_page(bytes, page);
+            let (a, b) = (
+                ((r.start - page) / 4) as usize,
+                ((r.end - page) / 4) as usize,
+            );
+            let mut words = Vec::with_capacity((b - a) * DECODED_WORDS);
+            for (j, d) in code[a..b.min(code.len())].iter().enumerate() {
+                let mut w = d.w;
+                if on {
+                    w[1] |= f::PROBE;
+                }
+                if marked.contains(&(r.slot, r.start + 4 * j as u64)) {
+                    w[1] |= f::TIER;
+                }
+                words.extend_from_slice(&w);
+            }
+            let off = (r.slot as u64 * INSNS_PER_PAGE + a as u64) * DECODED_WORDS as u64 * 4;
+            self.gpu
+                .queue
+                .write_buffer(&self.dec, off, bytemuck::cast_slice(&words));
+        }
+    }
+
+    /// Adds what the lanes counted in the weighed regions since the last submit, and once that
+    /// is enough to judge (or the probe ran [`PROBE_MAX`]) compiles the set with the regions
+    /// that pay.
+    pub(super) fn take_probe(&mut self) -> Result<(), GpuError> {
+        let instances = self.instances();
+        let Some(p) = self.tier.probe.as_mut() else {
+            return Ok(());
+        };
+        let mut lanes = 0;
+        for i in 0..instances {
+            let b = i * STATE_WORDS;
+            let (e, n, last) = (
+                self.state[b + S_PROBE] as u64,
+                self.state[b + S_PROBE + 1] as u64,
+                self.state[b + S_PROBE + 2],
+            );
+            if e == 0 && n == 0 {
+                continue;
+            }
+            self.state[b + S_PROBE..b + S_PROBE + 3].fill(0);
+            self.state_dirty = true;
+            let base =
+                self.state[b + S_CODE_BASE] as u64 | (self.state[b + S_CODE_BASE + 1] as u64) << 32;
+            // Where the lane last came in, else (steps only: it stayed inside) where it is.
+            let pc = if last != 0 {
+                base.wrapping_add(4 * (last as u64 - 1))
+            } else {
+                self.state[b + S_PC] as u64 | (self.state[b + S_PC + 1] as u64) << 32
+            };
+            if let Some(r) = p
+                .new
+                .iter_mut()
+                .find(|(r, ..)| (r.start..r.end).contains(&pc))
+            {
+                r.1 += e;
+                r.2 += n;
+            }
+            p.entries += e;
+            p.steps += n;
+            lanes += (e > 0) as u64;
+        }
+        p.lanes = p.lanes.max(lanes);
+        let window = UNPROFITABLE_RUNS * p.lanes.max(1);
+        let enough = p.entries >= window || p.steps >= window * MIN_INSNS_PER_RUN;
+        if !enough && p.since.elapsed() < PROBE_MAX {
+            return Ok(());
+        }
+        let p = self.tier.probe.take().expect("probe");
+        let regions: Vec<Region> = p.new.iter().map(|(r, ..)| r.clone()).collect();
+        self.probe_marks(&regions, false);
+        let judged = verdict(&p.new, p.entries, p.steps);
+        let idle = judged.is_none();
+        let out = judged.unwrap_or_default();
+        if crate::tier::debug() {
+            let list: Vec<String> = p
+                .new
+                .iter()
+                .map(|(r, e, n)| format!("{:#x}: {n} steps in {e} entries", r.start))
+                .collect();
+            eprintln!(
+                "garm: tier: weighed in {:.2} s: {} (all: {} in {}); left out: {}",
+                p.since.elapsed().as_secs_f64(),
+                list.join(", "),
+                p.steps,
+                p.entries,
+                if idle { p.new.len() } else { out.len() }
+            );
+        }
+        for r in &out {
+            if !self.tier.dropped_ranges.contains(&(r.start, r.end)) {
+                self.tier.dropped_ranges.push((r.start, r.end));
+            }
+            if !self.tier.dropped_once.insert((r.start, r.slot)) {
+                self.tier.refused.insert((r.start, r.slot));
+            }
+        }
+        self.stats.tier_weighed_out += out.len() as u64;
+        // Unjudged, all the weighed regions stay out.
+        let gone: Vec<Region> = if idle { regions } else { out };
+        let keep: Vec<Region> = p
+            .set
+            .into_iter()
+            .filter(|r| !gone.iter().any(|o| (o.start, o.slot) == (r.start, r.slot)))
+            .collect();
+        if keep.is_empty() {
+            return Ok(());
+        }
+        self.translate_regions(&keep)
+    }
+
     /// Recompiles the running set where accesses in it failed for their alignment often
     /// ([`UNALIGNED_HITS`]) and are not yet taken at any alignment; true if it did. Each such
     /// failure costs a dispatch pair: glibc's strcmp loads 8 bytes from an unaligned address on
@@ -793,6 +1027,7 @@ impl Machine {
     fn resite(&mut self) -> Result<bool, GpuError> {
         if self.tier.failed
             || self.tier.busy()
+            || self.tier.probing()
             || self.tier.fixed_sites
             || self.tier.site_sets >= MAX_SITE_SETS
         {
@@ -957,5 +1192,43 @@ impl Busy {
 impl Drop for Busy {
     fn drop(&mut self) {
         WORKERS.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn region(start: u64) -> Region {
+        Region {
+            start,
+            end: start + 64,
+            samples: 0,
+            slot: 1,
+        }
+    }
+
+    #[test]
+    fn a_probe_leaves_out_regions_whose_entries_run_short_and_keeps_their_callees_with_the_set() {
+        let m = MIN_INSNS_PER_RUN;
+        // lua: a helper called from interpreted code (100 steps an entry) and the function it
+        // calls, reached only through it.
+        let new = [(region(0x1000), 65, 65 * 100), (region(0x2000), 0, 0)];
+        let out = verdict(&new, 65, 65 * 100).unwrap();
+        assert_eq!(out, vec![region(0x1000), region(0x2000)]);
+        // sha256: main's loop entered once, compress reached only from it.
+        let new = [(region(0x1000), 1, 336_000), (region(0x2000), 0, 0)];
+        assert_eq!(verdict(&new, 1, 336_000), Some(vec![]));
+        // Each judged on its own count where it has one.
+        let new = [
+            (region(0x1000), 10, 10 * m),
+            (region(0x2000), 100, 100 * (m - 1)),
+        ];
+        let out = verdict(&new, 110, 10 * m + 100 * (m - 1)).unwrap();
+        assert_eq!(out, vec![region(0x2000)]);
+        // Steps only (a lane inside since before the probe): it pays.
+        assert_eq!(verdict(&[(region(0x1000), 0, 5)], 0, 5), Some(vec![]));
+        // Nothing counted: no verdict.
+        assert_eq!(verdict(&[(region(0x1000), 0, 0)], 0, 0), None);
     }
 }

@@ -554,6 +554,9 @@ pub mod f {
     /// entries of translated regions: the interpreter yields there to the translation tier's
     /// dispatch. Not in w0, whose every bit a VEC configuration can take.
     pub const TIER: u32 = 1 << 31;
+    /// Set by the host in w1 on every instruction of regions the tier weighs before compiling
+    /// them: the interpreter counts the steps into them from other code (`S_PROBE`).
+    pub const PROBE: u32 = 1 << 30;
 }
 
 /// Carry-in selection.
@@ -896,6 +899,7 @@ pub fn wgsl_constants() -> String {
         ("F_COND_SHIFT", f::COND_SHIFT),
         ("F_SHVAR", f::SHVAR),
         ("F_TIER", f::TIER),
+        ("F_PROBE", f::PROBE),
         ("CIN_ONE", cin::ONE),
         ("CIN_CARRY", cin::CARRY),
         ("EXT_UXTB", ext::UXTB),

@@ -153,8 +153,8 @@ fn jobs_dir() -> PathBuf {
     crate::toolchain::cache_dir().join("tier-jobs")
 }
 
-/// Starts the deferred compile in a detached process (the command line's exit, while a worker
-/// compiles). Nothing happens where the same shader is compiling already, or two jobs are.
+/// Starts the deferred compile in a detached process (the command line's exit: a run that ended
+/// with its set compiling). Nothing happens where the same shader is compiling already, or two jobs are.
 #[cfg(unix)]
 pub fn spawn_deferred() {
     let Some(job) = DEFERRED.lock().unwrap_or_else(|e| e.into_inner()).take() else {
