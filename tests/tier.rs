@@ -544,3 +544,23 @@ fn vector_fp_equals_the_interpreter() {
     let n = tiers_agree(&build("tests/tier/fvec"), &[], &[]);
     assert!(n > 3_000_000, "fvec: only {n} instructions translated");
 }
+
+#[test]
+fn a_hot_function_entered_for_a_few_instructions_is_weighed_and_left_interpreted() {
+    // `mix` holds most of the samples, but each call runs ~20 instructions from a loop the
+    // translator refuses (a load/store-exclusive pair): compiled, every call would cost a
+    // dispatch pair. Auto mode weighs it in the interpreter first and compiles nothing.
+    let elf = build("tests/tier/shortcalls");
+    let e = elf.to_string_lossy().into_owned();
+    let q = qemu(&elf, &["200000"], &[], b"");
+    let g = garm_env(&["--stats", &e, "200000"], &[("GARM_TIER_PLANS", "0")], b"");
+    assert_eq!(g.out(), q.out());
+    assert_eq!(g.status, q.status);
+    assert!(
+        g.stderr
+            .contains("weighed in the interpreter and not compiled")
+            && g.stderr.contains("0 pipelines swapped in"),
+        "{}",
+        g.stderr
+    );
+}

@@ -850,6 +850,25 @@ impl Machine {
     /// those whose entries run [`MIN_INSNS_PER_RUN`] steps are compiled. The rest are dropped
     /// as if they had run and bounced, without their compile or their bouncing.
     pub fn weigh_regions(&mut self, set: &[Region]) -> Result<(), GpuError> {
+        if self.tier.sync || self.tier.force || self.tier.probing() {
+            return self.translate_regions(set);
+        }
+        let target = Target {
+            native64: self.cfg.prelude == crate::gpu::shader::Prelude::U64,
+        };
+        // Only what the translator takes whole: weighed with a caller it then refuses (main's
+        // loop with an atomic add), a helper passed as part of it and then bounced alone.
+        let whole = |m: &Self, r: &Region| {
+            m.translate_one(0, r, target)
+                .is_some_and(|(t, ..)| t.translated as u64 == r.instructions())
+        };
+        let (set, refused): (Vec<Region>, Vec<Region>) =
+            set.iter().cloned().partition(|r| whole(self, r));
+        for r in refused {
+            if self.tier.refused.insert((r.start, r.slot)) {
+                self.stats.tier_refused += 1;
+            }
+        }
         let running = self.tier.regions();
         let new: Vec<(Region, u64, u64)> = set
             .iter()
@@ -860,8 +879,8 @@ impl Machine {
             })
             .map(|r| (r.clone(), 0, 0))
             .collect();
-        if self.tier.sync || self.tier.force || self.tier.probing() || new.is_empty() {
-            return self.translate_regions(set);
+        if new.is_empty() {
+            return self.translate_regions(&set);
         }
         let regions: Vec<Region> = new.iter().map(|(r, ..)| r.clone()).collect();
         self.probe_marks(&regions, true);
@@ -879,7 +898,7 @@ impl Machine {
             );
         }
         self.tier.probe = Some(Probe {
-            set: set.to_vec(),
+            set,
             new,
             entries: 0,
             steps: 0,
