@@ -759,7 +759,7 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             .map(|(a, b, n)| format!("{a:#x}..{b:#x} ({n} of {} translated)", (b - a) / 4))
             .collect();
         garm::elog!(
-            "garm: stats: translation tier: {} regions translated ({}{} refused: an instruction left to the interpreter), {} pipelines swapped in{}, {} failed to compile{}; compile {:.3} s on the worker; {} instructions ({:.1}%) in translated code{}; running at the end: {}",
+            "garm: stats: translation tier: {} regions translated ({}{} refused: an instruction left to the interpreter), {} pipelines swapped in{}, {} failed to compile{}; compile {:.3} s {}; {} instructions ({:.1}%) in translated code{}; running at the end: {}",
             s.tier_translated,
             if s.tier_saved > 0 {
                 format!("{} from the plan an earlier run saved, ", s.tier_saved)
@@ -783,6 +783,11 @@ fn print_stats(rep: &run::RunReport, compile: Duration) {
             ))
             .collect::<String>(),
             s.tier_compile.as_secs_f64(),
+            if s.tier_sync {
+                "(with each set's first submit, the guests waiting: translate mode)"
+            } else {
+                "on the worker"
+            },
             s.tier_insns,
             100.0 * s.tier_insns as f64 / total.max(1) as f64,
             if s.timed {

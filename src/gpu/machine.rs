@@ -90,6 +90,9 @@ pub struct MachineStats {
     pub tier_dropped: u64,
     /// Regions weighed in the interpreter and not compiled (too few instructions per entry).
     pub tier_weighed_out: u64,
+    /// The tier compiled on the run's own thread (translate mode): its compile time includes
+    /// each set's first submit.
+    pub tier_sync: bool,
     /// Regions taken from the plan an earlier run of the program saved.
     pub tier_saved: u64,
     /// When the first pipeline of translated code was swapped in, and (in a run's report) how
@@ -1644,6 +1647,10 @@ impl Machine {
         }
         self.upload_tables();
         self.poll_tier();
+        // In translate mode a new set's driver compile happens in this submit, the guests
+        // waiting (the tier compiles on the caller's thread, and lavapipe compiles at the first
+        // dispatch): counted as compile time, not execution.
+        let compiles = std::mem::take(&mut self.tier.fresh) && self.tier.sync;
         // A first dispatch compiles (on lavapipe, in LLVM): never at the same time as the tier's
         // warm-up on the other device (LLVM 15 in Mesa aborted once under two compiles at once).
         let first = !self.dispatched[self.variant]
@@ -1722,6 +1729,10 @@ impl Machine {
         let slices: Vec<wgpu::BufferSlice> = [s, o].into_iter().chain(tslice).collect();
         self.mapped(Mapping::read(&slices)).await?;
         let t1 = Instant::now();
+        if compiles {
+            self.stats.tier_compile += t1 - t0;
+            self.stats.tier_sync = true;
+        }
         if let (Some(t), Some(ts)) = (timed, tslice) {
             {
                 let data = ts

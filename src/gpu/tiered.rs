@@ -186,6 +186,8 @@ pub struct TierPipes {
     lanes: [u64; TIER_SLOTS],
     /// Regions were dropped since the run loop last asked.
     pub dropped: bool,
+    /// A pipeline was swapped in that has not been dispatched yet.
+    pub fresh: bool,
     /// The accesses translations take at any alignment (pcs, sorted): those seen failing for
     /// their alignment ([`Machine::take_tiered`]), or a saved plan's.
     pub sites: Vec<u64>,
@@ -676,6 +678,7 @@ impl Machine {
                 self.tier.run_insns = [0; TIER_SLOTS];
                 self.tier.entered_insns = [0; TIER_SLOTS];
                 self.tier.lanes = [0; TIER_SLOTS];
+                self.tier.fresh = true;
                 true
             }
             Err(e) => {
