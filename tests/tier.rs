@@ -144,7 +144,7 @@ fn translated(stderr: &str) -> u64 {
     stderr
         .lines()
         .find(|l| l.contains("translation tier:"))
-        .and_then(|l| l.split("worker; ").nth(1))
+        .and_then(|l| l.split("; ").find(|p| p.contains("in translated code")))
         .and_then(|r| r.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(0)

@@ -117,6 +117,29 @@ fn verdict(new: &[(Region, u64, u64)], entries: u64, steps: u64) -> Option<Vec<R
     )
 }
 
+/// Takes back from `out` the regions the rest of `set` calls (`calls`: where the BLs of some
+/// regions go), whatever their own entries (memcpy, called from interpreted printf helpers and
+/// from a translated loop): left out, the loop would leave translated code at each call. The
+/// set's own calls count as no entries.
+fn keep_called(
+    out: &mut Vec<Region>,
+    set: &[Region],
+    calls: impl Fn(&[&Region]) -> std::collections::HashSet<u64>,
+) {
+    loop {
+        let kept: Vec<&Region> = set
+            .iter()
+            .filter(|r| !out.iter().any(|o| (o.start, o.slot) == (r.start, r.slot)))
+            .collect();
+        let called = calls(&kept);
+        let n = out.len();
+        out.retain(|o| !called.contains(&o.start));
+        if out.len() == n {
+            return;
+        }
+    }
+}
+
 /// The installed regions and their pipeline.
 struct Installed {
     translations: Vec<Translation>,
@@ -911,6 +934,24 @@ impl Machine {
         Ok(())
     }
 
+    /// Where the BL instructions of `regions` go.
+    fn call_targets(&self, regions: &[&Region]) -> std::collections::HashSet<u64> {
+        let mut to = std::collections::HashSet::new();
+        for r in regions {
+            let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == r.slot)
+            else {
+                continue;
+            };
+            let code = crate::isa::decode_page(bytes, *page);
+            let (a, b) = (
+                ((r.start - page) / 4) as usize,
+                ((r.end - page) / 4) as usize,
+            );
+            to.extend(crate::tier::calls(&code[a..b.min(code.len())]));
+        }
+        to
+    }
+
     /// Sets or clears [`f::PROBE`] on every instruction of `regions` (keeping the entry marks of
     /// the installed regions they hold: a function weighed around its translated loop).
     fn probe_marks(&mut self, regions: &[Region], on: bool) {
@@ -1003,7 +1044,8 @@ impl Machine {
         self.probe_marks(&regions, false);
         let judged = verdict(&p.new, p.entries, p.steps);
         let idle = judged.is_none();
-        let out = judged.unwrap_or_default();
+        let mut out = judged.unwrap_or_default();
+        keep_called(&mut out, &p.set, |kept| self.call_targets(kept));
         if crate::tier::debug() {
             let list: Vec<String> = p
                 .new
@@ -1252,5 +1294,29 @@ mod tests {
         assert_eq!(verdict(&[(region(0x1000), 0, 5)], 0, 5), Some(vec![]));
         // Nothing counted: no verdict.
         assert_eq!(verdict(&[(region(0x1000), 0, 0)], 0, 0), None);
+    }
+
+    #[test]
+    fn a_region_left_out_stays_where_the_rest_of_the_set_calls_it() {
+        // main's loop (kept) calls memcpy (out), which calls a helper (out); strlen (out) is
+        // called by nothing kept.
+        let set = [
+            region(0x1000),
+            region(0x2000),
+            region(0x3000),
+            region(0x4000),
+        ];
+        let calls = |kept: &[&Region]| {
+            kept.iter()
+                .flat_map(|r| match r.start {
+                    0x1000 => vec![0x2000],
+                    0x2000 => vec![0x3000],
+                    _ => vec![],
+                })
+                .collect()
+        };
+        let mut out = vec![region(0x2000), region(0x3000), region(0x4000)];
+        keep_called(&mut out, &set, calls);
+        assert_eq!(out, vec![region(0x4000)]);
     }
 }
