@@ -25,7 +25,9 @@
     // Regions the tier weighs before compiling (F_PROBE on each of their instructions): a step
     // into one from code outside them is an entry it would cost, a dispatch pair each.
     let probed = (d.y & F_PROBE) != 0u;
-    if probed && !g_pin { g_pent = g_pent + 1u; g_plast = pcl; }
+    let enters = probed && !g_pin;
+    g_pent = g_pent + select(0u, 1u, enters);
+    g_plast = select(g_plast, pcl, enters);
     g_pins = g_pins + select(0u, 1u, probed);
     g_pin = probed;
     let opn = (c0 >> F_OP_SHIFT) & 15u;
