@@ -13,6 +13,7 @@ use crate::isa::form::f;
 use crate::isa::DECODED_WORDS;
 use crate::tier::translate::{self, Source, Target, Translation};
 use crate::tier::Region;
+use std::ops::Range;
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -934,22 +935,23 @@ impl Machine {
         Ok(())
     }
 
+    /// The decoded page region `r` lies in (found by its slot) and the indexes of its
+    /// instructions there.
+    fn region_code(&self, r: &Region) -> Option<(Vec<crate::isa::Decoded>, Range<usize>)> {
+        let ((page, bytes), _) = self.code_pages.iter().find(|(_, &s)| s == r.slot)?;
+        let code = crate::isa::decode_page(bytes, *page);
+        let a = ((r.start - page) / 4) as usize;
+        let b = (((r.end - page) / 4) as usize).min(code.len());
+        Some((code, a..b))
+    }
+
     /// Where the BL instructions of `regions` go.
     fn call_targets(&self, regions: &[&Region]) -> std::collections::HashSet<u64> {
-        let mut to = std::collections::HashSet::new();
-        for r in regions {
-            let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == r.slot)
-            else {
-                continue;
-            };
-            let code = crate::isa::decode_page(bytes, *page);
-            let (a, b) = (
-                ((r.start - page) / 4) as usize,
-                ((r.end - page) / 4) as usize,
-            );
-            to.extend(crate::tier::calls(&code[a..b.min(code.len())]));
-        }
-        to
+        regions
+            .iter()
+            .filter_map(|r| self.region_code(r))
+            .flat_map(|(code, at)| crate::tier::calls(&code[at]))
+            .collect()
     }
 
     /// Sets or clears [`f::PROBE`] on every instruction of `regions` (keeping the entry marks of
@@ -964,18 +966,12 @@ impl Machine {
             .flat_map(|t| t.entries.iter().map(|&(pc, _)| (t.slot, pc)))
             .collect();
         for r in regions {
-            let Some(((page, bytes), _)) = self.code_pages.iter().find(|(_, &s)| s == r.slot)
-            else {
+            let Some((code, at)) = self.region_code(r) else {
                 continue;
             };
-            let page = *page;
-            let code = crate::isa::decode_page(bytes, page);
-            let (a, b) = (
-                ((r.start - page) / 4) as usize,
-                ((r.end - page) / 4) as usize,
-            );
-            let mut words = Vec::with_capacity((b - a) * DECODED_WORDS);
-            for (j, d) in code[a..b.min(code.len())].iter().enumerate() {
+            let a = at.start;
+            let mut words = Vec::with_capacity(at.len() * DECODED_WORDS);
+            for (j, d) in code[at].iter().enumerate() {
                 let mut w = d.w;
                 if on {
                     w[1] |= f::PROBE;
@@ -1021,10 +1017,14 @@ impl Machine {
             } else {
                 self.state[b + S_PC] as u64 | (self.state[b + S_PC + 1] as u64) << 32
             };
+            // (By the slot the lane's code map names: another program may have code there.)
+            let page = (pc.wrapping_sub(base) >> 12) as usize;
+            let slot = (page < self.map_pages as usize)
+                .then(|| self.codemap[i * self.map_pages as usize + page]);
             if let Some(r) = p
                 .new
                 .iter_mut()
-                .find(|(r, ..)| (r.start..r.end).contains(&pc))
+                .find(|(r, ..)| Some(r.slot) == slot && (r.start..r.end).contains(&pc))
             {
                 r.1 += e;
                 r.2 += n;
